@@ -1,0 +1,25 @@
+// Lint rules for the whole monorepo: typescript-eslint's recommended set plus a few that keep
+// handlers honest (no floating promises in routes, no unused values).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '.local/**', 'test-artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': ['error', { allow: ['error'] }],
+    },
+  },
+  {
+    files: ['**/test/**/*.ts', 'bench/**/*.ts', 'services/admin-cli/src/**/*.ts', 'infra/**/*.ts'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+);
