@@ -1,0 +1,22 @@
+// Public surface of libs/crypto: the ECDSA/AES scheme of DESIGN 2.1, at-rest sealing, signatures.
+export {
+  CURVE,
+  InvalidKeyError,
+  generateKeyPair,
+  publicKeyFromPrivate,
+  privateKeyBytes,
+  publicKeyPoint,
+  type KeyPair,
+} from './keys.ts';
+export { deriveSharedKey, KeyAgreement } from './sharedKey.ts';
+export { encrypt, decrypt, DecryptError } from './cipher.ts';
+export { signMessage, verifyMessage } from './ecdsa.ts';
+export { createSecretBox, hashLicenceKey, randomToken, type SecretBox } from './secretBox.ts';
+export {
+  signCallback,
+  verifyCallback,
+  generateWebhookSecret,
+  type CallbackToSign,
+  type CallbackToVerify,
+  type CallbackVerdict,
+} from './callbackSignature.ts';

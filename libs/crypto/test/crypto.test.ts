@@ -1,0 +1,152 @@
+// The DESIGN 2.1 scheme against the shared interop vectors, byte for byte, plus its edges.
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import {
+  DecryptError,
+  InvalidKeyError,
+  KeyAgreement,
+  decrypt,
+  deriveSharedKey,
+  encrypt,
+  generateKeyPair,
+  privateKeyBytes,
+  publicKeyFromPrivate,
+  signMessage,
+  verifyMessage,
+} from '../src/index.ts';
+
+interface Vector {
+  name: string;
+  callerPrivateKey: string;
+  callerPublicKey: string;
+  servicePrivateKey?: string;
+  servicePublicKey: string;
+  sharedKey: string;
+  iv?: string;
+  plaintext: string;
+  ciphertext: string;
+}
+
+const vectors = (
+  JSON.parse(readFileSync(new URL('./ecdsa-vectors.json', import.meta.url), 'utf8')) as {
+    vectors: Vector[];
+  }
+).vectors;
+
+describe('crypto: interop vectors', () => {
+  for (const v of vectors) {
+    describe(v.name, () => {
+      it('derives the caller public key from the private key', () => {
+        expect(publicKeyFromPrivate(v.callerPrivateKey)).to.equal(v.callerPublicKey);
+      });
+      it('derives the shared key from the caller side', () => {
+        expect(deriveSharedKey(v.callerPrivateKey, v.servicePublicKey).toString('base64')).to.equal(
+          v.sharedKey,
+        );
+      });
+      if (v.servicePrivateKey) {
+        const servicePrivateKey = v.servicePrivateKey;
+        it('derives the same shared key from the service side', () => {
+          expect(publicKeyFromPrivate(servicePrivateKey)).to.equal(v.servicePublicKey);
+          expect(deriveSharedKey(servicePrivateKey, v.callerPublicKey).toString('base64')).to.equal(
+            v.sharedKey,
+          );
+        });
+      }
+      it('decrypts the ciphertext to the plaintext', () => {
+        expect(decrypt(Buffer.from(v.sharedKey, 'base64'), v.ciphertext)).to.equal(v.plaintext);
+      });
+      if (v.iv) {
+        const iv = v.iv;
+        it('encrypts to the exact ciphertext with the fixed IV', () => {
+          const key = Buffer.from(v.sharedKey, 'base64');
+          expect(encrypt(key, v.plaintext, Buffer.from(iv, 'base64'))).to.equal(v.ciphertext);
+        });
+      }
+    });
+  }
+});
+
+describe('crypto: keys and ciphers', () => {
+  it('round-trips with fresh key pairs from both sides', () => {
+    const a = generateKeyPair();
+    const b = generateKeyPair();
+    const ab = deriveSharedKey(a.privateKey, b.publicKey);
+    const ba = deriveSharedKey(b.privateKey, a.publicKey);
+    expect(ab.equals(ba)).to.equal(true);
+    expect(decrypt(ba, encrypt(ab, 'Testy McTestface ✓'))).to.equal('Testy McTestface ✓');
+  });
+
+  it('normalises 31- and 33-byte private keys to 32 bytes', () => {
+    const key = Buffer.alloc(32, 7);
+    key[0] = 0;
+    expect(privateKeyBytes(key.subarray(1).toString('base64')).equals(key)).to.equal(true);
+    const signed = Buffer.concat([Buffer.alloc(1), Buffer.alloc(32, 9)]);
+    expect(privateKeyBytes(signed.toString('base64')).equals(Buffer.alloc(32, 9))).to.equal(true);
+  });
+
+  it('rejects keys of the wrong length, non-base64 and points off the curve', () => {
+    expect(() => privateKeyBytes(Buffer.alloc(20).toString('base64'))).to.throw(InvalidKeyError);
+    expect(() => privateKeyBytes('not base64!')).to.throw(InvalidKeyError);
+    const { privateKey } = generateKeyPair();
+    expect(() => deriveSharedKey(privateKey, Buffer.alloc(64, 1).toString('base64'))).to.throw(
+      InvalidKeyError,
+    );
+    expect(() => deriveSharedKey(privateKey, Buffer.alloc(10).toString('base64'))).to.throw(
+      InvalidKeyError,
+    );
+  });
+
+  it('refuses tampered tags, truncated ciphertexts and the wrong key', () => {
+    const key = Buffer.alloc(32, 3);
+    const wire = Buffer.from(encrypt(key, 'hello'), 'base64');
+    const tampered = Buffer.from(wire);
+    tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 1;
+    expect(() => decrypt(key, tampered.toString('base64'))).to.throw(DecryptError);
+    expect(() => decrypt(key, wire.subarray(0, 20).toString('base64'))).to.throw(DecryptError);
+    expect(() => decrypt(Buffer.alloc(32, 4), wire.toString('base64'))).to.throw(DecryptError);
+    expect(() => decrypt(key, '%%%')).to.throw(DecryptError);
+  });
+
+  it('accepts an IV of 16 ASCII hex characters as peers send', () => {
+    const key = Buffer.alloc(32, 5);
+    const wire = encrypt(key, '{"a":1}', Buffer.from('0123456789abcdef', 'ascii'));
+    expect(decrypt(key, wire)).to.equal('{"a":1}');
+  });
+});
+
+describe('crypto: KeyAgreement cache', () => {
+  it('returns the derived key and evicts the least recently used entry', () => {
+    const service = generateKeyPair();
+    const callers = [generateKeyPair(), generateKeyPair(), generateKeyPair()];
+    const agreement = new KeyAgreement(service.privateKey, 2);
+    const [c0, c1, c2] = callers.map((c) => c.publicKey) as [string, string, string];
+    const k0 = agreement.sharedKey(c0);
+    expect(k0.equals(deriveSharedKey(service.privateKey, c0))).to.equal(true);
+    agreement.sharedKey(c1);
+    agreement.sharedKey(c0); // c0 is now the most recent
+    agreement.sharedKey(c2); // evicts c1
+    expect(agreement.size).to.equal(2);
+    expect(agreement.sharedKey(c0)).to.equal(k0); // same Buffer instance: served from the cache
+  });
+});
+
+describe('crypto: ECDSA signatures', () => {
+  it('signs low-S raw r||s and verifies, rejecting other messages and keys', () => {
+    const pair = generateKeyPair();
+    for (let i = 0; i < 20; i++) {
+      const sig = Buffer.from(signMessage(pair.privateKey, `message ${i}`), 'base64');
+      expect(sig.length).to.equal(64);
+      expect(sig[32]! < 0x80).to.equal(true);
+      expect(verifyMessage(pair.publicKey, `message ${i}`, sig.toString('base64'))).to.equal(true);
+      expect(verifyMessage(pair.publicKey, `message ${i + 1}`, sig.toString('base64'))).to.equal(
+        false,
+      );
+    }
+    const other = generateKeyPair();
+    expect(
+      verifyMessage(other.publicKey, 'message 0', signMessage(pair.privateKey, 'message 0')),
+    ).to.equal(false);
+    expect(verifyMessage(pair.publicKey, 'x', 'short')).to.equal(false);
+  });
+});

@@ -1,0 +1,78 @@
+// At-rest sealing and Standard Webhooks callback signatures.
+import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import {
+  createSecretBox,
+  DecryptError,
+  generateKeyPair,
+  generateWebhookSecret,
+  signCallback,
+  verifyCallback,
+} from '../src/index.ts';
+
+describe('crypto: secret box', () => {
+  const box = createSecretBox(Buffer.alloc(32, 1));
+  it('seals and opens, bound to its context', () => {
+    const sealed = box.seal('s3cret', 'verifier:1');
+    expect(sealed).to.match(/^mk1:/).and.not.contain('s3cret');
+    expect(box.open(sealed, 'verifier:1')).to.equal('s3cret');
+    expect(() => box.open(sealed, 'verifier:2')).to.throw(DecryptError);
+    expect(() => createSecretBox(Buffer.alloc(32, 2)).open(sealed, 'verifier:1')).to.throw(
+      DecryptError,
+    );
+  });
+  it('refuses a master key that is not 32 bytes', () => {
+    expect(() => createSecretBox(Buffer.alloc(16))).to.throw(RangeError);
+  });
+});
+
+describe('crypto: callback signatures', () => {
+  const secret = generateWebhookSecret();
+  const service = generateKeyPair();
+  const now = 1_795_300_000;
+  const body = '{"eventName":"E_IDV_DOCUMENT_VALIDATE"}';
+  const signature = signCallback({
+    id: 'msg_1',
+    timestamp: now,
+    body,
+    secrets: [secret],
+    servicePrivateKey: service.privateKey,
+  });
+  const headers = {
+    'webhook-id': 'msg_1',
+    'webhook-timestamp': String(now),
+    'webhook-signature': signature,
+  };
+
+  it('produces the Standard Webhooks v1 HMAC over id.timestamp.body', () => {
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const expected = createHmac('sha256', key).update(`msg_1.${now}.${body}`).digest('base64');
+    expect(signature.split(' ')[0]).to.equal(`v1,${expected}`);
+    expect(signature.split(' ')[1]).to.match(/^v1k,/);
+  });
+  it('verifies with the secret or with the service public key', () => {
+    expect(verifyCallback({ headers, body, secret, now })).to.deep.equal({ ok: true });
+    expect(
+      verifyCallback({ headers, body, servicePublicKey: service.publicKey, now }),
+    ).to.deep.equal({ ok: true });
+  });
+  it('rejects a changed body, an old timestamp and a wrong secret', () => {
+    expect(verifyCallback({ headers, body: body + ' ', secret, now }).ok).to.equal(false);
+    expect(verifyCallback({ headers, body, secret, now: now + 3600 }).ok).to.equal(false);
+    expect(verifyCallback({ headers, body, secret: generateWebhookSecret(), now }).ok).to.equal(
+      false,
+    );
+    expect(verifyCallback({ headers: {}, body, secret, now }).ok).to.equal(false);
+  });
+  it('signs with both secrets during a rotation', () => {
+    const next = generateWebhookSecret();
+    const both = signCallback({ id: 'msg_2', timestamp: now, body, secrets: [secret, next] });
+    const h = {
+      'webhook-id': 'msg_2',
+      'webhook-timestamp': String(now),
+      'webhook-signature': both,
+    };
+    expect(verifyCallback({ headers: h, body, secret, now }).ok).to.equal(true);
+    expect(verifyCallback({ headers: h, body, secret: next, now }).ok).to.equal(true);
+  });
+});
