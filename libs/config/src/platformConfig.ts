@@ -1,0 +1,70 @@
+// Settings every service shares: backing services, credentials window, master key, directory.
+import { Type } from '@sinclair/typebox';
+import { defineConfig } from './loadConfig.ts';
+
+export const platformConfigFields = {
+  DATABASE_URL: Type.String({
+    default: 'postgres://postgres@127.0.0.1:5432/idv',
+    description: 'PostgreSQL connection string; one database, one schema per service',
+  }),
+  AMQP_URL: Type.String({
+    default: 'amqp://guest:guest@127.0.0.1:5672',
+    description: 'RabbitMQ connection string',
+  }),
+  ALLOWED_TIME_SPAN: Type.Integer({
+    default: 60,
+    minimum: 1,
+    maximum: 3600,
+    description: 'seconds a requestid ts may lie before or after now; also the replay window',
+  }),
+  MASTER_KEY: Type.Optional(
+    Type.String({
+      pattern: '^(?:[A-Za-z0-9+/]{43}=|[0-9a-fA-F]{64})$',
+      description:
+        '32-byte key (base64 or hex) that encrypts secrets at rest; required in production',
+    }),
+  ),
+  MASTER_KEY_FILE: Type.String({
+    default: '.local/master.key',
+    description: 'where a generated development master key is kept when MASTER_KEY is unset',
+  }),
+  NODE_ENV: Type.String({
+    default: 'development',
+    description: 'production refuses to start without MASTER_KEY',
+  }),
+  LOG_LEVEL: Type.String({
+    default: 'info',
+    enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    description: 'pino log level',
+  }),
+  HTTP_BODY_LIMIT: Type.String({ default: '1mb', description: 'largest JSON body accepted' }),
+  TRUST_PROXY: Type.Boolean({
+    default: false,
+    description: 'trust X-Forwarded-* from a TLS proxy',
+  }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 0,
+    description: 'longest wait for in-flight work on SIGTERM',
+  }),
+  BUILD_VERSION: Type.Optional(
+    Type.String({
+      description: 'version stamp <git-tag>.<commit-id>.<dob>; computed at start when unset',
+    }),
+  ),
+  SD_DOCUVERIFY_URL: Type.String({
+    default: 'http://127.0.0.1:8081',
+    description: '/sd entry docuverify',
+  }),
+  SD_OAUTH2_URL: Type.String({ default: 'http://127.0.0.1:8080', description: '/sd entry oauth2' }),
+  SD_WEBHOOKS_URL: Type.String({
+    default: 'http://127.0.0.1:8082',
+    description: '/sd entry webhooks',
+  }),
+  SD_EVENTS_URL: Type.String({
+    default: 'http://127.0.0.1:8082',
+    description: '/sd entry events: base of the event intake (webhooks gateway)',
+  }),
+};
+
+export const PlatformConfig = defineConfig(platformConfigFields);

@@ -1,0 +1,11 @@
+// Public surface of libs/db.
+export {
+  createDatabase,
+  ensureDatabaseExists,
+  isDatabaseUnavailable,
+  isDatabaseUp,
+  waitForDatabase,
+  type DatabaseOptions,
+  type Knex,
+} from './database.ts';
+export { migrate, type Migration, type MigrationSet } from './migrations.ts';

@@ -1,0 +1,39 @@
+// Forward-only knex migrations per schema, run programmatically from TypeScript modules.
+import type { Knex } from 'knex';
+
+export interface Migration {
+  up(knex: Knex): Promise<void>;
+  down?(knex: Knex): Promise<void>;
+}
+
+/** A schema and its migrations in order; names are stable once released. */
+export interface MigrationSet {
+  schema: string;
+  migrations: Record<string, Migration>;
+}
+
+function sourceOf(set: MigrationSet): Knex.MigrationSource<string> {
+  return {
+    getMigrations: async () => Object.keys(set.migrations).sort(),
+    getMigrationName: (name) => name,
+    getMigration: async (name) => {
+      const migration = set.migrations[name];
+      if (!migration) throw new Error(`unknown migration ${name}`);
+      return { up: migration.up, down: migration.down ?? (async () => undefined) };
+    },
+  };
+}
+
+export async function migrate(db: Knex, sets: MigrationSet[]): Promise<string[]> {
+  const applied: string[] = [];
+  for (const set of sets) {
+    await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [set.schema]);
+    const [, names] = (await db.migrate.latest({
+      migrationSource: sourceOf(set),
+      schemaName: set.schema,
+      tableName: 'knex_migrations',
+    })) as [number, string[]];
+    applied.push(...names.map((name) => `${set.schema}/${name}`));
+  }
+  return applied;
+}

@@ -1,0 +1,26 @@
+// Public surface of libs/platform: the platform schema's data and its migrations.
+export { platformMigrations } from './migrations.ts';
+export {
+  TenantStore,
+  NotFoundInPlatform,
+  DuplicateInPlatform,
+  type Tenant,
+  type Community,
+} from './tenants.ts';
+export {
+  LicenceStore,
+  LICENCE_LEVELS,
+  type Licence,
+  type LicenceLevel,
+  type LicenceVerdict,
+  type NewLicence,
+} from './licences.ts';
+export {
+  ServiceKeyStore,
+  ServiceKeyUnreadable,
+  SERVICE_NAMES,
+  type ServiceKey,
+  type ServiceName,
+  type CurrentServiceKey,
+} from './serviceKeys.ts';
+export { ReplayGuard } from './replayGuard.ts';

@@ -1,0 +1,8 @@
+// The platform schema's migration set, for the migrate command and test databases.
+import type { MigrationSet } from '@idv/db';
+import * as initial from '../migrations/001_platform.ts';
+
+export const platformMigrations: MigrationSet = {
+  schema: 'platform',
+  migrations: { '001_platform': initial },
+};
