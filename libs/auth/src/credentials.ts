@@ -1,0 +1,98 @@
+// Checks the credential headers of DESIGN 2.2 (publickey, licensekey, requestid) against the
+// service key, the time window, the replay log and the licence, in that order.
+import { DecryptError, decrypt, InvalidKeyError } from '@idv/crypto';
+import { RequestId, validate } from '@idv/contracts';
+import { Unauthorized } from '@idv/http';
+import type { Licence, LicenceStore, ReplayGuard, ServiceKeyStore } from '@idv/platform';
+import type { Request } from 'express';
+
+export interface Credentials {
+  licence: Licence;
+  requestId: RequestId;
+  callerPublicKey: string;
+  /** ECDH(service key, caller key): encrypts answers and decrypts bodies of this caller */
+  sharedKey: Buffer;
+}
+
+export interface CredentialCheckDeps {
+  serviceKeys: ServiceKeyStore;
+  licences: LicenceStore;
+  replay: ReplayGuard;
+  /** seconds; ALLOWED_TIME_SPAN */
+  allowedTimeSpan: number;
+  nowSeconds?: () => number;
+}
+
+const LICENCE_REFUSALS = {
+  unknown: 'licence is not known',
+  disabled: 'licence is disabled',
+  expired: 'licence has expired',
+} as const;
+
+function header(req: Request, name: string): string {
+  const value = req.get(name)?.trim();
+  if (!value) throw new Unauthorized(`missing header: ${name}`);
+  return value;
+}
+
+function open(sharedKey: Buffer, name: string, value: string): string {
+  try {
+    return decrypt(sharedKey, value);
+  } catch (err) {
+    if (err instanceof DecryptError)
+      throw new Unauthorized(`${name} does not decrypt with the service key and this publickey`);
+    throw err;
+  }
+}
+
+function parseRequestId(plaintext: string): RequestId {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(plaintext);
+  } catch {
+    throw new Unauthorized('requestid is not JSON');
+  }
+  const result = validate(RequestId, parsed);
+  if (!result.ok) {
+    const issue = result.issues[0];
+    throw new Unauthorized(
+      `requestid is invalid: ${issue ? `${issue.path || '/'} ${issue.message}` : 'bad shape'}`,
+    );
+  }
+  return result.value;
+}
+
+export async function checkCredentials(
+  req: Request,
+  deps: CredentialCheckDeps,
+): Promise<Credentials> {
+  const callerPublicKey = header(req, 'publickey');
+  const encryptedLicence = header(req, 'licensekey');
+  const encryptedRequestId = header(req, 'requestid');
+
+  const { agreement } = await deps.serviceKeys.currentKey();
+  let sharedKey: Buffer;
+  try {
+    sharedKey = agreement.sharedKey(callerPublicKey);
+  } catch (err) {
+    if (err instanceof InvalidKeyError)
+      throw new Unauthorized(`publickey is invalid: ${err.message}`);
+    throw err;
+  }
+  const licenseKey = open(sharedKey, 'licensekey', encryptedLicence);
+  const requestId = parseRequestId(open(sharedKey, 'requestid', encryptedRequestId));
+
+  const now = (deps.nowSeconds ?? (() => Date.now() / 1000))();
+  if (!Number.isFinite(requestId.ts) || Math.abs(now - requestId.ts) > deps.allowedTimeSpan) {
+    throw new Unauthorized(
+      `requestid ts is outside the allowed time span of ${deps.allowedTimeSpan} s`,
+    );
+  }
+  const verdict = await deps.licences.check(licenseKey);
+  if (!verdict.ok) throw new Unauthorized(LICENCE_REFUSALS[verdict.reason]);
+  const keepUntil = Math.ceil(Math.max(now, requestId.ts) + deps.allowedTimeSpan + 1);
+  if (!(await deps.replay.firstUse(requestId.uuid, keepUntil))) {
+    throw new Unauthorized('requestid uuid was already used (replay)');
+  }
+  return { licence: verdict.licence, requestId, callerPublicKey, sharedKey };
+}

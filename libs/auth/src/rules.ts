@@ -1,0 +1,95 @@
+// Per-endpoint access rules, declared in route tables and enforced by one middleware.
+import { Forbidden, Unauthorized } from '@idv/http';
+import type { Licence, LicenceLevel, LicenceStore } from '@idv/platform';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { checkCredentials, type CredentialCheckDeps, type Credentials } from './credentials.ts';
+
+export interface AccessRule {
+  /** licence levels allowed; absent: any valid licence */
+  levels?: readonly LicenceLevel[];
+  /** the community (id or name) the licence must cover, read from the request */
+  community?: (req: Request) => string | undefined;
+  /** the tenant the covered community must belong to */
+  tenant?: (req: Request) => string | undefined;
+}
+
+export const fromParam =
+  (name: string) =>
+  (req: Request): string | undefined => {
+    const value = req.params[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+
+function enforce(rule: AccessRule, licence: Licence, req: Request): void {
+  if (rule.levels && !rule.levels.includes(licence.level)) {
+    throw new Forbidden(
+      `licence level ${licence.level} is not allowed here (needs ${rule.levels.join(' or ')})`,
+    );
+  }
+  const community = rule.community?.(req);
+  if (rule.community && community !== undefined) {
+    const tenant = rule.tenant?.(req);
+    // a system licence covers every community; the others only those they list (by id or name)
+    const match = licence.communities.find((c) => c.id === community || c.name === community);
+    if (!match && licence.level !== 'system')
+      throw new Forbidden(`licence does not cover community ${community}`);
+    if (tenant !== undefined && match && match.tenantId !== tenant) {
+      throw new Forbidden(`community ${community} does not belong to tenant ${tenant}`);
+    }
+  }
+}
+
+export function credentialsOf(res: Response): Credentials {
+  const credentials = res.locals.credentials as Credentials | undefined;
+  if (!credentials) throw new Error('credentialsOf called on a route without a credential rule');
+  return credentials;
+}
+
+export function licenceOf(res: Response): Licence {
+  const licence = res.locals.licence as Licence | undefined;
+  if (!licence) throw new Error('licenceOf called on a route without a licence rule');
+  return licence;
+}
+
+export interface CredentialAuth {
+  /** the three ECDSA headers plus `rule` */
+  require(rule?: AccessRule): RequestHandler;
+  /** the plain `license` header (GET /environment) */
+  requireLicenceHeader(): RequestHandler;
+}
+
+export function createCredentialAuth(
+  deps: CredentialCheckDeps & { licences: LicenceStore },
+): CredentialAuth {
+  return {
+    require(rule = {}) {
+      return (req: Request, res: Response, next: NextFunction) => {
+        checkCredentials(req, deps)
+          .then((credentials) => {
+            enforce(rule, credentials.licence, req);
+            res.locals.credentials = credentials;
+            res.locals.licence = credentials.licence;
+            next();
+          })
+          .catch(next);
+      };
+    },
+    requireLicenceHeader() {
+      return (req: Request, res: Response, next: NextFunction) => {
+        const key = req.get('license')?.trim();
+        if (!key) return next(new Unauthorized('missing header: license'));
+        deps.licences
+          .check(key)
+          .then((verdict) => {
+            if (!verdict.ok)
+              throw new Unauthorized(
+                `licence is ${verdict.reason === 'unknown' ? 'not known' : verdict.reason}`,
+              );
+            res.locals.licence = verdict.licence;
+            next();
+          })
+          .catch(next);
+      };
+    },
+  };
+}

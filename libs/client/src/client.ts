@@ -1,0 +1,115 @@
+// Client SDK for callers: builds the credential headers, encrypts bodies, decrypts answers.
+import { randomUUID } from 'node:crypto';
+import { decrypt, encrypt, generateKeyPair, KeyAgreement, type KeyPair } from '@idv/crypto';
+
+export interface IdvClientOptions {
+  /** base URL of one service, e.g. http://127.0.0.1:8081 */
+  baseUrl: string;
+  licenseKey: string;
+  /** the caller's key pair; a fresh one is made when absent */
+  keyPair?: KeyPair;
+  appId?: string;
+  /** the service's public key; fetched from /publickeys on first use when absent */
+  servicePublicKey?: string;
+  /** seconds added to ts, for callers whose clock is known to be off (and for tests) */
+  clockSkewSeconds?: number;
+}
+
+export interface IdvResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export class IdvClient {
+  readonly keyPair: KeyPair;
+  private servicePublicKey: string | undefined;
+  private agreement: KeyAgreement;
+
+  constructor(private readonly options: IdvClientOptions) {
+    this.keyPair = options.keyPair ?? generateKeyPair();
+    this.servicePublicKey = options.servicePublicKey;
+    this.agreement = new KeyAgreement(this.keyPair.privateKey, 16);
+  }
+
+  /** The service public key (from /publickeys unless given). */
+  async serviceKey(): Promise<string> {
+    if (!this.servicePublicKey) {
+      const res = await fetch(new URL('/publickeys', this.options.baseUrl));
+      if (!res.ok) throw new Error(`GET /publickeys answered ${res.status}`);
+      this.servicePublicKey = ((await res.json()) as { publicKey: string }).publicKey;
+    }
+    return this.servicePublicKey;
+  }
+
+  /** Forgets the cached service key, e.g. after the service key was reset. */
+  forgetServiceKey(): void {
+    this.servicePublicKey = undefined;
+  }
+
+  async sharedKey(): Promise<Buffer> {
+    return this.agreement.sharedKey(await this.serviceKey());
+  }
+
+  /** The three headers of DESIGN 2.2; `extra` adds members to requestid (deviceId, did). */
+  async headers(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+    const key = await this.sharedKey();
+    const ts = Math.floor(Date.now() / 1000) + (this.options.clockSkewSeconds ?? 0);
+    const requestId = {
+      appid: this.options.appId ?? 'idv-client',
+      uuid: randomUUID(),
+      ts,
+      ...extra,
+    };
+    return {
+      publickey: this.keyPair.publicKey,
+      licensekey: encrypt(key, this.options.licenseKey),
+      requestid: encrypt(key, JSON.stringify(requestId)),
+    };
+  }
+
+  async encryptJson(value: unknown): Promise<string> {
+    return encrypt(await this.sharedKey(), JSON.stringify(value));
+  }
+
+  async decryptJson<T>(wire: string): Promise<T> {
+    return JSON.parse(decrypt(await this.sharedKey(), wire)) as T;
+  }
+
+  /** A JSON request with the credential headers. */
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<IdvResponse<T>> {
+    const headers: Record<string, string> = {
+      ...(await this.headers()),
+      accept: 'application/json',
+    };
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(new URL(path, this.options.baseUrl), init);
+    const text = await res.text();
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: (text ? JSON.parse(text) : undefined) as T,
+    };
+  }
+
+  /** POST with body {data: encrypt(payload)}; a 2xx answer {data, publicKey} is decrypted. */
+  async encryptedRequest<T = unknown>(
+    method: string,
+    path: string,
+    payload: unknown,
+  ): Promise<IdvResponse<T>> {
+    const res = await this.request<{ data?: string }>(method, path, {
+      data: await this.encryptJson(payload),
+    });
+    if (res.status >= 300 || typeof res.body?.data !== 'string') return res as IdvResponse<T>;
+    return { ...res, body: await this.decryptJson<T>(res.body.data) };
+  }
+}

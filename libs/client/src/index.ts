@@ -1,0 +1,3 @@
+// Public surface of libs/client: the caller SDK and callback verification for receivers.
+export { IdvClient, type IdvClientOptions, type IdvResponse } from './client.ts';
+export { verifyCallback, generateKeyPair, type CallbackVerdict, type KeyPair } from '@idv/crypto';

@@ -1,0 +1,108 @@
+// The Express app every service uses: request ids, access log, metrics, body limits, the route
+// table with 405/404, and one error handler producing {statusCode, error, message}.
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Logger, Registry } from '@idv/observability';
+import { Histogram } from '@idv/observability';
+import { errorBody, MethodNotAllowed, NotFound } from './errors.ts';
+import { toHttpError, type UnavailabilityTest } from './errorMapping.ts';
+import { allowedMethods, asMiddleware, type Route } from './routes.ts';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  registry: Registry;
+  routes: Route[];
+  bodyLimit?: string;
+  trustProxy?: boolean;
+  unavailable?: UnavailabilityTest[];
+  /** mounts that own their whole sub-path and body parsing (oidc-provider), added before 404 */
+  mounts?: { path: string; handler: express.RequestHandler }[];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+export function requestLog(res: Response): Logger {
+  return res.locals.log as Logger;
+}
+
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy ?? false);
+  app.set('query parser', 'simple');
+
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route pattern and status',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [options.registry],
+  });
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const given = req.get('x-request-id');
+    const reqId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.locals.requestId = reqId;
+    res.locals.log = options.logger.child({ reqId });
+    res.setHeader('x-request-id', reqId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (res.locals.route as string | undefined) ?? 'unmatched';
+      duration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
+      requestLog(res).info(
+        {
+          method: req.method,
+          route,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(seconds * 1e4) / 10,
+        },
+        'request',
+      );
+    });
+    next();
+  });
+
+  const json = express.json({
+    limit: options.bodyLimit ?? '1mb',
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+  });
+  for (const route of options.routes) {
+    const parseBody = route.jsonBody ?? ['POST', 'PUT', 'PATCH'].includes(route.method);
+    const tag = (_req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = route.path;
+      next();
+    };
+    const chain = [
+      tag,
+      ...(parseBody ? [json] : []),
+      ...(route.guards ?? []),
+      asMiddleware(route.handler),
+    ];
+    app[route.method.toLowerCase() as 'get'](route.path, ...chain);
+  }
+  for (const [path, allow] of allowedMethods(options.routes)) {
+    app.all(path, (req: Request, res: Response) => {
+      res.locals.route = path;
+      throw new MethodNotAllowed(req.method, req.path, allow);
+    });
+  }
+  for (const mount of options.mounts ?? []) app.use(mount.path, mount.handler);
+
+  app.use((req: Request) => {
+    throw new NotFound(`no route for ${req.method} ${req.path}`);
+  });
+
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const { error, unexpected } = toHttpError(err, options.unavailable ?? []);
+    const log = (res.locals.log as Logger | undefined) ?? options.logger;
+    if (unexpected) log.error({ err }, 'unhandled error');
+    else if (error.statusCode >= 500)
+      log.warn({ reason: error.message }, 'backing service unavailable');
+    res.status(error.statusCode).set(error.headers).json(errorBody(error));
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+// A service's endpoints as a declared table; the factory adds 405-with-Allow and 404 from it.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  /** express path pattern, e.g. /servicekey/:keyId */
+  path: string;
+  /** middleware run before the handler, e.g. the credential check declared for this endpoint */
+  guards?: RequestHandler[];
+  /** whether a JSON body is parsed; defaults to true for POST, PUT and PATCH */
+  jsonBody?: boolean;
+  handler: (req: Request, res: Response) => unknown;
+}
+
+export function allowedMethods(routes: Route[]): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const route of routes) {
+    const methods = byPath.get(route.path) ?? [];
+    methods.push(route.method);
+    if (route.method === 'GET') methods.push('HEAD');
+    byPath.set(route.path, methods);
+  }
+  return byPath;
+}
+
+/** Wraps a handler so a returned promise's rejection reaches the error middleware. */
+export function asMiddleware(handler: Route['handler']): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    Promise.resolve()
+      .then(() => handler(req, res))
+      .catch(next);
+  };
+}
