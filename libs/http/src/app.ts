@@ -50,7 +50,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (res.locals.route as string | undefined) ?? 'unmatched';
       duration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
-      requestLog(res).info(
+      // probes and scrapes would drown the access log at info
+      const level = route === '/healthz' || route === '/metrics' ? 'debug' : 'info';
+      requestLog(res)[level](
         {
           method: req.method,
           route,

@@ -1,0 +1,50 @@
+// Measures operations per second and reports each figure beside a baseline from the same run.
+import { cpus } from 'node:os';
+
+export interface Measurement {
+  name: string;
+  opsPerSecond: number;
+}
+
+export interface Comparison {
+  suite: string;
+  baseline: Measurement;
+  candidate: Measurement;
+  note: string;
+}
+
+/** Runs `op` for about `ms` milliseconds after a short warm-up; returns ops/s. */
+export async function measure(name: string, op: () => unknown, ms = 1000): Promise<Measurement> {
+  const warmUntil = Date.now() + 100;
+  while (Date.now() < warmUntil) await op();
+  let count = 0;
+  const start = process.hrtime.bigint();
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    for (let i = 0; i < 20; i++) await op();
+    count += 20;
+  }
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return { name, opsPerSecond: count / seconds };
+}
+
+function fmt(ops: number): string {
+  return ops >= 1000 ? `${(ops / 1000).toFixed(1)}k` : ops.toFixed(0);
+}
+
+export function report(comparisons: Comparison[]): string {
+  const rows = comparisons.map(
+    (c) =>
+      `| ${c.suite} | ${c.baseline.name}: ${fmt(c.baseline.opsPerSecond)} ops/s | ${c.candidate.name}: ${fmt(c.candidate.opsPerSecond)} ops/s | ${(c.candidate.opsPerSecond / c.baseline.opsPerSecond).toFixed(1)}x | ${c.note} |`,
+  );
+  return [
+    `# Benchmark results`,
+    ``,
+    `${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}. Each figure is beside a baseline measured in the same run; the ratio is what to compare across machines.`,
+    ``,
+    `| suite | baseline | measured | ratio | what it shows |`,
+    `|---|---|---|---|---|`,
+    ...rows,
+    ``,
+  ].join('\n');
+}

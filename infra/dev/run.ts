@@ -1,0 +1,101 @@
+// `make run`: migrate, make dev credentials, start every process, wait for health, print how to
+// call the platform, and stop everything on Ctrl-C.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { buildVersion } from '@idv/common-endpoints';
+import { loadConfig, PlatformConfig } from '@idv/config';
+import { createDatabase, ensureDatabaseExists, migrate } from '@idv/db';
+import { allMigrations } from '../../services/admin-cli/src/allMigrations.ts';
+import { devCredentials } from './devCredentials.ts';
+import { devProcesses, type DevProcess } from './processes.ts';
+
+const config = loadConfig(PlatformConfig);
+await ensureDatabaseExists(config.DATABASE_URL);
+const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-dev' });
+await migrate(db, allMigrations);
+const credentials = await devCredentials(db);
+await db.destroy();
+
+const env = { ...process.env, BUILD_VERSION: buildVersion(config.BUILD_VERSION) };
+mkdirSync('.local/logs', { recursive: true });
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+function start(proc: DevProcess): void {
+  const log = createWriteStream(`.local/logs/${proc.name}.log`, { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', proc.entry], {
+    env: { ...env, ...proc.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  child.on('exit', (code, signal) => {
+    children.delete(proc.name);
+    if (!stopping)
+      console.error(`${proc.name} exited (${signal ?? code}); see .local/logs/${proc.name}.log`);
+  });
+  children.set(proc.name, child);
+}
+
+async function healthy(url: string, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).status === 200) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return false;
+}
+
+function stopAll(): void {
+  stopping = true;
+  for (const child of children.values()) child.kill('SIGTERM');
+  setTimeout(() => process.exit(0), 12_000).unref();
+  const wait = setInterval(() => {
+    if (children.size === 0) {
+      clearInterval(wait);
+      process.exit(0);
+    }
+  }, 100);
+}
+process.on('SIGINT', stopAll);
+process.on('SIGTERM', stopAll);
+
+const processes = devProcesses(process.env);
+processes.forEach(start);
+const deadline = Date.now() + 60_000;
+const results = await Promise.all(
+  processes.map(
+    async (p) => [p, p.healthUrl ? await healthy(p.healthUrl, deadline) : true] as const,
+  ),
+);
+const failed = results.filter(([, ok]) => !ok).map(([p]) => p.name);
+if (failed.length > 0) {
+  console.error(`not healthy within 60 s: ${failed.join(', ')}; logs in .local/logs/`);
+  stopAll();
+} else {
+  const urls = processes
+    .filter((p) => p.healthUrl)
+    .map((p) => `  ${p.name.padEnd(20)} ${p.healthUrl!.replace('/healthz', '')}`);
+  console.log(`
+The identity verification platform is running (logs in .local/logs/, Ctrl-C stops it).
+
+Services:
+${urls.join('\n')}
+
+Dev tenant:     ${credentials.tenant.id}  (${credentials.tenant.name})
+Dev community:  ${credentials.community.id}  (${credentials.community.name})
+Licences:
+  system        ${credentials.licences.system}
+  service       ${credentials.licences.service}  (covers the dev community)
+Caller key pair (secp256k1, base64):
+  publicKey     ${credentials.caller.publicKey}
+  privateKey    ${credentials.caller.privateKey}
+These are also in .local/dev-credentials.json.
+
+Try it:
+  LICENSE=${credentials.licences.system} npx tsx infra/dev/example.ts
+`);
+}

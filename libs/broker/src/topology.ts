@@ -1,0 +1,58 @@
+// Every exchange and queue we declare, with their arguments in one place (the RabbitMQ definitions
+// file must match them: a redeclaration with other arguments fails with PRECONDITION_FAILED).
+import type { Channel } from 'amqplib';
+
+export type QueueType = 'classic' | 'quorum';
+
+export interface WorkQueue {
+  name: string;
+  /** shared direct exchange every dead letter goes through, e.g. 'dlx' */
+  deadLetterExchange: string;
+  type: QueueType;
+}
+
+/** Where the dead letters of `queue` are kept. */
+export function deadLetterQueueName(queue: string): string {
+  return `${queue}.dead`;
+}
+
+/**
+ * The arguments of a work queue. Dead letters keep the queue's name as routing key (not the
+ * message's original key, which for events is the event name), so one binding per queue on a
+ * shared direct DLX is enough.
+ */
+export function workQueueArguments(queue: WorkQueue): Record<string, string> {
+  return {
+    'x-queue-type': queue.type,
+    'x-dead-letter-exchange': queue.deadLetterExchange,
+    'x-dead-letter-routing-key': queue.name,
+  };
+}
+
+export function deadLetterQueueArguments(queue: WorkQueue): Record<string, string> {
+  return { 'x-queue-type': queue.type };
+}
+
+/** Declares the DLX, `<queue>.dead` bound to it, and the durable work queue itself. */
+export async function declareWorkQueue(channel: Channel, queue: WorkQueue): Promise<void> {
+  const dead = deadLetterQueueName(queue.name);
+  await channel.assertExchange(queue.deadLetterExchange, 'direct', { durable: true });
+  await channel.assertQueue(dead, { durable: true, arguments: deadLetterQueueArguments(queue) });
+  await channel.bindQueue(dead, queue.deadLetterExchange, queue.name);
+  await channel.assertQueue(queue.name, { durable: true, arguments: workQueueArguments(queue) });
+}
+
+/** The topic exchange domain events are published on, routing key = event name. */
+export async function declareEventsExchange(channel: Channel, exchange: string): Promise<void> {
+  await channel.assertExchange(exchange, 'topic', { durable: true });
+}
+
+/** Binds a queue to an exchange once per key; bindings are idempotent. */
+export async function bindKeys(
+  channel: Channel,
+  queue: string,
+  exchange: string,
+  keys: readonly string[],
+): Promise<void> {
+  for (const key of keys) await channel.bindQueue(queue, exchange, key);
+}

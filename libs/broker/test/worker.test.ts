@@ -1,0 +1,135 @@
+// Work-queue consumers on the real broker: dead letters, failure policy, prefetch, graceful stop.
+import { expect } from 'chai';
+import { createBroker, type Broker } from '../src/index.ts';
+import {
+  AMQP_URL,
+  deferred,
+  RawBroker,
+  sleep,
+  testLogger,
+  uniqueName,
+  waitFor,
+} from './support.ts';
+
+describe('broker: work-queue consumers', function () {
+  this.timeout(20_000);
+  const dlx = uniqueName('dlx');
+  const queues: string[] = [];
+  let broker: Broker;
+  let raw: RawBroker;
+
+  const newQueue = (what: string): string => {
+    const queue = uniqueName(what);
+    queues.push(queue);
+    return queue;
+  };
+
+  before(async () => {
+    raw = await RawBroker.open();
+    broker = createBroker({ url: AMQP_URL, logger: testLogger(), deadLetterExchange: dlx });
+    await broker.waitUntilConnected(10_000);
+  });
+
+  after(async () => {
+    await broker.close();
+    await raw.cleanUp(queues, [dlx]);
+    await raw.close();
+  });
+
+  it('moves a body that is not JSON to <queue>.dead without calling the handler', async () => {
+    const queue = newQueue('poison');
+    let calls = 0;
+    const consumer = await broker.consume(queue, () => {
+      calls += 1;
+    });
+    raw.channel.sendToQueue(queue, Buffer.from('{not json'));
+    const dead = await raw.take(`${queue}.dead`);
+    expect(dead.content.toString()).to.equal('{not json');
+    expect(dead.properties.headers?.['x-first-death-reason']).to.equal('rejected');
+    expect(calls).to.equal(0);
+    await consumer.stop();
+  });
+
+  it('dead-letters a message whose handler throws (no requeue, no retry loop)', async () => {
+    const queue = newQueue('failing');
+    let calls = 0;
+    const consumer = await broker.consume(queue, () => {
+      calls += 1;
+      throw new Error('handler broke');
+    });
+    await broker.publish('', queue, { job: 1 });
+    const dead = await raw.take(`${queue}.dead`);
+    expect(JSON.parse(dead.content.toString())).to.deep.equal({ job: 1 });
+    await sleep(100);
+    expect(calls).to.equal(1);
+    expect(await raw.messageCount(queue)).to.equal(0);
+    await consumer.stop();
+  });
+
+  it('has at most `prefetch` messages in flight', async () => {
+    const queue = newQueue('prefetch');
+    let running = 0;
+    let most = 0;
+    let done = 0;
+    const release = deferred();
+    const consumer = await broker.consume(
+      queue,
+      async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await release.promise;
+        running -= 1;
+        done += 1;
+      },
+      { prefetch: 2 },
+    );
+    await Promise.all(Array.from({ length: 6 }, (_, i) => broker.publish('', queue, { i })));
+    await waitFor('two handlers running', () => running === 2);
+    await sleep(200); // time for a third delivery, were prefetch not respected
+    expect(running).to.equal(2);
+    release.resolve();
+    await waitFor('all six handled', () => done === 6);
+    expect(most).to.equal(2);
+    await consumer.stop();
+  });
+
+  it('stop waits for the running handler, which still acks', async () => {
+    const queue = newQueue('graceful');
+    const release = deferred();
+    let started = false;
+    let finished = false;
+    const consumer = await broker.consume(queue, async () => {
+      started = true;
+      await release.promise;
+      finished = true;
+    });
+    await broker.publish('', queue, { slow: true });
+    await waitFor('the handler to start', () => started);
+    let stopped = false;
+    const stopping = consumer.stop().then(() => (stopped = true));
+    await sleep(150);
+    expect(stopped).to.equal(false);
+    release.resolve();
+    await stopping;
+    expect(finished).to.equal(true);
+    // acked, not requeued by the channel close
+    expect(await raw.messageCount(queue)).to.equal(0);
+    // and no longer consuming
+    await broker.publish('', queue, { after: 'stop' });
+    await sleep(100);
+    expect(await raw.messageCount(queue)).to.equal(1);
+  });
+
+  it('declares quorum queues when asked and refuses a queue declared otherwise', async () => {
+    const queue = newQueue('quorum');
+    const consumer = await broker.consume(queue, () => undefined, { queueType: 'quorum' });
+    await consumer.stop();
+    const err = await broker
+      .consume(queue, () => undefined, { queueType: 'classic' })
+      .catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(Error);
+    expect(broker.status()).to.equal('up');
+    // the broker keeps working after the refused declaration
+    await broker.publish('', queue, { still: 'fine' });
+  });
+});

@@ -1,0 +1,156 @@
+// The endpoints every HTTP service serves. Where the oauth and webhooks specs disagree (service
+// key reset answer, helper body field names) the service picks its spec's variant.
+import type { CredentialAuth } from '@idv/auth';
+import {
+  EcdsaHelperDataBody,
+  EcdsaHelperOauthBody,
+  validate,
+  type Environment,
+  type Health,
+} from '@idv/contracts';
+import { decrypt, deriveSharedKey, encrypt, publicKeyFromPrivate } from '@idv/crypto';
+import { BadRequest, NotFound, type Route } from '@idv/http';
+import type { Registry } from '@idv/observability';
+import type { ServiceKeyStore } from '@idv/platform';
+import type { TSchema } from '@sinclair/typebox';
+
+export type HealthCheck = () => Promise<boolean>;
+
+export interface CommonRouteOptions {
+  serviceKeys: ServiceKeyStore;
+  auth: CredentialAuth;
+  registry: Registry;
+  version: string;
+  /** interface version from the service's spec, reported by /environment */
+  apiVersion: string;
+  allowedTimeSpan: number;
+  directory: Record<string, string>;
+  checks: Record<string, HealthCheck>;
+  /** oauth: 204 without body; webhooks: 200 with an array holding the new key */
+  serviceKeyReset: 'no-content' | 'key-array';
+  /** oauth: {dataStr} in, {data} out; webhooks: {data} in, {data, publicKey} out */
+  ecdsaHelper: 'dataStr' | 'data';
+  /** webhooks only: GET /.well-known answering {public_key} */
+  wellKnownPublicKey?: boolean;
+}
+
+const systemOnly = { levels: ['system'] as const };
+
+function bodyOf<S extends TSchema>(schema: S, body: unknown) {
+  const result = validate(schema, body ?? {});
+  if (!result.ok) throw new BadRequest('body is invalid', result.issues);
+  return result.value;
+}
+
+function runHelper(method: string, text: string, publicKey: string, privateKey: string): string {
+  let key: Buffer;
+  try {
+    key = deriveSharedKey(privateKey, publicKey);
+  } catch (err) {
+    throw new BadRequest(`invalid encrypt/decrypt keys: ${(err as Error).message}`);
+  }
+  if (method === 'encrypt') return encrypt(key, text);
+  try {
+    return decrypt(key, text);
+  } catch (err) {
+    throw new BadRequest(`cannot decrypt: ${(err as Error).message}`);
+  }
+}
+
+export function commonRoutes(options: CommonRouteOptions): Route[] {
+  const { serviceKeys, auth } = options;
+  const health = async (): Promise<Health> => {
+    const names = Object.keys(options.checks);
+    const results = await Promise.all(
+      names.map((name) => options.checks[name]!().catch(() => false)),
+    );
+    const checks = Object.fromEntries(
+      names.map((name, i) => [name, results[i] ? 'up' : 'down']),
+    ) as Health['checks'];
+    const allUp = results.every(Boolean);
+    const publicKey = serviceKeys.cachedPublicKey() ?? (await serviceKeys.currentKey()).key.keyId;
+    return {
+      status: allUp ? 'ok' : 'degraded',
+      publicKey,
+      code: allUp ? '200' : '503',
+      version: options.version,
+      checks,
+    };
+  };
+
+  const routes: Route[] = [
+    { method: 'GET', path: '/healthz', handler: async (_req, res) => res.json(await health()) },
+    {
+      method: 'GET',
+      path: '/publickeys',
+      handler: async (_req, res) =>
+        res.json({ publicKey: (await serviceKeys.currentKey()).key.keyId }),
+    },
+    { method: 'GET', path: '/sd', handler: (_req, res) => res.json(options.directory) },
+    {
+      method: 'GET',
+      path: '/environment',
+      guards: [auth.requireLicenceHeader()],
+      handler: (_req, res) => {
+        const environment: Environment = {
+          service: serviceKeys.service,
+          allowed_time_span: options.allowedTimeSpan,
+          curve: 'secp256k1',
+          cipher: 'aes-256-gcm',
+          versions: { api: options.apiVersion, build: options.version },
+        };
+        res.json(environment);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/servicekeys',
+      guards: [auth.require(systemOnly)],
+      handler: async (_req, res) => res.json([(await serviceKeys.currentKey()).key]),
+    },
+    {
+      method: 'DELETE',
+      path: '/servicekey/:keyId',
+      guards: [auth.require(systemOnly)],
+      handler: async (req, res) => {
+        const created = await serviceKeys.reset(String(req.params.keyId));
+        if (!created) throw new NotFound('keyId is not the current service key');
+        if (options.serviceKeyReset === 'no-content') res.status(204).end();
+        else res.json([created]);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/ecdsa_helper/:method',
+      handler: (req, res) => {
+        const method = req.params.method;
+        if (method !== 'encrypt' && method !== 'decrypt')
+          throw new BadRequest('method must be encrypt or decrypt');
+        if (options.ecdsaHelper === 'dataStr') {
+          const body = bodyOf(EcdsaHelperOauthBody, req.body);
+          res.json({ data: runHelper(method, body.dataStr, body.publicKey, body.privateKey) });
+          return;
+        }
+        const body = bodyOf(EcdsaHelperDataBody, req.body);
+        const data = runHelper(method, body.data ?? '', body.publicKey, body.privateKey);
+        res.json({ data, publicKey: publicKeyFromPrivate(body.privateKey) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/metrics',
+      handler: async (_req, res) => {
+        res.type(options.registry.contentType).send(await options.registry.metrics());
+      },
+    },
+  ];
+  if (options.wellKnownPublicKey) {
+    routes.push({
+      method: 'GET',
+      path: '/.well-known',
+      handler: async (_req, res) =>
+        res.json({ public_key: (await serviceKeys.currentKey()).key.keyId }),
+    });
+  }
+  return routes;
+}

@@ -1,0 +1,52 @@
+// Starts a service's HTTP app (its own routes plus the common ones) and registers its shutdown.
+import {
+  createHttpApp,
+  startHttpServer,
+  type HttpAppOptions,
+  type Route,
+  type RunningServer,
+} from '@idv/http';
+import { commonRoutes, type CommonRouteOptions } from './commonRoutes.ts';
+import type { ServiceRuntime } from './runtime.ts';
+
+export interface ServeOptions {
+  port: number;
+  host?: string;
+  routes: Route[];
+  apiVersion: string;
+  variant: Pick<CommonRouteOptions, 'serviceKeyReset' | 'ecdsaHelper' | 'wellKnownPublicKey'>;
+  mounts?: HttpAppOptions['mounts'];
+}
+
+export async function serve(
+  runtime: ServiceRuntime,
+  options: ServeOptions,
+): Promise<RunningServer> {
+  const common = commonRoutes({
+    serviceKeys: runtime.serviceKeys,
+    auth: runtime.auth,
+    registry: runtime.registry,
+    version: runtime.version,
+    apiVersion: options.apiVersion,
+    allowedTimeSpan: runtime.config.ALLOWED_TIME_SPAN,
+    directory: runtime.directory,
+    checks: runtime.checks,
+    ...options.variant,
+  });
+  const app = createHttpApp({
+    logger: runtime.logger,
+    registry: runtime.registry,
+    routes: [...common, ...options.routes],
+    bodyLimit: runtime.config.HTTP_BODY_LIMIT,
+    trustProxy: runtime.config.TRUST_PROXY,
+    unavailable: runtime.unavailable,
+    ...(options.mounts ? { mounts: options.mounts } : {}),
+  });
+  const server = await startHttpServer(app, options.port, options.host);
+  runtime.lifecycle.onStop('http', 0, () => server.stop(runtime.config.SHUTDOWN_TIMEOUT_MS));
+  runtime.logger.info(
+    { port: server.port, version: runtime.version },
+    `${runtime.service} listening`,
+  );
+  return server;
+}

@@ -1,0 +1,95 @@
+// The admin commands of DESIGN 2.3; each takes parsed options and answers a JSON-ready object.
+import { generateKeyPair } from '@idv/crypto';
+import type { Knex } from '@idv/db';
+import {
+  LICENCE_LEVELS,
+  LicenceStore,
+  SERVICE_NAMES,
+  ServiceKeyStore,
+  TenantStore,
+  type LicenceLevel,
+  type ServiceName,
+} from '@idv/platform';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export type Options = Record<string, string[]>;
+
+export interface CommandContext {
+  db: Knex;
+  masterKey: Buffer;
+}
+
+function one(options: Options, name: string): string {
+  const values = options[name];
+  if (!values || values.length === 0 || !values[0]) throw new UsageError(`--${name} is required`);
+  if (values.length > 1) throw new UsageError(`--${name} may be given once`);
+  return values[0];
+}
+
+function optional(options: Options, name: string): string | undefined {
+  return options[name]?.[0];
+}
+
+const COMMUNITY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
+type Command = (ctx: CommandContext, options: Options) => Promise<unknown>;
+
+export const commands: Record<string, Command> = {
+  'tenant create': async ({ db }, options) =>
+    new TenantStore(db).createTenant(one(options, 'name')),
+
+  'community create': async ({ db }, options) => {
+    const name = one(options, 'name');
+    if (!COMMUNITY_NAME.test(name)) {
+      throw new UsageError(
+        '--name: letters, digits, _, - and . only, starting with a letter or digit, at most 63',
+      );
+    }
+    return new TenantStore(db).createCommunity(one(options, 'tenant'), name);
+  },
+
+  'license create': async ({ db }, options) => {
+    const level = one(options, 'level');
+    if (!(LICENCE_LEVELS as readonly string[]).includes(level)) {
+      throw new UsageError(`--level must be one of ${LICENCE_LEVELS.join(', ')}`);
+    }
+    const communityIds = options.community ?? [];
+    if (level !== 'system' && communityIds.length === 0) {
+      throw new UsageError(`a ${level} licence needs at least one --community`);
+    }
+    const expires = optional(options, 'expires');
+    const expiresAt = expires ? new Date(expires) : undefined;
+    if (expiresAt && Number.isNaN(expiresAt.getTime()))
+      throw new UsageError('--expires must be an ISO date');
+    const { licenseKey, licence } = await new LicenceStore(db).create({
+      level: level as LicenceLevel,
+      communityIds,
+      expiresAt,
+    });
+    return {
+      licenseKey,
+      level: licence.level,
+      communities: licence.communities.map((c) => c.id),
+      expiresAt: licence.expiresAt ? licence.expiresAt.toISOString() : null,
+    };
+  },
+
+  'servicekey show': async ({ db, masterKey }, options) => {
+    const service = one(options, 'service');
+    if (!(SERVICE_NAMES as readonly string[]).includes(service)) {
+      throw new UsageError(`--service must be one of ${SERVICE_NAMES.join(', ')}`);
+    }
+    return (await new ServiceKeyStore(db, masterKey, service as ServiceName).currentKey()).key;
+  },
+
+  'keypair create': async () => generateKeyPair(),
+
+  'oauth-client create': async () => {
+    throw new UsageError(
+      'oauth-client create is not available yet: the oauth service (issue 5) has not landed',
+    );
+  },
+};

@@ -1,0 +1,69 @@
+// Admin CLI: `npm run -s admin -- <noun> <verb> [--option value]...`, JSON on stdout.
+import { ConfigError, loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
+import { createDatabase, ensureDatabaseExists, migrate } from '@idv/db';
+import { DuplicateInPlatform, NotFoundInPlatform } from '@idv/platform';
+import { allMigrations } from './allMigrations.ts';
+import { commands, UsageError, type Options } from './commands.ts';
+
+const USAGE = `usage: npm run -s admin -- <command> [options]
+  tenant create --name N
+  community create --tenant ID --name N
+  license create --level system|service|service_ext|community [--community ID]... [--expires ISO]
+  oauth-client create --community NAME --redirect-uri URI [--grant-type G]...
+  servicekey show --service oauth|docverify|webhooks
+  keypair create`;
+
+/** `noun verb --key value --key=value ...`; a repeated option collects every value. */
+function parseOptions(args: string[]): { words: string[]; options: Options } {
+  const words: string[] = [];
+  const options: Options = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) {
+      words.push(arg);
+      continue;
+    }
+    const [key, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const value = inline ?? args[++i];
+    if (value === undefined || (inline === undefined && value.startsWith('--')))
+      fail(2, `--${key} needs a value`);
+    (options[key] ??= []).push(value);
+  }
+  return { words, options };
+}
+
+function fail(code: number, message: string): never {
+  console.error(JSON.stringify({ error: message }));
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  const { words, options } = parseOptions(process.argv.slice(2));
+  const name = words.join(' ');
+  const command = commands[name];
+  if (!command) fail(2, `unknown command "${name}"\n${USAGE}`);
+
+  const config = loadConfig(PlatformConfig);
+  const masterKey = resolveMasterKey(config, (line) => console.error(line));
+  await ensureDatabaseExists(config.DATABASE_URL);
+  const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-admin' });
+  try {
+    await migrate(db, allMigrations);
+    const result = await command({ db, masterKey }, options);
+    console.log(JSON.stringify(result));
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof UsageError) fail(2, err.message);
+  if (
+    err instanceof ConfigError ||
+    err instanceof NotFoundInPlatform ||
+    err instanceof DuplicateInPlatform
+  ) {
+    fail(1, err.message);
+  }
+  fail(1, err instanceof Error ? err.message : String(err));
+});

@@ -1,0 +1,147 @@
+// The admin CLI as operators run it: a real process, JSON on stdout, against a fresh database.
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { LicenceStore, platformMigrations } from '@idv/platform';
+
+const run = promisify(execFile);
+const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+
+interface Outcome {
+  code: number;
+  json: Record<string, unknown>;
+}
+
+describe('admin CLI', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+
+  const admin = async (...args: string[]): Promise<Outcome> => {
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], { env });
+      return { code: 0, json: JSON.parse(stdout) as Record<string, unknown> };
+    } catch (err) {
+      const failure = err as { code: number; stderr: string };
+      const line = failure.stderr.trim().split('\n').pop() ?? '{}';
+      return { code: failure.code, json: JSON.parse(line) as Record<string, unknown> };
+    }
+  };
+
+  before(async () => {
+    t = await createTestDatabase([platformMigrations]);
+    env = { ...process.env, DATABASE_URL: t.url, MASTER_KEY: randomBytes(32).toString('base64') };
+  });
+  after(async () => t?.drop());
+
+  it('creates a tenant, a community and licences that the licence store accepts', async () => {
+    const tenant = await admin('tenant', 'create', '--name', 'Example Fintech');
+    expect(tenant.code).to.equal(0);
+    expect(tenant.json).to.have.all.keys('id', 'name');
+
+    const community = await admin(
+      'community',
+      'create',
+      '--tenant',
+      String(tenant.json.id),
+      '--name',
+      'retail',
+    );
+    expect(community.json).to.deep.include({ name: 'retail', tenantId: tenant.json.id });
+
+    const licence = await admin(
+      'license',
+      'create',
+      '--level',
+      'service',
+      '--community',
+      String(community.json.id),
+      '--expires',
+      '2099-01-01T00:00:00Z',
+    );
+    expect(licence.json).to.have.all.keys('licenseKey', 'level', 'communities', 'expiresAt');
+    expect(licence.json).to.deep.include({
+      level: 'service',
+      communities: [community.json.id],
+      expiresAt: '2099-01-01T00:00:00.000Z',
+    });
+    const verdict = await new LicenceStore(t.db, 0).check(String(licence.json.licenseKey));
+    expect(verdict.ok).to.equal(true);
+
+    const system = await admin('license', 'create', '--level', 'system');
+    expect(system.json).to.deep.include({ level: 'system', communities: [], expiresAt: null });
+  });
+
+  it('shows the same service key every time and keeps its secret sealed in the database', async () => {
+    const first = await admin('servicekey', 'show', '--service', 'docverify');
+    const second = await admin('servicekey', 'show', '--service', 'docverify');
+    expect(first.json).to.have.all.keys('keyId', 'keySecret', 'tag', 'type');
+    expect(second.json).to.deep.equal(first.json);
+    const rows = JSON.stringify(await t.db('platform.service_keys').select());
+    expect(rows).not.to.contain(String(first.json.keySecret));
+  });
+
+  const refusals: [string, string[], number, RegExp][] = [
+    ['an unknown command', ['tenant', 'explode'], 2, /unknown command/],
+    ['a missing option', ['tenant', 'create'], 2, /--name is required/],
+    ['a bad level', ['license', 'create', '--level', 'root'], 2, /--level must be one of/],
+    [
+      'a service licence without community',
+      ['license', 'create', '--level', 'service'],
+      2,
+      /needs at least one --community/,
+    ],
+    [
+      'an unknown community',
+      ['license', 'create', '--level', 'service', '--community', 'nope'],
+      1,
+      /does not exist/,
+    ],
+    [
+      'a bad expiry',
+      ['license', 'create', '--level', 'system', '--expires', 'soon'],
+      2,
+      /ISO date/,
+    ],
+    [
+      'an unknown tenant',
+      ['community', 'create', '--tenant', '00000000-0000-0000-0000-000000000000', '--name', 'x'],
+      1,
+      /does not exist/,
+    ],
+    [
+      'a bad community name',
+      ['community', 'create', '--tenant', 'x', '--name', 'has space'],
+      2,
+      /letters, digits/,
+    ],
+    [
+      'an unknown service',
+      ['servicekey', 'show', '--service', 'mail'],
+      2,
+      /--service must be one of/,
+    ],
+    [
+      'oauth-client before the oauth service exists',
+      ['oauth-client', 'create', '--community', 'c', '--redirect-uri', 'https://x'],
+      2,
+      /not available/,
+    ],
+  ];
+  for (const [name, args, code, message] of refusals) {
+    it(`refuses ${name} with exit ${code} and a JSON error`, async () => {
+      const outcome = await admin(...args);
+      expect(outcome.code).to.equal(code);
+      expect(String(outcome.json.error)).to.match(message);
+    });
+  }
+
+  it('refuses a duplicate tenant name', async () => {
+    await admin('tenant', 'create', '--name', 'Twin Tenant');
+    const again = await admin('tenant', 'create', '--name', 'Twin Tenant');
+    expect(again.code).to.equal(1);
+    expect(String(again.json.error)).to.match(/already exists/);
+  });
+});

@@ -1,0 +1,12 @@
+// Settings of the webhooks-gateway service beyond the platform ones.
+import { Type } from '@sinclair/typebox';
+import { defineConfig } from '@idv/config';
+
+export const WebhooksGatewayConfig = defineConfig({
+  WEBHOOKS_PORT: Type.Integer({
+    default: 8082,
+    minimum: 0,
+    maximum: 65535,
+    description: 'HTTP port of the webhooks-gateway service',
+  }),
+});

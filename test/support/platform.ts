@@ -1,0 +1,88 @@
+// Starts the three HTTP services in this process on one fresh database, plus seeded licences.
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
+import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
+import { startOauth } from '../../services/oauth/src/start.ts';
+import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
+
+export interface RunningPlatform {
+  database: TestDatabase;
+  env: Record<string, string>;
+  services: Record<'oauth' | 'docverify' | 'webhooks', { url: string; stop(): Promise<void> }>;
+  community: Community;
+  otherCommunity: Community;
+  licences: Record<
+    'system' | 'service' | 'serviceElsewhere' | 'community' | 'expired' | 'disabled',
+    string
+  >;
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(
+  overrides: Record<string, string> = {},
+): Promise<RunningPlatform> {
+  const database = await createTestDatabase([platformMigrations]);
+  const env: Record<string, string> = {
+    DATABASE_URL: database.url,
+    AMQP_URL: await testAmqpUrl(),
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'silent',
+    OAUTH_PORT: '0',
+    DOCVERIFY_PORT: '0',
+    WEBHOOKS_PORT: '0',
+    ...overrides,
+  };
+  const tenants = new TenantStore(database.db);
+  const tenant = await tenants.createTenant(`tenant-${randomBytes(3).toString('hex')}`);
+  const other = await tenants.createTenant(`other-${randomBytes(3).toString('hex')}`);
+  const community = await tenants.createCommunity(
+    tenant.id,
+    `community-${randomBytes(3).toString('hex')}`,
+  );
+  const otherCommunity = await tenants.createCommunity(
+    other.id,
+    `elsewhere-${randomBytes(3).toString('hex')}`,
+  );
+  const store = new LicenceStore(database.db);
+  const key = async (level: 'system' | 'service' | 'community', ids: string[], expiresAt?: Date) =>
+    (await store.create({ level, communityIds: ids, expiresAt })).licenseKey;
+  const disabled = await store.create({ level: 'system', communityIds: [] });
+  await store.setDisabled(disabled.licence.id, true);
+  const licences = {
+    system: await key('system', []),
+    service: await key('service', [community.id]),
+    serviceElsewhere: await key('service', [otherCommunity.id]),
+    community: await key('community', [community.id]),
+    expired: await key('system', [], new Date(Date.now() - 60_000)),
+    disabled: disabled.licenseKey,
+  };
+
+  const [oauth, docverify, webhooks] = await Promise.all([
+    startOauth(env),
+    startDocverifyGateway(env),
+    startWebhooksGateway(env),
+  ]);
+  await Promise.all(
+    [oauth, docverify, webhooks].map((s) =>
+      s.runtime.broker.waitUntilConnected(15_000).catch(() => undefined),
+    ),
+  );
+  const services = {
+    oauth: { url: oauth.server.url, stop: oauth.stop },
+    docverify: { url: docverify.server.url, stop: docverify.stop },
+    webhooks: { url: webhooks.server.url, stop: webhooks.stop },
+  };
+  return {
+    database,
+    env,
+    services,
+    community,
+    otherCommunity,
+    licences,
+    async stop() {
+      await Promise.all(Object.values(services).map((s) => s.stop()));
+      await database.drop();
+    },
+  };
+}
