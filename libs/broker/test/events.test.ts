@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import type { EventEnvelope } from '@idv/contracts';
 import { createBroker, InvalidEventError, type Broker } from '../src/index.ts';
-import { AMQP_URL, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
+import { amqpUrl, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
 
 function envelope(eventName: string, eventId: string): EventEnvelope {
   return {
@@ -28,7 +28,7 @@ describe('broker: domain events', function () {
   before(async () => {
     raw = await RawBroker.open();
     broker = createBroker({
-      url: AMQP_URL,
+      url: await amqpUrl(),
       logger: testLogger(),
       eventsExchange: exchange,
       deadLetterExchange: dlx,

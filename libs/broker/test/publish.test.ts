@@ -7,7 +7,7 @@ import {
   UnroutableMessageError,
   type Broker,
 } from '../src/index.ts';
-import { AMQP_URL, RawBroker, testLogger, uniqueName, waitFor } from './support.ts';
+import { amqpUrl, RawBroker, testLogger, uniqueName, waitFor } from './support.ts';
 
 describe('broker: publish with confirms', function () {
   this.timeout(20_000);
@@ -18,7 +18,7 @@ describe('broker: publish with confirms', function () {
 
   before(async () => {
     raw = await RawBroker.open();
-    broker = createBroker({ url: AMQP_URL, logger: testLogger(), deadLetterExchange: dlx });
+    broker = createBroker({ url: await amqpUrl(), logger: testLogger(), deadLetterExchange: dlx });
     await broker.waitUntilConnected(10_000);
   });
 

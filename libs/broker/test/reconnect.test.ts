@@ -8,7 +8,7 @@ import {
   type Consumer,
 } from '../src/index.ts';
 import { TcpProxy } from '../../../test/support/tcpProxy.ts';
-import { AMQP_URL, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
+import { amqpUrl, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
 
 describe('broker: reconnect after the connection drops', function () {
   this.timeout(30_000);
@@ -23,7 +23,7 @@ describe('broker: reconnect after the connection drops', function () {
 
   before(async () => {
     raw = await RawBroker.open();
-    const target = new URL(AMQP_URL);
+    const target = new URL(await amqpUrl());
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5672));
     target.hostname = '127.0.0.1';
     target.port = String(proxy.port);
@@ -96,7 +96,7 @@ describe('broker: started while RabbitMQ is unreachable', function () {
 
   before(async () => {
     raw = await RawBroker.open();
-    const target = new URL(AMQP_URL);
+    const target = new URL(await amqpUrl());
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5672));
     proxy.cut();
     target.hostname = '127.0.0.1';

@@ -10,7 +10,7 @@ import {
   type Broker,
   type Consumer,
 } from '../src/index.ts';
-import { AMQP_URL, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
+import { amqpUrl, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
 
 /** A counter's value, or a histogram's observation count, for the given labels. */
 async function metricValue(registry: Registry, name: string, labels: Record<string, string>) {
@@ -38,7 +38,7 @@ describe('broker: request-reply', function () {
   before(async () => {
     raw = await RawBroker.open();
     broker = createBroker({
-      url: AMQP_URL,
+      url: await amqpUrl(),
       logger: testLogger(),
       registry,
       deadLetterExchange: dlx,
@@ -120,7 +120,11 @@ describe('broker: request-reply', function () {
   });
 
   it('rejects calls still waiting with BrokerUnavailableError when the broker closes', async () => {
-    const other = createBroker({ url: AMQP_URL, logger: testLogger(), deadLetterExchange: dlx });
+    const other = createBroker({
+      url: await amqpUrl(),
+      logger: testLogger(),
+      deadLetterExchange: dlx,
+    });
     await other.waitUntilConnected(10_000);
     const pending = other
       .request(queue, { value: 1, delayMs: 1000 }, { timeoutMs: 5000 })

@@ -2,10 +2,12 @@
 // at queues from outside the library, polling, and a quiet logger.
 import { randomBytes } from 'node:crypto';
 import { connect, type Channel, type ChannelModel, type GetMessage } from 'amqplib';
+import { testAmqpUrl } from '@idv/db/testing';
 import { createLogger, type Logger } from '@idv/observability';
 import { deadLetterQueueName } from '../src/index.ts';
 
-export const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+/** The test broker: AMQP_URL, a container where Docker runs, else the local default. */
+export const amqpUrl = testAmqpUrl;
 
 export function testLogger(): Logger {
   return createLogger({ service: 'broker-test', level: process.env.BROKER_TEST_LOG ?? 'silent' });
@@ -39,7 +41,7 @@ export class RawBroker {
   ) {}
 
   static async open(): Promise<RawBroker> {
-    const model = await connect(AMQP_URL);
+    const model = await connect(await amqpUrl());
     const channel = await model.createChannel();
     return new RawBroker(model, channel);
   }

@@ -1,15 +1,7 @@
 // Work-queue consumers on the real broker: dead letters, failure policy, prefetch, graceful stop.
 import { expect } from 'chai';
 import { createBroker, type Broker } from '../src/index.ts';
-import {
-  AMQP_URL,
-  deferred,
-  RawBroker,
-  sleep,
-  testLogger,
-  uniqueName,
-  waitFor,
-} from './support.ts';
+import { amqpUrl, deferred, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
 
 describe('broker: work-queue consumers', function () {
   this.timeout(20_000);
@@ -26,7 +18,7 @@ describe('broker: work-queue consumers', function () {
 
   before(async () => {
     raw = await RawBroker.open();
-    broker = createBroker({ url: AMQP_URL, logger: testLogger(), deadLetterExchange: dlx });
+    broker = createBroker({ url: await amqpUrl(), logger: testLogger(), deadLetterExchange: dlx });
     await broker.waitUntilConnected(10_000);
   });
 

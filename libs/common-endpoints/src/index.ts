@@ -7,6 +7,12 @@ export {
   type RuntimeOptions,
   type PlatformSettings,
 } from './runtime.ts';
-export { serve, type ServeOptions } from './serve.ts';
+export {
+  serve,
+  startHttpService,
+  type ServeOptions,
+  type HttpServiceSpec,
+  type StartedService,
+} from './serve.ts';
 export { buildVersion } from './version.ts';
 export { runService } from './runService.ts';

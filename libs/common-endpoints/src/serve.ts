@@ -6,8 +6,9 @@ import {
   type Route,
   type RunningServer,
 } from '@idv/http';
+import type { ServiceName } from '@idv/platform';
 import { commonRoutes, type CommonRouteOptions } from './commonRoutes.ts';
-import type { ServiceRuntime } from './runtime.ts';
+import { createServiceRuntime, type ServiceRuntime } from './runtime.ts';
 
 export interface ServeOptions {
   port: number;
@@ -49,4 +50,27 @@ export async function serve(
     `${runtime.service} listening`,
   );
   return server;
+}
+
+export interface HttpServiceSpec extends Omit<ServeOptions, 'routes'> {
+  service: ServiceName;
+  /** the service's own routes, built from the shared runtime */
+  routes?: (runtime: ServiceRuntime) => Route[] | Promise<Route[]>;
+}
+
+export interface StartedService {
+  runtime: ServiceRuntime;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+/** Builds the runtime, the service's routes and the common ones, and listens. */
+export async function startHttpService(
+  spec: HttpServiceSpec,
+  env: Record<string, string | undefined>,
+): Promise<StartedService> {
+  const runtime = await createServiceRuntime({ service: spec.service, env });
+  const { routes, ...options } = spec;
+  const server = await serve(runtime, { ...options, routes: (await routes?.(runtime)) ?? [] });
+  return { runtime, server, stop: () => runtime.lifecycle.stop() };
 }

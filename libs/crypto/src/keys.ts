@@ -61,7 +61,8 @@ export function generateKeyPair(): KeyPair {
   };
 }
 
-export function publicKeyFromPrivate(privateKey: string): string {
+/** An ECDH object holding `privateKey`; InvalidKeyError when it is not a usable scalar. */
+export function ecdhWith(privateKey: string): ECDH {
   const ecdh = createECDH(CURVE);
   try {
     ecdh.setPrivateKey(privateKeyBytes(privateKey));
@@ -69,7 +70,11 @@ export function publicKeyFromPrivate(privateKey: string): string {
     if (err instanceof InvalidKeyError) throw err;
     throw new InvalidKeyError('private key is not a valid secp256k1 scalar');
   }
-  return ecdh.getPublicKey().subarray(1).toString('base64');
+  return ecdh;
+}
+
+export function publicKeyFromPrivate(privateKey: string): string {
+  return ecdhWith(privateKey).getPublicKey().subarray(1).toString('base64');
 }
 
 function b64url(buf: Buffer): string {

@@ -1,15 +1,8 @@
 // ECDH shared keys (X coordinate, unhashed) with a bounded LRU cache: a derive costs ~1.5 ms.
-import { createECDH } from 'node:crypto';
-import { CURVE, InvalidKeyError, privateKeyBytes, publicKeyPoint } from './keys.ts';
+import { ecdhWith, InvalidKeyError, publicKeyPoint } from './keys.ts';
 
 export function deriveSharedKey(privateKey: string, publicKey: string): Buffer {
-  const ecdh = createECDH(CURVE);
-  try {
-    ecdh.setPrivateKey(privateKeyBytes(privateKey));
-  } catch (err) {
-    if (err instanceof InvalidKeyError) throw err;
-    throw new InvalidKeyError('private key is not a valid secp256k1 scalar');
-  }
+  const ecdh = ecdhWith(privateKey);
   const point = publicKeyPoint(publicKey);
   try {
     const secret = ecdh.computeSecret(point);
