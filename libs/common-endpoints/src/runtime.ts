@@ -71,7 +71,7 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     level: config.LOG_LEVEL,
     ...(options.logDestination ? { destination: options.logDestination } : {}),
   });
-  const masterKey = resolveMasterKey(config, (line) => logger.warn(line));
+  const master = resolveMasterKey(config, (line) => logger.warn(line));
   const registry = createMetricsRegistry(options.service);
   const db = createDatabase({
     url: config.DATABASE_URL,
@@ -79,7 +79,10 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
   });
   await waitForDatabase(db, 60_000, () => logger.warn('waiting for PostgreSQL'));
 
-  const serviceKeys = new ServiceKeyStore(db, masterKey, options.service);
+  const serviceKeys = new ServiceKeyStore(db, master.key, options.service, {
+    replaceUnreadable: master.development,
+    warn: (line) => logger.warn(line),
+  });
   await serviceKeys.currentKey();
   const licences = new LicenceStore(db);
   const replay = new ReplayGuard(db);
@@ -99,7 +102,7 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     registry,
     db,
     broker,
-    masterKey,
+    masterKey: master.key,
     serviceKeys,
     licences,
     tenants: new TenantStore(db),

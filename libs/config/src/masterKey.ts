@@ -19,18 +19,24 @@ function decode(value: string): Buffer {
   return key;
 }
 
+export interface MasterKey {
+  key: Buffer;
+  /** true for the generated development key: what it sealed is disposable */
+  development: boolean;
+}
+
 /** `warn` is told loudly when a development key is generated or reused. */
 export function resolveMasterKey(
   settings: MasterKeySettings,
   warn: (line: string) => void,
-): Buffer {
-  if (settings.MASTER_KEY) return decode(settings.MASTER_KEY);
+): MasterKey {
+  if (settings.MASTER_KEY) return { key: decode(settings.MASTER_KEY), development: false };
   if (settings.NODE_ENV === 'production') {
     throw new ConfigError('MASTER_KEY is required when NODE_ENV=production');
   }
   const file = settings.MASTER_KEY_FILE;
   try {
-    const key = decode(readFileSync(file, 'utf8'));
+    const key = { key: decode(readFileSync(file, 'utf8')), development: true };
     warn(
       `MASTER_KEY is not set: using the DEVELOPMENT master key in ${file}. Never use it in production.`,
     );
@@ -48,5 +54,5 @@ export function resolveMasterKey(
     // another process created it first; fall through and read theirs
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  return decode(readFileSync(file, 'utf8'));
+  return { key: decode(readFileSync(file, 'utf8')), development: true };
 }

@@ -30,60 +30,38 @@ export interface CurrentServiceKey {
   loadedAt: number;
 }
 
+export interface ServiceKeyStoreOptions {
+  /** ms a loaded key is served from memory before re-reading (a reset elsewhere shows after this) */
+  refreshMs?: number;
+  /**
+   * Development only: a key sealed under another master key (another checkout's dev key) is
+   * replaced instead of refused, and `warn` says so.
+   */
+  replaceUnreadable?: boolean;
+  warn?: (line: string) => void;
+}
+
+interface ServiceKeyRow {
+  service: ServiceName;
+  public_key: string;
+  private_key_sealed: string;
+}
+
+const TABLE = 'platform.service_keys';
+
 export class ServiceKeyStore {
   private readonly box: SecretBox;
+  private readonly refreshMs: number;
   private current: CurrentServiceKey | undefined;
 
   constructor(
     private readonly db: Knex,
     masterKey: Buffer,
     readonly service: ServiceName,
-    private readonly refreshMs = 5000,
+    private readonly options: ServiceKeyStoreOptions = {},
   ) {
     this.box = createSecretBox(masterKey);
-  }
-
-  private context(): string {
-    return `service-key:${this.service}`;
-  }
-
-  private toServiceKey(publicKey: string, sealed: string): ServiceKey {
-    let keySecret: string;
-    try {
-      keySecret = this.box.open(sealed, this.context());
-    } catch {
-      throw new ServiceKeyUnreadable(
-        `the ${this.service} service key cannot be opened with this MASTER_KEY (was it changed?)`,
-      );
-    }
-    return { keyId: publicKey, keySecret, tag: this.service, type: 'ecdsa-secp256k1' };
-  }
-
-  private async readOrCreate(): Promise<ServiceKey> {
-    const existing = await this.db('platform.service_keys')
-      .where({ service: this.service })
-      .first();
-    if (existing) return this.toServiceKey(existing.public_key, existing.private_key_sealed);
-    const pair = generateKeyPair();
-    await this.db('platform.service_keys')
-      .insert({
-        service: this.service,
-        public_key: pair.publicKey,
-        private_key_sealed: this.box.seal(pair.privateKey, this.context()),
-      })
-      .onConflict('service')
-      .ignore();
-    return this.readOrCreate();
-  }
-
-  private adopt(key: ServiceKey): CurrentServiceKey {
-    const same = this.current && this.current.key.keyId === key.keyId;
-    this.current = {
-      key,
-      agreement: same && this.current ? this.current.agreement : new KeyAgreement(key.keySecret),
-      loadedAt: Date.now(),
-    };
-    return this.current;
+    this.refreshMs = options.refreshMs ?? 5000;
   }
 
   /** The current key; served from memory, re-read once `refreshMs` has passed. */
@@ -103,30 +81,94 @@ export class ServiceKeyStore {
     return this.current?.key.keyId;
   }
 
-  /** Deletes the current key if it is `keyId` and makes a new one; false when keyId is not current. */
+  /** Deletes the current key if it is `keyId` and makes a new one; undefined when it is not. */
   async reset(keyId: string): Promise<ServiceKey | undefined> {
-    const pair = generateKeyPair();
+    const fresh = this.newRow();
     const replaced = await this.db.transaction(async (trx) => {
-      const row = await trx('platform.service_keys')
-        .where({ service: this.service })
-        .forUpdate()
-        .first();
+      const row = await this.lockedRow(trx);
       if (!row || !samePublicKey(row.public_key, keyId)) return false;
-      await trx('platform.service_keys').where({ service: this.service }).delete();
-      await trx('platform.service_keys').insert({
-        service: this.service,
-        public_key: pair.publicKey,
-        private_key_sealed: this.box.seal(pair.privateKey, this.context()),
-      });
+      // an update rather than delete + insert, so a racing reset waits and then sees the new key
+      await trx(TABLE)
+        .where({ service: this.service })
+        .update({ ...fresh, created_at: trx.fn.now() });
       return true;
     });
-    if (!replaced) return undefined;
-    return this.adopt({
-      keyId: pair.publicKey,
-      keySecret: pair.privateKey,
-      tag: this.service,
-      type: 'ecdsa-secp256k1',
-    }).key;
+    return replaced ? this.adopt(this.open(fresh)).key : undefined;
+  }
+
+  private context(): string {
+    return `service-key:${this.service}`;
+  }
+
+  private newRow(): ServiceKeyRow {
+    const pair = generateKeyPair();
+    const sealed = this.box.seal(pair.privateKey, this.context());
+    return { service: this.service, public_key: pair.publicKey, private_key_sealed: sealed };
+  }
+
+  private open(row: ServiceKeyRow): ServiceKey {
+    let keySecret: string;
+    try {
+      keySecret = this.box.open(row.private_key_sealed, this.context());
+    } catch {
+      throw new ServiceKeyUnreadable(
+        `the ${this.service} service key cannot be opened with this MASTER_KEY (was it changed?)`,
+      );
+    }
+    return { keyId: row.public_key, keySecret, tag: this.service, type: 'ecdsa-secp256k1' };
+  }
+
+  private lockedRow(trx: Knex.Transaction): Promise<ServiceKeyRow | undefined> {
+    return trx(TABLE).where({ service: this.service }).forUpdate().first();
+  }
+
+  private async readOrCreate(): Promise<ServiceKey> {
+    const existing: ServiceKeyRow | undefined = await this.db(TABLE)
+      .where({ service: this.service })
+      .first();
+    if (!existing) {
+      await this.db(TABLE).insert(this.newRow()).onConflict('service').ignore();
+      return this.readOrCreate();
+    }
+    try {
+      return this.open(existing);
+    } catch (err) {
+      if (!(err instanceof ServiceKeyUnreadable) || !this.options.replaceUnreadable) throw err;
+      return this.replaceUnreadable();
+    }
+  }
+
+  /**
+   * Under the row lock, and as an update so the row keeps its identity: racing replicas wait
+   * for the first, then find the new key readable.
+   */
+  private async replaceUnreadable(): Promise<ServiceKey> {
+    const replaced = await this.db.transaction(async (trx) => {
+      const row = await this.lockedRow(trx);
+      if (!row) return undefined;
+      try {
+        return this.open(row);
+      } catch {
+        const fresh = this.newRow();
+        await trx(TABLE)
+          .where({ service: this.service })
+          .update({ ...fresh, created_at: trx.fn.now() });
+        this.options.warn?.(
+          `the ${this.service} service key was sealed under another master key: replaced it with a new key (development master key only)`,
+        );
+        return this.open(fresh);
+      }
+    });
+    return replaced ?? this.readOrCreate();
+  }
+
+  private adopt(key: ServiceKey): CurrentServiceKey {
+    const agreement =
+      this.current?.key.keyId === key.keyId
+        ? this.current.agreement
+        : new KeyAgreement(key.keySecret);
+    this.current = { key, agreement, loadedAt: Date.now() };
+    return this.current;
   }
 }
 

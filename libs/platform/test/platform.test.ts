@@ -100,8 +100,8 @@ describe('platform data', () => {
       expect(row.private_key_sealed).not.to.contain(keys[0]!.key.keySecret);
     });
     it('resets only the current key and other replicas follow after the refresh', async () => {
-      const a = new ServiceKeyStore(t.db, masterKey, 'webhooks', 0);
-      const b = new ServiceKeyStore(t.db, masterKey, 'webhooks', 0);
+      const a = new ServiceKeyStore(t.db, masterKey, 'webhooks', { refreshMs: 0 });
+      const b = new ServiceKeyStore(t.db, masterKey, 'webhooks', { refreshMs: 0 });
       const before = (await a.currentKey()).key;
       expect(await a.reset('AAAA')).to.equal(undefined);
       const created = await a.reset(before.keyId.replace(/\+/g, '-').replace(/\//g, '_'));
@@ -114,6 +114,17 @@ describe('platform data', () => {
         () => expect.fail('opened'),
         (err: unknown) => expect(err).to.be.instanceOf(ServiceKeyUnreadable),
       );
+    });
+    it('replaces such a key once in development, even when replicas race', async () => {
+      const old = (await new ServiceKeyStore(t.db, masterKey, 'oauth').currentKey()).key.keyId;
+      const devKey = randomBytes(32);
+      const warnings: string[] = [];
+      const options = { replaceUnreadable: true, warn: (line: string) => warnings.push(line) };
+      const replicas = [1, 2, 3].map(() => new ServiceKeyStore(t.db, devKey, 'oauth', options));
+      const keys = await Promise.all(replicas.map((r) => r.currentKey()));
+      expect(new Set(keys.map((k) => k.key.keyId)).size).to.equal(1);
+      expect(keys[0]!.key.keyId).not.to.equal(old);
+      expect(warnings).to.have.length(1);
     });
   });
 

@@ -1,4 +1,5 @@
 // The admin commands of DESIGN 2.3; each takes parsed options and answers a JSON-ready object.
+import type { MasterKey } from '@idv/config';
 import { generateKeyPair } from '@idv/crypto';
 import type { Knex } from '@idv/db';
 import {
@@ -19,7 +20,7 @@ export type Options = Record<string, string[]>;
 
 export interface CommandContext {
   db: Knex;
-  masterKey: Buffer;
+  master: MasterKey;
 }
 
 function one(options: Options, name: string): string {
@@ -77,12 +78,16 @@ export const commands: Record<string, Command> = {
     };
   },
 
-  'servicekey show': async ({ db, masterKey }, options) => {
+  'servicekey show': async ({ db, master }, options) => {
     const service = one(options, 'service');
     if (!(SERVICE_NAMES as readonly string[]).includes(service)) {
       throw new UsageError(`--service must be one of ${SERVICE_NAMES.join(', ')}`);
     }
-    return (await new ServiceKeyStore(db, masterKey, service as ServiceName).currentKey()).key;
+    const store = new ServiceKeyStore(db, master.key, service as ServiceName, {
+      replaceUnreadable: master.development,
+      warn: (line) => console.error(line),
+    });
+    return (await store.currentKey()).key;
   },
 
   'keypair create': async () => generateKeyPair(),

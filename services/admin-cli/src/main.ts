@@ -44,12 +44,12 @@ async function main(): Promise<void> {
   if (!command) fail(2, `unknown command "${name}"\n${USAGE}`);
 
   const config = loadConfig(PlatformConfig);
-  const masterKey = resolveMasterKey(config, (line) => console.error(line));
+  const master = resolveMasterKey(config, (line) => console.error(line));
   await ensureDatabaseExists(config.DATABASE_URL);
   const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-admin' });
   try {
     await migrate(db, allMigrations);
-    const result = await command({ db, masterKey }, options);
+    const result = await command({ db, master }, options);
     console.log(JSON.stringify(result));
   } finally {
     await db.destroy();
