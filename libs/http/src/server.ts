@@ -35,9 +35,13 @@ export async function startHttpServer(
     stop: (timeoutMs = 10_000) =>
       new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+        // keep-alive connections turn idle as their in-flight requests finish: close them then
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
         force.unref();
+        sweep.unref();
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();
