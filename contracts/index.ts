@@ -24,3 +24,35 @@ export {
   EcdsaHelperDataBody,
   Environment,
 } from './http/common.ts';
+export {
+  CONNECTOR_TYPES,
+  VERIFICATION_KINDS,
+  KINDS_BY_CONNECTOR,
+  ConnectorTypeSchema,
+  VerificationKindSchema,
+  connectorQueue,
+  type ConnectorType,
+  type VerificationKind,
+} from './connectors/types.ts';
+export {
+  ExtractedFields,
+  DocumentChecks,
+  FaceResult,
+  LivenessResult,
+  DocumentResult,
+  RecordCheckResult,
+  RESULT_BY_KIND,
+  NormalisedResult,
+} from './connectors/results.ts';
+export {
+  CONFIG_BY_CONNECTOR,
+  SECRET_CONFIG_FIELDS,
+  CHANNEL_RESPONSE_FIELDS,
+  ChannelConfiguration,
+} from './connectors/configs.ts';
+export {
+  ConnectorJob,
+  ConnectorJobSecrets,
+  ConnectorReply,
+  ConnectorOutcome,
+} from './messages/connectorJob.ts';

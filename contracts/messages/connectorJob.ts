@@ -1,0 +1,92 @@
+// Request-reply between the docverify gateway and a connector worker on idv.connector.<type>.
+// The verifier config and the document (secrets and PII) travel sealed under MASTER_KEY with the
+// jobId as context, so nothing sensitive rests in plain text on the broker's disk.
+import { Type, type Static } from '@sinclair/typebox';
+import { ConnectorTypeSchema, VerificationKindSchema } from '../connectors/types.ts';
+import { NormalisedResult } from '../connectors/results.ts';
+
+/** What `ConnectorJob.sealed` opens to. */
+export const ConnectorJobSecrets = Type.Object(
+  {
+    config: Type.Record(Type.String(), Type.Unknown(), {
+      description: "the verifier's config, secrets included",
+    }),
+    document: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'the document of the verification request',
+    }),
+  },
+  { $id: 'messages/connectorJobSecrets', additionalProperties: false },
+);
+export type ConnectorJobSecrets = Static<typeof ConnectorJobSecrets>;
+
+export const ConnectorJob = Type.Object(
+  {
+    jobId: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'unique per attempt; replies carry it back',
+    }),
+    kind: VerificationKindSchema,
+    verifier: Type.Object(
+      {
+        id: Type.String(),
+        tag: Type.String(),
+        type: ConnectorTypeSchema,
+        connectorUrl: Type.String({ description: 'base URL of the outside provider' }),
+      },
+      { additionalProperties: false },
+    ),
+    sealed: Type.String({
+      description: 'ConnectorJobSecrets as JSON, sealed with MASTER_KEY, context = jobId',
+    }),
+    options: Type.Object(
+      {
+        returnRawData: Type.Boolean({ default: false }),
+        debug: Type.Boolean({ default: false }),
+        timeoutMs: Type.Integer({
+          minimum: 100,
+          maximum: 120_000,
+          description: 'the gateway gives up after this',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    context: Type.Object(
+      { tenantId: Type.String(), communityId: Type.String(), dvcID: Type.String() },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'messages/connectorJob', additionalProperties: false },
+);
+export type ConnectorJob = Static<typeof ConnectorJob>;
+
+export const ConnectorOutcome = Type.Union([
+  Type.Literal('completed'),
+  Type.Literal('provider_unavailable'),
+  Type.Literal('invalid_request'),
+]);
+
+export const ConnectorReply = Type.Object(
+  {
+    jobId: Type.String(),
+    kind: VerificationKindSchema,
+    verifierTag: Type.String(),
+    outcome: Type.Union([ConnectorOutcome], {
+      description:
+        'completed: the provider answered (verified or not); provider_unavailable: breaker open, timeout or 5xx, so the gateway tries the next verifier; invalid_request: the provider refused the input (4xx)',
+    }),
+    authority: Type.String({ description: 'who answered, e.g. the provider kind' }),
+    result: Type.Optional(NormalisedResult),
+    rawSealed: Type.Optional(
+      Type.String({
+        description: "the provider's raw answer, sealed like the job, only when returnRawData",
+      }),
+    ),
+    error: Type.Optional(
+      Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }),
+    ),
+    latencyMs: Type.Number({ minimum: 0 }),
+  },
+  { $id: 'messages/connectorReply', additionalProperties: false },
+);
+export type ConnectorReply = Static<typeof ConnectorReply>;
