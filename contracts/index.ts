@@ -56,3 +56,14 @@ export {
   ConnectorReply,
   ConnectorOutcome,
 } from './messages/connectorJob.ts';
+export { DocverifyWellKnown } from './http/docverifyWellKnown.ts';
+export { TAG_PATTERN, VerifierCreate, VerifierPatch, Verifier } from './http/docverifyVerifier.ts';
+export {
+  CONFIG_ARRAYS,
+  ConfigItem,
+  VerificationSettings,
+  VerificationConfigCreate,
+  VerificationConfigPatch,
+  type ConfigArray,
+  type VerificationConfigBody,
+} from './http/docverifyConfig.ts';

@@ -4,15 +4,13 @@ import type { CredentialAuth } from '@idv/auth';
 import {
   EcdsaHelperDataBody,
   EcdsaHelperOauthBody,
-  validate,
   type Environment,
   type Health,
 } from '@idv/contracts';
 import { decrypt, deriveSharedKey, encrypt, publicKeyFromPrivate } from '@idv/crypto';
-import { BadRequest, NotFound, type Route } from '@idv/http';
+import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { Registry } from '@idv/observability';
 import type { ServiceKeyStore } from '@idv/platform';
-import type { TSchema } from '@sinclair/typebox';
 
 export type HealthCheck = () => Promise<boolean>;
 
@@ -35,12 +33,6 @@ export interface CommonRouteOptions {
 }
 
 const systemOnly = { levels: ['system'] as const };
-
-function bodyOf<S extends TSchema>(schema: S, body: unknown) {
-  const result = validate(schema, body ?? {});
-  if (!result.ok) throw new BadRequest('body is invalid', result.issues);
-  return result.value;
-}
 
 function runHelper(method: string, text: string, publicKey: string, privateKey: string): string {
   let key: Buffer;
@@ -127,11 +119,11 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
         if (method !== 'encrypt' && method !== 'decrypt')
           throw new BadRequest('method must be encrypt or decrypt');
         if (options.ecdsaHelper === 'dataStr') {
-          const body = bodyOf(EcdsaHelperOauthBody, req.body);
+          const body = parseBody(EcdsaHelperOauthBody, req.body ?? {});
           res.json({ data: runHelper(method, body.dataStr, body.publicKey, body.privateKey) });
           return;
         }
-        const body = bodyOf(EcdsaHelperDataBody, req.body);
+        const body = parseBody(EcdsaHelperDataBody, req.body ?? {});
         const data = runHelper(method, body.data ?? '', body.publicKey, body.privateKey);
         res.json({ data, publicKey: publicKeyFromPrivate(body.privateKey) });
       },

@@ -16,3 +16,4 @@ export { createHttpApp, requestLog, type HttpAppOptions } from './app.ts';
 export { allowedMethods, type Route, type HttpMethod } from './routes.ts';
 export { startHttpServer, type RunningServer } from './server.ts';
 export { Lifecycle } from './lifecycle.ts';
+export { parseBody } from './parseBody.ts';

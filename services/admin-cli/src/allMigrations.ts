@@ -1,5 +1,6 @@
 // Every schema's migrations in dependency order; services add theirs here as they land.
 import type { MigrationSet } from '@idv/db';
 import { platformMigrations } from '@idv/platform';
+import { docverifyMigrations } from '../../docverify-gateway/src/migrations.ts';
 
-export const allMigrations: MigrationSet[] = [platformMigrations];
+export const allMigrations: MigrationSet[] = [platformMigrations, docverifyMigrations];

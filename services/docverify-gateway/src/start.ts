@@ -1,7 +1,13 @@
-// Composition root of the docverify-gateway service: its config, routes and the shared runtime.
+// Composition root of the docverify gateway: its config, stores, routes and the shared runtime.
 import { startHttpService, type StartedService } from '@idv/common-endpoints';
 import { loadConfig } from '@idv/config';
+import { createSecretBox } from '@idv/crypto';
 import { DocverifyGatewayConfig } from './config.ts';
+import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
+import { verifierRoutes } from './routes/verifiers.ts';
+import { wellKnownRoutes } from './routes/wellKnown.ts';
+import { VerificationConfigStore } from './store/verificationConfigs.ts';
+import { VerifierStore } from './store/verifiers.ts';
 
 /** Interface version from the service's spec, reported by /environment. */
 export const API_VERSION = '2.0.0';
@@ -16,6 +22,12 @@ export function startDocverifyGateway(
       port: settings.DOCVERIFY_PORT,
       apiVersion: API_VERSION,
       variant: { serviceKeyReset: 'key-array', ecdsaHelper: 'data' },
+      routes: (runtime) => {
+        const verifiers = new VerifierStore(runtime.db, createSecretBox(runtime.masterKey));
+        const configs = new VerificationConfigStore(runtime.db);
+        const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
+        return [...wellKnownRoutes, ...verifierRoutes(deps), ...verificationConfigRoutes(deps)];
+      },
     },
     env,
   );

@@ -1,0 +1,146 @@
+// Verification configs (spec 2.4): which verifiers serve each kind, in order, plus the
+// verification settings the well-known lists offer.
+import { Type, type Static, type TArray, type TOptional } from '@sinclair/typebox';
+import { TAG_PATTERN } from './docverifyVerifier.ts';
+
+/** The twelve arrays of spec 2.4; the first nine are also kinds of POST /verify. */
+export const CONFIG_ARRAYS = [
+  'face_liveness',
+  'face_compare',
+  'dl_verify',
+  'ssn_verify',
+  'person_verify',
+  'dl_authenticate',
+  'ppt_authenticate',
+  'document_liveness',
+  'idcard_authenticate',
+  'person_search',
+  'id_capture',
+  'face_rekognition',
+] as const;
+export type ConfigArray = (typeof CONFIG_ARRAYS)[number];
+
+export const ConfigItem = Type.Object(
+  {
+    verifier: Type.String({
+      pattern: TAG_PATTERN,
+      description: 'tag of a verifier of the community',
+    }),
+    skip: Type.Boolean({ default: false, description: 'left out when verifying' }),
+    debug: Type.Boolean({ default: false }),
+    returnRawData: Type.Boolean({
+      default: false,
+      description: "include the provider's raw answer",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ConfigItem = Static<typeof ConfigItem>;
+
+const Criteria = Type.Object(
+  {
+    value: Type.Union([Type.Literal('eq'), Type.Literal('fuzzyMatch')]),
+    ignoreMiddleNames: Type.Optional(Type.Boolean({ description: 'name checks only' })),
+    minMatchScore: Type.Integer({
+      minimum: 70,
+      maximum: 100,
+      default: 85,
+      description: 'fuzzyMatch only',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const VerificationSettings = Type.Object(
+  {
+    journeyType: Type.Optional(
+      Type.Union([
+        Type.Literal('KYC_WITH_FACE_COMPARISON'),
+        Type.Literal('DOCUMENT_VERIFICATION_ONLY'),
+      ]),
+    ),
+    context: Type.Optional(Type.Union([Type.Literal('REMOTE'), Type.Literal('IN_PERSON')])),
+    dataComparisonAttributes: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            module: Type.Union([
+              Type.Literal('firstname check'),
+              Type.Literal('lastname check'),
+              Type.Literal('dob check'),
+            ]),
+            criteria: Criteria,
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            'compare what a document yields with what the caller sent; dob check: eq only',
+        },
+      ),
+    ),
+    dataRetention: Type.Optional(
+      Type.Object(
+        {
+          pii_retention_off: Type.Boolean({ description: 'true: nothing with PII is stored' }),
+          pii_retention_ttl: Type.Optional(
+            Type.Integer({
+              minimum: -1,
+              description: '-1: until the result is retrieved once; >0: seconds',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    documentVerificationPolicy: Type.Optional(
+      Type.Union(['PERMISSIVE', 'STANDARD', 'STRICT', 'VERY_STRICT'].map((v) => Type.Literal(v))),
+    ),
+    livenessLevel: Type.Optional(
+      Type.Union(['SOFT', 'REGULAR', 'HARDENED'].map((v) => Type.Literal(v))),
+    ),
+    selfieCaptureMode: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('manualWithFaceDetection')]),
+    ),
+    faceMatchingScore: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 50 })),
+    retryCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, default: 2 })),
+    selfieRetryCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 10, default: 3 })),
+  },
+  { additionalProperties: false },
+);
+export type VerificationSettings = Static<typeof VerificationSettings>;
+
+const arrays = Object.fromEntries(
+  CONFIG_ARRAYS.map((name) => [name, Type.Optional(Type.Array(ConfigItem, { maxItems: 20 }))]),
+) as unknown as Record<ConfigArray, TOptional<TArray<typeof ConfigItem>>>;
+
+export const VerificationConfigCreate = Type.Object(
+  {
+    tenantId: Type.String({ minLength: 1 }),
+    tag: Type.String({ pattern: TAG_PATTERN }),
+    name: Type.String({ minLength: 1, maxLength: 200, default: 'no-name' }),
+    ...arrays,
+    settings: Type.Optional(VerificationSettings),
+  },
+  { $id: 'http/verificationConfigCreate', additionalProperties: false },
+);
+
+export const VerificationConfigPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    ...arrays,
+    settings: Type.Optional(VerificationSettings),
+  },
+  {
+    $id: 'http/verificationConfigPatch',
+    additionalProperties: false,
+    description: 'a given array or settings replaces the old one',
+  },
+);
+
+/** The config body as stored and returned (arrays always present, possibly empty). */
+export interface VerificationConfigBody {
+  name: string;
+  settings: VerificationSettings;
+  arrays: Partial<Record<ConfigArray, ConfigItem[]>>;
+}

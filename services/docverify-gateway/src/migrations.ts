@@ -1,0 +1,8 @@
+// The docverify schema's migration set.
+import type { MigrationSet } from '@idv/db';
+import * as initial from '../migrations/001_docverify.ts';
+
+export const docverifyMigrations: MigrationSet = {
+  schema: 'docverify',
+  migrations: { '001_docverify': initial },
+};

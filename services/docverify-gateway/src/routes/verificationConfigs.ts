@@ -1,0 +1,153 @@
+// /verificationConfig/community/{communityId}[/{id_or_tag}]: create (spec 2.4) plus list, get,
+// update and delete.
+import { fromParam, type CredentialAuth } from '@idv/auth';
+import { VerificationConfigCreate, VerificationConfigPatch } from '@idv/contracts';
+import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
+import type { Community, TenantStore } from '@idv/platform';
+import type { Request } from 'express';
+import {
+  checkItems,
+  pickArrays,
+  referencedTags,
+  type ConfigArrays,
+} from '../domain/configItems.ts';
+import {
+  DuplicateConfigTag,
+  type VerificationConfigRecord,
+  type VerificationConfigStore,
+} from '../store/verificationConfigs.ts';
+import type { VerifierStore } from '../store/verifiers.ts';
+import { MANAGER_LEVELS } from './verifiers.ts';
+
+export interface VerificationConfigRouteDeps {
+  auth: CredentialAuth;
+  tenants: TenantStore;
+  verifiers: VerifierStore;
+  configs: VerificationConfigStore;
+}
+
+function present(config: VerificationConfigRecord) {
+  return {
+    id: config.id,
+    tenantId: config.tenantId,
+    communityId: config.communityId,
+    tag: config.tag,
+    name: config.name,
+    ...config.arrays,
+    settings: config.settings,
+    createdAt: config.createdAt.toISOString(),
+    updatedAt: config.updatedAt.toISOString(),
+  };
+}
+
+export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Route[] {
+  const guards = [
+    deps.auth.require({ levels: MANAGER_LEVELS, community: fromParam('communityId') }),
+  ];
+  const community = async (req: Request): Promise<Community> => {
+    const found = await deps.tenants.findCommunity(String(req.params.communityId));
+    if (!found) throw new NotFound(`community ${String(req.params.communityId)} not found`);
+    return found;
+  };
+  const config = async (req: Request): Promise<VerificationConfigRecord> => {
+    const [found] = await deps.configs.find(
+      [(await community(req)).id],
+      String(req.params.idOrTag),
+    );
+    if (!found) throw new NotFound(`verification config ${String(req.params.idOrTag)} not found`);
+    return found;
+  };
+  /** Every item must name a verifier of the community able to do its kind; else 400 listing each. */
+  const checkReferences = async (communityId: string, arrays: ConfigArrays): Promise<void> => {
+    const verifiers = await deps.verifiers.findByTags(communityId, referencedTags(arrays));
+    const issues = checkItems(arrays, new Map(verifiers.map((v) => [v.tag, v.type])));
+    if (issues.length > 0)
+      throw new BadRequest(`${issues.length} verifier reference(s) are invalid`, issues);
+  };
+  const base = '/verificationConfig/community/:communityId';
+  const one = `${base}/:idOrTag`;
+
+  return [
+    {
+      method: 'PUT',
+      path: base,
+      guards,
+      handler: async (req, res) => {
+        const input = parseBody(VerificationConfigCreate, req.body);
+        const owner = await community(req);
+        if (input.tenantId !== owner.tenantId) {
+          throw new BadRequest('tenantId is not the tenant of this community', [
+            { path: '/tenantId', message: 'does not own the community' },
+          ]);
+        }
+        const arrays = pickArrays(input);
+        if (Object.keys(arrays).length === 0)
+          throw new BadRequest('at least one of the twelve verifier arrays is required');
+        await checkReferences(owner.id, arrays);
+        try {
+          const created = await deps.configs.create({
+            tenantId: owner.tenantId,
+            communityId: owner.id,
+            tag: input.tag,
+            name: input.name,
+            arrays,
+            settings: input.settings ?? {},
+          });
+          res.json(present(created));
+        } catch (err) {
+          if (err instanceof DuplicateConfigTag) throw new Conflict(err.message);
+          throw err;
+        }
+      },
+    },
+    {
+      method: 'GET',
+      path: base,
+      guards,
+      handler: async (req, res) =>
+        res.json((await deps.configs.list((await community(req)).id)).map(present)),
+    },
+    {
+      method: 'GET',
+      path: one,
+      guards,
+      handler: async (req, res) => res.json(present(await config(req))),
+    },
+    {
+      method: 'PATCH',
+      path: one,
+      guards,
+      handler: async (req, res) => {
+        for (const fixed of ['tag', 'tenantId'] as const) {
+          if (req.body && typeof req.body === 'object' && fixed in req.body) {
+            throw new BadRequest(`${fixed} cannot be changed by update`, [
+              { path: `/${fixed}`, message: 'cannot be changed' },
+            ]);
+          }
+        }
+        const changes = parseBody(VerificationConfigPatch, req.body);
+        const current = await config(req);
+        const arrays = pickArrays(changes);
+        await checkReferences(current.communityId, arrays);
+        res.json(
+          present(
+            await deps.configs.update(current, {
+              name: changes.name,
+              arrays,
+              settings: changes.settings,
+            }),
+          ),
+        );
+      },
+    },
+    {
+      method: 'DELETE',
+      path: one,
+      guards,
+      handler: async (req, res) => {
+        await deps.configs.delete(await config(req));
+        res.status(204).end();
+      },
+    },
+  ];
+}

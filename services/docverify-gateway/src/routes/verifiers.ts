@@ -1,0 +1,125 @@
+// /verifier/community/{communityId}[/{id_or_tag}]: create, list, get, update, delete (spec 2.3, 4).
+import { fromParam, licenceOf, type CredentialAuth } from '@idv/auth';
+import {
+  CONFIG_BY_CONNECTOR,
+  VerifierCreate,
+  VerifierPatch,
+  type ConnectorType,
+} from '@idv/contracts';
+import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
+import type { TenantStore } from '@idv/platform';
+import type { Request, Response } from 'express';
+import { maskSecrets } from '../domain/secrets.ts';
+import { DuplicateTag, type VerifierRecord, type VerifierStore } from '../store/verifiers.ts';
+
+export interface VerifierRouteDeps {
+  auth: CredentialAuth;
+  tenants: TenantStore;
+  verifiers: VerifierStore;
+}
+
+export const MANAGER_LEVELS = ['system', 'service', 'service_ext'] as const;
+
+function present(verifier: VerifierRecord, res: Response) {
+  const reveal = licenceOf(res).level === 'system';
+  return {
+    id: verifier.id,
+    communityId: verifier.communityId,
+    name: verifier.name,
+    tag: verifier.tag,
+    type: verifier.type,
+    connectorUrl: verifier.connectorUrl,
+    config: reveal ? verifier.config : maskSecrets(verifier.config),
+    createdAt: verifier.createdAt.toISOString(),
+    updatedAt: verifier.updatedAt.toISOString(),
+  };
+}
+
+function checkConfig(
+  type: ConnectorType,
+  config: Record<string, unknown>,
+): Record<string, unknown> {
+  return parseBody(CONFIG_BY_CONNECTOR[type], config, '/config') as Record<string, unknown>;
+}
+
+export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
+  const guards = [
+    deps.auth.require({ levels: MANAGER_LEVELS, community: fromParam('communityId') }),
+  ];
+  const community = async (req: Request): Promise<string> => {
+    const found = await deps.tenants.findCommunity(String(req.params.communityId));
+    if (!found) throw new NotFound(`community ${String(req.params.communityId)} not found`);
+    return found.id;
+  };
+  const verifier = async (req: Request): Promise<VerifierRecord> => {
+    const found = await deps.verifiers.find(await community(req), String(req.params.idOrTag));
+    if (!found) throw new NotFound(`verifier ${String(req.params.idOrTag)} not found`);
+    return found;
+  };
+  const base = '/verifier/community/:communityId';
+  const one = `${base}/:idOrTag`;
+
+  return [
+    {
+      method: 'PUT',
+      path: base,
+      guards,
+      handler: async (req, res) => {
+        const input = parseBody(VerifierCreate, req.body);
+        const config = checkConfig(input.type, input.config);
+        try {
+          res.json(
+            present(await deps.verifiers.create(await community(req), { ...input, config }), res),
+          );
+        } catch (err) {
+          if (err instanceof DuplicateTag) throw new Conflict(err.message);
+          throw err;
+        }
+      },
+    },
+    {
+      method: 'GET',
+      path: base,
+      guards,
+      handler: async (req, res) => {
+        const all = await deps.verifiers.list(await community(req));
+        if (all.length === 0) throw new NotFound('verifiers not found');
+        res.json(all.map((v) => present(v, res)));
+      },
+    },
+    {
+      method: 'GET',
+      path: one,
+      guards,
+      handler: async (req, res) => res.json(present(await verifier(req), res)),
+    },
+    {
+      method: 'PATCH',
+      path: one,
+      guards,
+      handler: async (req, res) => {
+        for (const fixed of ['tag', 'type'] as const) {
+          if (req.body && typeof req.body === 'object' && fixed in req.body) {
+            throw new BadRequest(`${fixed} cannot be changed by update`, [
+              { path: `/${fixed}`, message: 'cannot be changed' },
+            ]);
+          }
+        }
+        const changes = parseBody(VerifierPatch, req.body);
+        const current = await verifier(req);
+        const config =
+          changes.config === undefined ? undefined : checkConfig(current.type, changes.config);
+        res.json(present(await deps.verifiers.update(current, { ...changes, config }), res));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: one,
+      guards,
+      handler: async (req, res) => {
+        await deps.verifiers.delete(await verifier(req));
+        res.status(204).end();
+      },
+    },
+  ];
+}

@@ -1,0 +1,131 @@
+// Verifier rows; the config is sealed as one JSON document bound to the verifier id.
+import { randomUUID } from 'node:crypto';
+import type { ConnectorType } from '@idv/contracts';
+import type { SecretBox } from '@idv/crypto';
+import type { Knex } from '@idv/db';
+
+export interface VerifierRecord {
+  id: string;
+  communityId: string;
+  name: string;
+  tag: string;
+  type: ConnectorType;
+  connectorUrl: string;
+  config: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface Row {
+  id: string;
+  community_id: string;
+  name: string;
+  tag: string;
+  type: ConnectorType;
+  connector_url: string;
+  config_sealed: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export class DuplicateTag extends Error {
+  override name = 'DuplicateTag';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TABLE = 'docverify.verifiers';
+
+export class VerifierStore {
+  constructor(
+    private readonly db: Knex,
+    private readonly box: SecretBox,
+  ) {}
+
+  private toRecord(row: Row): VerifierRecord {
+    return {
+      id: row.id,
+      communityId: row.community_id,
+      name: row.name,
+      tag: row.tag,
+      type: row.type,
+      connectorUrl: row.connector_url,
+      config: JSON.parse(this.box.open(row.config_sealed, `verifier:${row.id}`)) as Record<
+        string,
+        unknown
+      >,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  async create(
+    communityId: string,
+    input: Omit<VerifierRecord, 'id' | 'communityId' | 'createdAt' | 'updatedAt'>,
+  ): Promise<VerifierRecord> {
+    const id = randomUUID();
+    const row = {
+      id,
+      community_id: communityId,
+      name: input.name,
+      tag: input.tag,
+      type: input.type,
+      connector_url: input.connectorUrl,
+      config_sealed: this.box.seal(JSON.stringify(input.config), `verifier:${id}`),
+    };
+    try {
+      const [created] = await this.db(TABLE).insert(row).returning('*');
+      return this.toRecord(created as Row);
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505')
+        throw new DuplicateTag(`a verifier tagged "${input.tag}" already exists`);
+      throw err;
+    }
+  }
+
+  async list(communityId: string): Promise<VerifierRecord[]> {
+    const rows: Row[] = await this.db(TABLE)
+      .where({ community_id: communityId })
+      .orderBy('created_at');
+    return rows.map((row) => this.toRecord(row));
+  }
+
+  async find(communityId: string, idOrTag: string): Promise<VerifierRecord | undefined> {
+    const query = this.db(TABLE).where({ community_id: communityId });
+    const row: Row | undefined = await (
+      UUID.test(idOrTag) ? query.where({ id: idOrTag }) : query.where({ tag: idOrTag })
+    ).first();
+    return row ? this.toRecord(row) : undefined;
+  }
+
+  async findByTags(communityId: string, tags: string[]): Promise<VerifierRecord[]> {
+    if (tags.length === 0) return [];
+    const rows: Row[] = await this.db(TABLE)
+      .where({ community_id: communityId })
+      .whereIn('tag', tags);
+    return rows.map((row) => this.toRecord(row));
+  }
+
+  async update(
+    verifier: VerifierRecord,
+    changes: {
+      name?: string | undefined;
+      connectorUrl?: string | undefined;
+      config?: Record<string, unknown> | undefined;
+    },
+  ): Promise<VerifierRecord> {
+    const patch: Record<string, unknown> = { updated_at: this.db.fn.now() };
+    if (changes.name !== undefined) patch.name = changes.name;
+    if (changes.connectorUrl !== undefined) patch.connector_url = changes.connectorUrl;
+    if (changes.config !== undefined)
+      patch.config_sealed = this.box.seal(
+        JSON.stringify(changes.config),
+        `verifier:${verifier.id}`,
+      );
+    const [row] = await this.db(TABLE).where({ id: verifier.id }).update(patch).returning('*');
+    return this.toRecord(row as Row);
+  }
+
+  async delete(verifier: VerifierRecord): Promise<void> {
+    await this.db(TABLE).where({ id: verifier.id }).delete();
+  }
+}
