@@ -5,6 +5,8 @@ export {
   EVENT_CATALOG,
   isEventName,
   DocumentValidated,
+  FaceValidated,
+  PersonValidated,
   VerifierChanged,
   LoginSucceeded,
   LoginFailed,
@@ -67,3 +69,11 @@ export {
   type ConfigArray,
   type VerificationConfigBody,
 } from './http/docverifyConfig.ts';
+export {
+  VerifyBody,
+  VerifyDocument,
+  VerifyRequest,
+  VerifyResult,
+  Certification,
+  EVENT_INFO_FIELDS,
+} from './http/docverifyVerify.ts';

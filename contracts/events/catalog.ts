@@ -15,6 +15,24 @@ export const DocumentValidated = Type.Object(
   { ...open, $id: 'events/E_IDV_DOCUMENT_VALIDATE' },
 );
 
+export const FaceValidated = Type.Object(
+  {
+    dvcID: Type.String(),
+    status: Type.String(),
+    verifications: Type.Array(Type.String(), { description: 'face_liveness and/or face_compare' }),
+  },
+  { ...open, $id: 'events/E_IDV_FACE_VALIDATE' },
+);
+
+export const PersonValidated = Type.Object(
+  {
+    dvcID: Type.String(),
+    status: Type.String(),
+    verifications: Type.Array(Type.String(), { description: 'ssn_verify and/or person_verify' }),
+  },
+  { ...open, $id: 'events/E_IDV_PERSON_VALIDATE' },
+);
+
 export const VerifierChanged = Type.Object(
   {
     verifierId: Type.String(),
@@ -56,6 +74,8 @@ export const TokenIssued = Type.Object(
 /** Every event name the platform publishes, with its data schema. */
 export const EVENT_CATALOG = {
   E_IDV_DOCUMENT_VALIDATE: DocumentValidated,
+  E_IDV_FACE_VALIDATE: FaceValidated,
+  E_IDV_PERSON_VALIDATE: PersonValidated,
   E_IDV_VERIFIER_CHANGED: VerifierChanged,
   E_OAUTH_LOGIN_SUCCEEDED: LoginSucceeded,
   E_OAUTH_LOGIN_FAILED: LoginFailed,

@@ -1,4 +1,4 @@
-// Settings of the docverify-gateway service beyond the platform ones.
+// Settings of the docverify gateway beyond the platform ones.
 import { Type } from '@sinclair/typebox';
 import { defineConfig } from '@idv/config';
 
@@ -7,6 +7,17 @@ export const DocverifyGatewayConfig = defineConfig({
     default: 8081,
     minimum: 0,
     maximum: 65535,
-    description: 'HTTP port of the docverify-gateway service',
+    description: 'HTTP port of the docverify gateway',
+  }),
+  CONNECTOR_TIMEOUT_MS: Type.Integer({
+    default: 8000,
+    minimum: 100,
+    maximum: 120_000,
+    description: 'how long the gateway waits for one connector before trying the next verifier',
+  }),
+  CONNECTOR_QUEUE_PREFIX: Type.String({
+    default: 'idv.connector',
+    pattern: '^[A-Za-z0-9._-]+$',
+    description: 'work queues are <prefix>.<connector type>; workers must use the same prefix',
   }),
 });

@@ -5,6 +5,8 @@ import { createSecretBox } from '@idv/crypto';
 import { DocverifyGatewayConfig } from './config.ts';
 import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
 import { verifierRoutes } from './routes/verifiers.ts';
+import { verifyRoutes } from './routes/verify.ts';
+import { verificationMetrics } from './verification/metrics.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
 import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { VerifierStore } from './store/verifiers.ts';
@@ -23,10 +25,26 @@ export function startDocverifyGateway(
       apiVersion: API_VERSION,
       variant: { serviceKeyReset: 'key-array', ecdsaHelper: 'data' },
       routes: (runtime) => {
-        const verifiers = new VerifierStore(runtime.db, createSecretBox(runtime.masterKey));
+        const box = createSecretBox(runtime.masterKey);
+        const verifiers = new VerifierStore(runtime.db, box);
         const configs = new VerificationConfigStore(runtime.db);
         const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
-        return [...wellKnownRoutes, ...verifierRoutes(deps), ...verificationConfigRoutes(deps)];
+        const verify = {
+          ...deps,
+          ...verificationMetrics(runtime.registry),
+          broker: runtime.broker,
+          box,
+          logger: runtime.logger,
+          timeoutMs: settings.CONNECTOR_TIMEOUT_MS,
+          queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
+          serviceKey: async () => (await runtime.serviceKeys.currentKey()).key,
+        };
+        return [
+          ...wellKnownRoutes,
+          ...verifierRoutes(deps),
+          ...verificationConfigRoutes(deps),
+          ...verifyRoutes(verify),
+        ];
       },
     },
     env,

@@ -1,0 +1,149 @@
+// POST /verify (spec 2.2): the encrypted body, the request it carries, and the result returned.
+import { Type, type Static } from '@sinclair/typebox';
+import { VerificationKindSchema } from '../connectors/types.ts';
+import { NormalisedResult } from '../connectors/results.ts';
+
+export const VerifyBody = Type.Object(
+  {
+    data: Type.String({
+      minLength: 1,
+      description: 'the verification request, encrypted with the shared key',
+    }),
+  },
+  { $id: 'http/verifyBody', additionalProperties: false },
+);
+
+const text = (maxLength = 200) => Type.Optional(Type.String({ maxLength }));
+const image = Type.Optional(
+  Type.String({ maxLength: 15_000_000, pattern: '^[A-Za-z0-9+/=\\s]*$', description: 'base64' }),
+);
+const url = Type.Optional(
+  Type.String({ format: 'uri', maxLength: 4000, description: 'presigned URL' }),
+);
+
+/** Every document member of spec 2.2 with its type; which are required depends on the kinds. */
+export const VerifyDocument = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 200 }),
+    type: Type.String({ minLength: 1, maxLength: 50 }),
+    documentType: text(),
+    country: text(),
+    category: text(),
+    proofedBy: text(),
+    firstName: text(),
+    lastName: text(),
+    middleName: text(),
+    familyName: text(),
+    suffixName: text(),
+    nameSuffix: text(),
+    dob: text(20),
+    doe: text(20),
+    doi: text(20),
+    documentId: text(),
+    gender: text(20),
+    height: text(20),
+    eyeColor: text(20),
+    street: text(),
+    city: text(),
+    state: text(),
+    zipCode: text(20),
+    ssn: text(20),
+    phone: text(50),
+    email: text(320),
+    liveId: image,
+    liveIdUrl: url,
+    image: image,
+    imageUrl: url,
+    image1: image,
+    image1Url: url,
+    image2: image,
+    image2Url: url,
+    front_image: image,
+    back_image: image,
+    barcode_image: image,
+    front_image_flash: image,
+    front_image_url: url,
+    back_image_url: url,
+    barcode_image_url: url,
+    front_image_flash_url: url,
+    purpose: Type.Optional(
+      Type.Union(['authentication', 'registration', 'doc_enrollment'].map((v) => Type.Literal(v))),
+    ),
+    metaHeaders: Type.Optional(
+      Type.Object(
+        {
+          operatingSystem: Type.Optional(
+            Type.Union(['IOS', 'ANDROID', 'DESKTOP', 'UNKNOWN'].map((v) => Type.Literal(v))),
+          ),
+          calibration: Type.Optional(
+            Type.Union(['SOFT', 'REGULAR', 'HARDENED'].map((v) => Type.Literal(v))),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const EVENT_INFO_FIELDS = [
+  'ipAddress',
+  'userAgent',
+  'session_id',
+  'mobile_session_id',
+  'mobile_document_id',
+  'wfInstanceId',
+  'workflowId',
+] as const;
+
+export const VerifyRequest = Type.Object(
+  {
+    dvcID: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'verification config id or tag',
+    }),
+    verifications: Type.Array(VerificationKindSchema, { minItems: 1, uniqueItems: true }),
+    document: VerifyDocument,
+    event_info: Type.Optional(
+      Type.Object(
+        Object.fromEntries(
+          EVENT_INFO_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 1000 }))]),
+        ),
+        {
+          additionalProperties: false,
+        },
+      ),
+    ),
+  },
+  { $id: 'http/verifyRequest', additionalProperties: false },
+);
+export type VerifyRequest = Static<typeof VerifyRequest>;
+
+export const Certification = Type.Object({
+  kind: VerificationKindSchema,
+  verified: Type.Boolean(),
+  status: Type.String({ description: 'verified | not_verified | inconclusive | rejected' }),
+  authority: Type.String({ description: 'the connector type that answered' }),
+  verifier: Type.String({ description: 'tag of the verifier that answered' }),
+  result: Type.Optional(NormalisedResult),
+  proof: Type.String({
+    description: 'ES256K JWS signed with the docverify service key (see /publickeys)',
+  }),
+  rawData: Type.Optional(
+    Type.Unknown({ description: "the provider's raw answer; only with returnRawData" }),
+  ),
+});
+
+export const VerifyResult = Type.Object(
+  {
+    verificationId: Type.String(),
+    docId: Type.String(),
+    docType: Type.String(),
+    dvcID: Type.String(),
+    status: Type.Union([Type.Literal('verified'), Type.Literal('not_verified')]),
+    certifications: Type.Array(Certification),
+  },
+  { $id: 'http/verifyResult' },
+);
+export type VerifyResult = Static<typeof VerifyResult>;

@@ -1,0 +1,73 @@
+// POST /verify: decrypt, validate every rule of spec 2.2, run, answer {data: encrypt(result), publicKey}.
+import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import { VerifyBody, VerifyRequest } from '@idv/contracts';
+import { DecryptError, decrypt, encrypt } from '@idv/crypto';
+import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
+import { checkVerifyRules } from '../domain/verifyRules.ts';
+import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
+import { runVerification, type RunDeps } from '../verification/runVerification.ts';
+import { publishVerificationEvents, type EventDeps } from '../verification/events.ts';
+
+export interface VerifyRouteDeps extends RunDeps, EventDeps {
+  auth: CredentialAuth;
+  configs: VerificationConfigStore;
+}
+
+function openRequest(sharedKey: Buffer, data: string): unknown {
+  let plaintext: string;
+  try {
+    plaintext = decrypt(sharedKey, data);
+  } catch (err) {
+    if (err instanceof DecryptError)
+      throw new BadRequest('data does not decrypt with the shared key', [
+        { path: '/data', message: err.message },
+      ]);
+    throw err;
+  }
+  try {
+    return JSON.parse(plaintext);
+  } catch {
+    throw new BadRequest('data does not hold JSON', [
+      { path: '/data', message: 'is not JSON once decrypted' },
+    ]);
+  }
+}
+
+export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/verify',
+      guards: [deps.auth.require()],
+      handler: async (req, res) => {
+        const credentials = credentialsOf(res);
+        const body = parseBody(VerifyBody, req.body);
+        const request = parseBody(VerifyRequest, openRequest(credentials.sharedKey, body.data));
+        const issues = checkVerifyRules(request);
+        if (issues.length > 0)
+          throw new BadRequest(
+            `request is invalid: ${issues[0]!.path} ${issues[0]!.message}`,
+            issues,
+          );
+
+        const { licence } = credentials;
+        const scope = licence.level === 'system' ? 'all' : licence.communities.map((c) => c.id);
+        const configs = await deps.configs.find(scope, request.dvcID);
+        if (configs.length === 0)
+          throw new NotFound(`verification config ${request.dvcID} not found`);
+        if (configs.length > 1)
+          throw new BadRequest(
+            `dvcID ${request.dvcID} names configs in several communities: use its id`,
+          );
+
+        const result = await runVerification(deps, request, configs[0]!);
+        await publishVerificationEvents(deps, configs[0]!, result);
+        const { keyId } = await deps.serviceKey();
+        res.json({
+          data: encrypt(credentials.sharedKey, JSON.stringify(result)),
+          publicKey: keyId,
+        });
+      },
+    },
+  ];
+}

@@ -1,0 +1,102 @@
+// One POST /verify: every requested kind asked in parallel, certifications signed, events sent.
+import { randomUUID } from 'node:crypto';
+import type { ConfigItem, VerificationKind, VerifyRequest, VerifyResult } from '@idv/contracts';
+import { Unavailable, BadRequest } from '@idv/http';
+import type { ServiceKey } from '@idv/platform';
+import { signProof } from '../domain/proof.ts';
+import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerifierStore } from '../store/verifiers.ts';
+import { askConnectors, type Answer, type AskDeps } from './askConnector.ts';
+
+export interface RunDeps extends AskDeps {
+  verifiers: VerifierStore;
+  serviceKey: () => Promise<ServiceKey>;
+  recordOutcome: (kind: VerificationKind, outcome: string) => void;
+}
+
+type Certification = VerifyResult['certifications'][number];
+
+function certify(
+  kind: VerificationKind,
+  answer: Answer,
+  proof: (c: Omit<Certification, 'proof'>) => string,
+): Certification {
+  const { reply } = answer;
+  const verified = reply.outcome === 'completed' && reply.result?.verified === true;
+  const status =
+    reply.outcome === 'completed' ? (reply.result?.status ?? 'inconclusive') : 'rejected';
+  const base = {
+    kind,
+    verified,
+    status,
+    authority: reply.authority,
+    verifier: answer.verifier.tag,
+    ...(reply.result ? { result: reply.result } : {}),
+    ...(answer.raw !== undefined ? { rawData: answer.raw } : {}),
+  };
+  return { ...base, proof: proof(base) };
+}
+
+export async function runVerification(
+  deps: RunDeps,
+  request: VerifyRequest,
+  config: VerificationConfigRecord,
+): Promise<VerifyResult> {
+  const verificationId = randomUUID();
+  const key = await deps.serviceKey();
+  const itemsByKind = new Map<VerificationKind, ConfigItem[]>();
+  for (const kind of request.verifications) {
+    const items = (config.arrays[kind] ?? []).filter((item) => !item.skip);
+    if (items.length === 0)
+      throw new BadRequest(`verification config ${config.tag} has no verifier for ${kind}`, [
+        { path: '/verifications', message: `${kind} is not configured` },
+      ]);
+    itemsByKind.set(kind, items);
+  }
+  const tags = [...new Set([...itemsByKind.values()].flat().map((item) => item.verifier))];
+  const verifiers = new Map(
+    (await deps.verifiers.findByTags(config.communityId, tags)).map((v) => [v.tag, v]),
+  );
+  const context = {
+    tenantId: config.tenantId,
+    communityId: config.communityId,
+    dvcID: request.dvcID,
+  };
+
+  const answers = await Promise.all(
+    request.verifications.map(async (kind) => {
+      const items = (itemsByKind.get(kind) ?? []).map((item) => ({
+        item,
+        verifier: verifiers.get(item.verifier),
+      }));
+      return [
+        kind,
+        await askConnectors(deps, { kind, items, document: request.document, context }),
+      ] as const;
+    }),
+  );
+  const missing = answers.filter(([, answer]) => !answer).map(([kind]) => kind);
+  for (const kind of missing) deps.recordOutcome(kind, 'unavailable');
+  if (missing.length > 0)
+    throw new Unavailable(`no verifier could do ${missing.join(', ')} now; retry shortly`);
+
+  const proof = (c: Omit<Certification, 'proof'>) =>
+    signProof(key.keySecret, key.keyId, {
+      verificationId,
+      kind: c.kind,
+      verifier: c.verifier,
+      verified: c.verified,
+      status: c.status,
+      dvcID: request.dvcID,
+    });
+  const certifications = answers.map(([kind, answer]) => certify(kind, answer as Answer, proof));
+  for (const c of certifications) deps.recordOutcome(c.kind, c.status);
+  return {
+    verificationId,
+    docId: request.document.id,
+    docType: request.document.type,
+    dvcID: request.dvcID,
+    status: certifications.every((c) => c.verified) ? 'verified' : 'not_verified',
+    certifications,
+  };
+}

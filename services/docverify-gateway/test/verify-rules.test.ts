@@ -1,0 +1,235 @@
+// POST /verify refuses every broken rule of spec 2.2 with a 400 naming the field, finds the
+// config by dvcID in the licence's communities, and answers 503 when no connector worker is there.
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { IdvClient } from '@idv/client';
+import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
+
+const IMG = Buffer.from('FACE:testy').toString('base64');
+
+function request(
+  verifications: string[],
+  document: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    dvcID: 'kyc',
+    verifications,
+    document: { id: 'doc-1', type: 'dl', ...document },
+    ...extra,
+  };
+}
+
+const broken: [string, Record<string, unknown>, string][] = [
+  [
+    'no dvcID',
+    {
+      verifications: ['face_compare'],
+      document: { id: 'd', type: 'dl', image1: IMG, image2: IMG },
+    },
+    '/dvcID',
+  ],
+  ['an unknown kind', request(['palm_read'], {}), '/verifications/0'],
+  ['no verifications', request([], {}), '/verifications'],
+  [
+    'no document id',
+    {
+      dvcID: 'kyc',
+      verifications: ['face_compare'],
+      document: { type: 'dl', image1: IMG, image2: IMG },
+    },
+    '/document/id',
+  ],
+  [
+    'no document type',
+    {
+      dvcID: 'kyc',
+      verifications: ['face_compare'],
+      document: { id: 'd', image1: IMG, image2: IMG },
+    },
+    '/document/type',
+  ],
+  [
+    'a number where a string goes',
+    request(['dl_verify'], { documentType: 'DL', country: 'USA', firstName: 7 }),
+    '/document/firstName',
+  ],
+  [
+    'dl_verify without documentType',
+    request(['dl_verify'], { country: 'USA' }),
+    '/document/documentType',
+  ],
+  [
+    'dl_verify without country',
+    request(['dl_verify'], { documentType: 'DL' }),
+    '/document/country',
+  ],
+  [
+    'face_liveness with a bad purpose',
+    request(['face_liveness'], { liveId: IMG, purpose: 'fun' }),
+    '/document/purpose',
+  ],
+  [
+    'face_liveness with a bad operating system',
+    request(['face_liveness'], { metaHeaders: { operatingSystem: 'BEOS' } }),
+    '/document/metaHeaders/operatingSystem',
+  ],
+  ['face_compare with one image', request(['face_compare'], { image1: IMG }), '/document/image2'],
+  [
+    'face_compare with liveId but no image2',
+    request(['face_compare'], { liveId: IMG, image1: IMG }),
+    '/document/image2',
+  ],
+  [
+    'face_compare with a registration purpose',
+    request(['face_compare'], { image1: IMG, image2: IMG, purpose: 'registration' }),
+    '/document/purpose',
+  ],
+  [
+    'ssn_verify with firstName but no lastName',
+    request(['ssn_verify'], { firstName: 'Testy', ssn: '000-00-0000' }),
+    '/document/lastName',
+  ],
+  ['ssn_verify with a bad dob', request(['ssn_verify'], { dob: '1990.01.02' }), '/document/dob'],
+  [
+    'ssn_verify with an impossible dob',
+    request(['ssn_verify'], { dob: '1990-02-31' }),
+    '/document/dob',
+  ],
+  [
+    'person_verify without firstName',
+    request(['person_verify'], { lastName: 'McTestface', dob: '19900102' }),
+    '/document/firstName',
+  ],
+  [
+    'person_verify with a dashed dob',
+    request(['person_verify'], { firstName: 'Testy', lastName: 'McTestface', dob: '1990-01-02' }),
+    '/document/dob',
+  ],
+  [
+    'dl_authenticate with type ppt',
+    request(['dl_authenticate'], { type: 'ppt', front_image: IMG }),
+    '/document/type',
+  ],
+  [
+    'ppt_authenticate with type dl',
+    request(['ppt_authenticate'], { front_image: IMG }),
+    '/document/type',
+  ],
+  [
+    'idcard_authenticate with type DL',
+    request(['idcard_authenticate'], { type: 'DL', front_image: IMG }),
+    '/document/type',
+  ],
+  [
+    'a presigned URL that is no URI',
+    request(['document_liveness'], { imageUrl: 'not a url' }),
+    '/document/imageUrl',
+  ],
+  [
+    'an image that is not base64',
+    request(['document_liveness'], { image: '<svg/>' }),
+    '/document/image',
+  ],
+  [
+    'event_info with a number',
+    request(['document_liveness'], { image: IMG }, { event_info: { ipAddress: 10 } }),
+    '/event_info/ipAddress',
+  ],
+  [
+    'event_info with an unknown member',
+    request(['document_liveness'], { image: IMG }, { event_info: { mood: 'ok' } }),
+    '/event_info',
+  ],
+  [
+    'an unknown document member',
+    request(['document_liveness'], { image: IMG, shoeSize: '9' }),
+    '/document',
+  ],
+];
+
+describe('docverify gateway: POST /verify validation', function () {
+  this.timeout(60_000);
+  let platform: RunningPlatform;
+  let client: IdvClient;
+
+  before(async () => {
+    platform = await startPlatform({
+      CONNECTOR_TIMEOUT_MS: '500',
+      CONNECTOR_QUEUE_PREFIX: `test.absent.${randomBytes(4).toString('hex')}`,
+    });
+    const base = platform.services.docverify.url;
+    const admin = new IdvClient({ baseUrl: base, licenseKey: platform.licences.system });
+    const c = platform.community.id;
+    await admin.request('PUT', `/verifier/community/${c}`, {
+      name: 'Faces',
+      tag: 'faces',
+      type: 'face_cloud',
+      connectorUrl: 'http://127.0.0.1:9/none',
+      config: {},
+    });
+    const cfg = await admin.request('PUT', `/verificationConfig/community/${c}`, {
+      tenantId: platform.community.tenantId,
+      tag: 'kyc',
+      face_compare: [{ verifier: 'faces' }],
+    });
+    expect(cfg.status).to.equal(200);
+    client = new IdvClient({ baseUrl: base, licenseKey: platform.licences.community });
+  });
+  after(async () => platform?.stop());
+
+  for (const [name, body, field] of broken) {
+    it(`400 for ${name}, naming ${field}`, async () => {
+      const res = await client.encryptedRequest<{
+        statusCode: number;
+        message: string;
+        details: { path: string }[];
+      }>('POST', '/verify', body);
+      expect(res.status).to.equal(400);
+      expect(res.body.details.map((d) => d.path)).to.include(field);
+    });
+  }
+
+  it('400 for a body that is not encrypted JSON', async () => {
+    expect(
+      (await client.request('POST', '/verify', { data: 'bm90IGVuY3J5cHRlZA==' })).status,
+    ).to.equal(400);
+    expect((await client.request('POST', '/verify', {})).status).to.equal(400);
+    expect(
+      (await client.request('POST', '/verify', { data: await client.encryptJson('[1,2') })).status,
+    ).to.equal(400);
+  });
+
+  it('404 for a dvcID outside the licence community, 400 for a kind the config lacks', async () => {
+    const other = new IdvClient({
+      baseUrl: platform.services.docverify.url,
+      licenseKey: platform.licences.serviceElsewhere,
+    });
+    const ok = request(['face_compare'], { image1: IMG, image2: IMG });
+    expect((await other.encryptedRequest('POST', '/verify', ok)).status).to.equal(404);
+    const lacking = request(['document_liveness'], { image: IMG });
+    const res = await client.encryptedRequest<{ message: string }>('POST', '/verify', lacking);
+    expect(res.status).to.equal(400);
+    expect(res.body.message).to.match(/no verifier for document_liveness/);
+  });
+
+  it('503 with the error body when no connector worker answers', async () => {
+    const res = await client.encryptedRequest<{ statusCode: number; message: string }>(
+      'POST',
+      '/verify',
+      request(['face_compare'], { image1: IMG, image2: IMG }),
+    );
+    expect(res.status).to.equal(503);
+    expect(res.body).to.include({ statusCode: 503 });
+    expect(res.body.message).to.match(/face_compare/);
+  });
+
+  it('401 without credentials', async () => {
+    const res = await fetch(`${platform.services.docverify.url}/verify`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).to.equal(401);
+  });
+});
