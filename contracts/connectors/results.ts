@@ -69,6 +69,11 @@ export const RecordCheckResult = Type.Object({
   fieldMatches: Type.Optional(
     Type.Record(Type.String(), Type.Boolean(), { description: 'per submitted field' }),
   ),
+  fieldScores: Type.Optional(
+    Type.Record(Type.String(), Type.Number({ minimum: 0, maximum: 100 }), {
+      description: 'per compared field, 0..100',
+    }),
+  ),
 });
 
 /** The result shape of each verification kind. */

@@ -121,7 +121,9 @@ export const VerifyRequest = Type.Object(
 export type VerifyRequest = Static<typeof VerifyRequest>;
 
 export const Certification = Type.Object({
-  kind: VerificationKindSchema,
+  kind: Type.Union([VerificationKindSchema, Type.Literal('data_comparison')], {
+    description: 'a requested kind, or data_comparison when the config compares document data',
+  }),
   verified: Type.Boolean(),
   status: Type.String({ description: 'verified | not_verified | inconclusive | rejected' }),
   authority: Type.String({ description: 'the connector type that answered' }),

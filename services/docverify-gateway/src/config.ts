@@ -15,6 +15,11 @@ export const DocverifyGatewayConfig = defineConfig({
     maximum: 120_000,
     description: 'how long the gateway waits for one connector before trying the next verifier',
   }),
+  RETENTION_SWEEP_MS: Type.Integer({
+    default: 30_000,
+    minimum: 100,
+    description: 'how often expired verification results are purged',
+  }),
   CONNECTOR_QUEUE_PREFIX: Type.String({
     default: 'idv.connector',
     pattern: '^[A-Za-z0-9._-]+$',

@@ -1,8 +1,9 @@
 // The docverify schema's migration set.
 import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_docverify.ts';
+import * as verifications from '../migrations/002_verifications.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
-  migrations: { '001_docverify': initial },
+  migrations: { '001_docverify': initial, '002_verifications': verifications },
 };

@@ -10,6 +10,8 @@ import { verificationMetrics } from './verification/metrics.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
 import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { VerifierStore } from './store/verifiers.ts';
+import { VerificationStore } from './store/verifications.ts';
+import { startRetentionSweep } from './jobs/retentionSweep.ts';
 
 /** Interface version from the service's spec, reported by /environment. */
 export const API_VERSION = '2.0.0';
@@ -28,12 +30,19 @@ export function startDocverifyGateway(
         const box = createSecretBox(runtime.masterKey);
         const verifiers = new VerifierStore(runtime.db, box);
         const configs = new VerificationConfigStore(runtime.db);
+        const verifications = new VerificationStore(runtime.db, box);
+        runtime.lifecycle.onStop(
+          'retention sweep',
+          0,
+          startRetentionSweep(verifications, settings.RETENTION_SWEEP_MS, runtime.logger),
+        );
         const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
         const verify = {
           ...deps,
           ...verificationMetrics(runtime.registry),
           broker: runtime.broker,
           box,
+          verifications,
           logger: runtime.logger,
           timeoutMs: settings.CONNECTOR_TIMEOUT_MS,
           queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,

@@ -1,9 +1,12 @@
 // POST /verify: decrypt, validate every rule of spec 2.2, run, answer {data: encrypt(result), publicKey}.
 import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import type { Licence } from '@idv/platform';
 import { VerifyBody, VerifyRequest } from '@idv/contracts';
 import { DecryptError, decrypt, encrypt } from '@idv/crypto';
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
+import { retentionPlan } from '../domain/retention.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
+import type { VerificationStore } from '../store/verifications.ts';
 import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
 import { runVerification, type RunDeps } from '../verification/runVerification.ts';
 import { publishVerificationEvents, type EventDeps } from '../verification/events.ts';
@@ -11,6 +14,12 @@ import { publishVerificationEvents, type EventDeps } from '../verification/event
 export interface VerifyRouteDeps extends RunDeps, EventDeps {
   auth: CredentialAuth;
   configs: VerificationConfigStore;
+  verifications: VerificationStore;
+}
+
+/** The communities a licence may read: every one for a system licence. */
+function scopeOf(licence: Licence): string[] | 'all' {
+  return licence.level === 'system' ? 'all' : licence.communities.map((c) => c.id);
 }
 
 function openRequest(sharedKey: Buffer, data: string): unknown {
@@ -50,9 +59,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
             issues,
           );
 
-        const { licence } = credentials;
-        const scope = licence.level === 'system' ? 'all' : licence.communities.map((c) => c.id);
-        const configs = await deps.configs.find(scope, request.dvcID);
+        const configs = await deps.configs.find(scopeOf(credentials.licence), request.dvcID);
         if (configs.length === 0)
           throw new NotFound(`verification config ${request.dvcID} not found`);
         if (configs.length > 1)
@@ -60,11 +67,36 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
             `dvcID ${request.dvcID} names configs in several communities: use its id`,
           );
 
-        const result = await runVerification(deps, request, configs[0]!);
-        await publishVerificationEvents(deps, configs[0]!, result);
+        const config = configs[0]!;
+        const result = await runVerification(deps, request, config);
+        await deps.verifications.keep(
+          config.communityId,
+          result,
+          retentionPlan(config.settings, new Date()),
+        );
+        await publishVerificationEvents(deps, config, result);
         const { keyId } = await deps.serviceKey();
         res.json({
           data: encrypt(credentials.sharedKey, JSON.stringify(result)),
+          publicKey: keyId,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/verification/:verificationId',
+      guards: [deps.auth.require()],
+      handler: async (req, res) => {
+        const credentials = credentialsOf(res);
+        const kept = await deps.verifications.retrieve(
+          String(req.params.verificationId),
+          scopeOf(credentials.licence),
+        );
+        if (!kept)
+          throw new NotFound('verification not found: never kept, already retrieved or expired');
+        const { keyId } = await deps.serviceKey();
+        res.json({
+          data: encrypt(credentials.sharedKey, JSON.stringify(kept.result)),
           publicKey: keyId,
         });
       },

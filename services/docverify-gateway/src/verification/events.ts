@@ -10,12 +10,13 @@ export interface EventDeps {
   logger: Logger;
 }
 
-const FAMILY: Record<VerificationKind, EventName> = {
+const FAMILY: Record<VerificationKind | 'data_comparison', EventName> = {
   dl_verify: 'E_IDV_DOCUMENT_VALIDATE',
   dl_authenticate: 'E_IDV_DOCUMENT_VALIDATE',
   ppt_authenticate: 'E_IDV_DOCUMENT_VALIDATE',
   idcard_authenticate: 'E_IDV_DOCUMENT_VALIDATE',
   document_liveness: 'E_IDV_DOCUMENT_VALIDATE',
+  data_comparison: 'E_IDV_DOCUMENT_VALIDATE',
   face_liveness: 'E_IDV_FACE_VALIDATE',
   face_compare: 'E_IDV_FACE_VALIDATE',
   ssn_verify: 'E_IDV_PERSON_VALIDATE',

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConfigItem, VerificationKind, VerifyRequest, VerifyResult } from '@idv/contracts';
 import { Unavailable, BadRequest } from '@idv/http';
 import type { ServiceKey } from '@idv/platform';
+import { compareData } from '../domain/dataComparison.ts';
 import { signProof } from '../domain/proof.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 import type { VerifierStore } from '../store/verifiers.ts';
@@ -33,6 +34,42 @@ function certify(
     verifier: answer.verifier.tag,
     ...(reply.result ? { result: reply.result } : {}),
     ...(answer.raw !== undefined ? { rawData: answer.raw } : {}),
+  };
+  return { ...base, proof: proof(base) };
+}
+
+/** The data_comparison certification, when the config asks for one and a document yielded data. */
+function compareWithDocument(
+  config: VerificationConfigRecord,
+  request: VerifyRequest,
+  certifications: Certification[],
+  proof: (c: Omit<Certification, 'proof'>) => string,
+): Certification | undefined {
+  const attributes = config.settings.dataComparisonAttributes ?? [];
+  const source = certifications.find(
+    (c) => c.result && 'extracted' in c.result && c.result.extracted,
+  );
+  const extracted =
+    source?.result && 'extracted' in source.result ? source.result.extracted : undefined;
+  if (attributes.length === 0 || !source || !extracted) return undefined;
+  const fields = compareData(attributes, request.document, extracted);
+  if (fields.length === 0) return undefined;
+  const verified = fields.every((f) => f.passed);
+  const base = {
+    kind: 'data_comparison' as const,
+    verified,
+    status: verified ? 'verified' : 'not_verified',
+    authority: 'docverify',
+    verifier: source.verifier,
+    result: {
+      verified,
+      status: verified ? ('verified' as const) : ('not_verified' as const),
+      reasons: fields
+        .filter((f) => !f.passed)
+        .map((f) => (f.submitted ? `${f.field}_mismatch` : `${f.field}_not_submitted`)),
+      fieldMatches: Object.fromEntries(fields.map((f) => [f.field, f.passed])),
+      fieldScores: Object.fromEntries(fields.map((f) => [f.field, f.score])),
+    },
   };
   return { ...base, proof: proof(base) };
 }
@@ -90,7 +127,10 @@ export async function runVerification(
       dvcID: request.dvcID,
     });
   const certifications = answers.map(([kind, answer]) => certify(kind, answer as Answer, proof));
-  for (const c of certifications) deps.recordOutcome(c.kind, c.status);
+  const comparison = compareWithDocument(config, request, certifications, proof);
+  if (comparison) certifications.push(comparison);
+  for (const c of certifications)
+    if (c.kind !== 'data_comparison') deps.recordOutcome(c.kind, c.status);
   return {
     verificationId,
     docId: request.document.id,
