@@ -3,7 +3,7 @@
 import { fromParam, type CredentialAuth } from '@idv/auth';
 import { VerificationConfigCreate, VerificationConfigPatch } from '@idv/contracts';
 import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
-import type { Community, TenantStore } from '@idv/platform';
+import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
 import {
   checkItems,
@@ -17,7 +17,7 @@ import {
   type VerificationConfigStore,
 } from '../store/verificationConfigs.ts';
 import type { VerifierStore } from '../store/verifiers.ts';
-import { MANAGER_LEVELS } from './verifiers.ts';
+import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
 
 export interface VerificationConfigRouteDeps {
   auth: CredentialAuth;
@@ -44,11 +44,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
   const guards = [
     deps.auth.require({ levels: MANAGER_LEVELS, community: fromParam('communityId') }),
   ];
-  const community = async (req: Request): Promise<Community> => {
-    const found = await deps.tenants.findCommunity(String(req.params.communityId));
-    if (!found) throw new NotFound(`community ${String(req.params.communityId)} not found`);
-    return found;
-  };
+  const community = communityOfPath(deps.tenants);
   const config = async (req: Request): Promise<VerificationConfigRecord> => {
     const [found] = await deps.configs.find(
       [(await community(req)).id],
@@ -118,13 +114,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       path: one,
       guards,
       handler: async (req, res) => {
-        for (const fixed of ['tag', 'tenantId'] as const) {
-          if (req.body && typeof req.body === 'object' && fixed in req.body) {
-            throw new BadRequest(`${fixed} cannot be changed by update`, [
-              { path: `/${fixed}`, message: 'cannot be changed' },
-            ]);
-          }
-        }
+        refuseFixedMembers(req.body, ['tag', 'tenantId']);
         const changes = parseBody(VerificationConfigPatch, req.body);
         const current = await config(req);
         const arrays = pickArrays(changes);

@@ -6,10 +6,11 @@ import {
   VerifierPatch,
   type ConnectorType,
 } from '@idv/contracts';
-import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
+import { Conflict, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
 import { maskSecrets } from '../domain/secrets.ts';
+import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
 import { DuplicateTag, type VerifierRecord, type VerifierStore } from '../store/verifiers.ts';
 
 export interface VerifierRouteDeps {
@@ -17,8 +18,6 @@ export interface VerifierRouteDeps {
   tenants: TenantStore;
   verifiers: VerifierStore;
 }
-
-export const MANAGER_LEVELS = ['system', 'service', 'service_ext'] as const;
 
 function present(verifier: VerifierRecord, res: Response) {
   const reveal = licenceOf(res).level === 'system';
@@ -46,11 +45,8 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
   const guards = [
     deps.auth.require({ levels: MANAGER_LEVELS, community: fromParam('communityId') }),
   ];
-  const community = async (req: Request): Promise<string> => {
-    const found = await deps.tenants.findCommunity(String(req.params.communityId));
-    if (!found) throw new NotFound(`community ${String(req.params.communityId)} not found`);
-    return found.id;
-  };
+  const communityOf = communityOfPath(deps.tenants);
+  const community = async (req: Request): Promise<string> => (await communityOf(req)).id;
   const verifier = async (req: Request): Promise<VerifierRecord> => {
     const found = await deps.verifiers.find(await community(req), String(req.params.idOrTag));
     if (!found) throw new NotFound(`verifier ${String(req.params.idOrTag)} not found`);
@@ -98,13 +94,7 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       path: one,
       guards,
       handler: async (req, res) => {
-        for (const fixed of ['tag', 'type'] as const) {
-          if (req.body && typeof req.body === 'object' && fixed in req.body) {
-            throw new BadRequest(`${fixed} cannot be changed by update`, [
-              { path: `/${fixed}`, message: 'cannot be changed' },
-            ]);
-          }
-        }
+        refuseFixedMembers(req.body, ['tag', 'type']);
         const changes = parseBody(VerifierPatch, req.body);
         const current = await verifier(req);
         const config =
