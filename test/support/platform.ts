@@ -20,8 +20,10 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
+/** overridesFor: env overrides computed from the suite's database URL (e.g. a proxied one). */
 export async function startPlatform(
   overrides: Record<string, string> = {},
+  overridesFor: (databaseUrl: string) => Record<string, string> = () => ({}),
 ): Promise<RunningPlatform> {
   const database = await createTestDatabase([platformMigrations, docverifyMigrations]);
   const env: Record<string, string> = {
@@ -33,6 +35,7 @@ export async function startPlatform(
     DOCVERIFY_PORT: '0',
     WEBHOOKS_PORT: '0',
     ...overrides,
+    ...overridesFor(database.url),
   };
   const tenants = new TenantStore(database.db);
   const tenant = await tenants.createTenant(`tenant-${randomBytes(3).toString('hex')}`);

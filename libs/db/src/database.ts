@@ -17,6 +17,8 @@ export interface DatabaseOptions {
   /** ms to wait for a pooled connection before failing (the HTTP layer turns it into a 503) */
   acquireTimeoutMs?: number;
   applicationName?: string;
+  /** where knex's own warnings go (connection errors during an outage); silent when absent */
+  warn?: (message: string) => void;
 }
 
 export function createDatabase(options: DatabaseOptions): Knex {
@@ -34,6 +36,12 @@ export function createDatabase(options: DatabaseOptions): Knex {
       acquireTimeoutMillis: options.acquireTimeoutMs ?? 5000,
     },
     acquireConnectionTimeout: options.acquireTimeoutMs ?? 5000,
+    log: {
+      warn: (message: string) => options.warn?.(String(message)),
+      error: (message: string) => options.warn?.(String(message)),
+      deprecate: () => undefined,
+      debug: () => undefined,
+    },
   });
 }
 
