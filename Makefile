@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: run test bench lint typecheck unit migrate install services clean
+.PHONY: run test bench lint typecheck unit migrate install services browser clean
 
 $(STAMP): package.json package-lock.json $(wildcard */*/package.json) contracts/package.json
 	@command -v npm >/dev/null || { echo "npm is required (Node.js 18+ with npm); see README"; exit 1; }
@@ -15,6 +15,9 @@ install: $(STAMP)
 
 services: ## start PostgreSQL and RabbitMQ when they are installed here but not running
 	@bash infra/dev/backing-services.sh
+
+browser: ## Debian's chromium for the browser tests of the login pages
+	@sh infra/dev/ensure-chromium.sh
 
 migrate: install services
 	npm run -s migrate
@@ -32,7 +35,7 @@ typecheck: install
 unit: install services
 	mocha
 
-test: install services lint typecheck
+test: install services browser lint typecheck
 	mocha
 
 bench: install services

@@ -2,8 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { cryptoBenchmarks } from './crypto.bench.ts';
 import { report } from './harness.ts';
+import { oauthBenchmarks } from './oauth.bench.ts';
 
-const comparisons = [...(await cryptoBenchmarks())];
+const comparisons = [...(await cryptoBenchmarks()), ...(await oauthBenchmarks())];
 const markdown = report(comparisons);
 writeFileSync(new URL('./results/latest.md', import.meta.url), markdown);
 console.log(markdown);

@@ -77,3 +77,35 @@ export {
   Certification,
   EVENT_INFO_FIELDS,
 } from './http/docverifyVerify.ts';
+export {
+  AUTH_TYPES,
+  HTTP_METHODS,
+  QUERY_DESCRIPTION,
+  QueryEntry,
+  WebhookApi,
+  WebhookCredential,
+  WebhookCreate,
+  WebhookPatch,
+  Webhook,
+  WebhookFetchBody,
+  WebhookFetchResult,
+} from './http/webhooks.ts';
+export {
+  WebhookCallbackBody,
+  DELIVERY_STATUSES,
+  DeliveryAttempt,
+  Delivery,
+  DeliveryListQuery,
+  DeliveryList,
+  webhookSealContext,
+  WEBHOOK_CHANGED_CHANNEL,
+  DELIVERIES_DUE_CHANNEL,
+  type DeliveryStatus,
+} from './messages/webhookCallback.ts';
+export {
+  OauthTokenSet,
+  OauthIntrospection,
+  OauthDiscovery,
+  OauthJwks,
+  OauthEamContext,
+} from './http/oauth.ts';

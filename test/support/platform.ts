@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
+import { oauthMigrations } from '../../services/oauth/src/migrations.ts';
 import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
 import { startOauth } from '../../services/oauth/src/start.ts';
 import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
@@ -25,7 +26,11 @@ export async function startPlatform(
   overrides: Record<string, string> = {},
   overridesFor: (databaseUrl: string) => Record<string, string> = () => ({}),
 ): Promise<RunningPlatform> {
-  const database = await createTestDatabase([platformMigrations, docverifyMigrations]);
+  const database = await createTestDatabase([
+    platformMigrations,
+    oauthMigrations,
+    docverifyMigrations,
+  ]);
   const env: Record<string, string> = {
     DATABASE_URL: database.url,
     AMQP_URL: await testAmqpUrl(),

@@ -2,5 +2,10 @@
 import type { MigrationSet } from '@idv/db';
 import { platformMigrations } from '@idv/platform';
 import { docverifyMigrations } from '../../docverify-gateway/src/migrations.ts';
+import { oauthMigrations } from '../../oauth/src/migrations.ts';
 
-export const allMigrations: MigrationSet[] = [platformMigrations, docverifyMigrations];
+export const allMigrations: MigrationSet[] = [
+  platformMigrations,
+  oauthMigrations,
+  docverifyMigrations,
+];

@@ -3,6 +3,14 @@ import type { MasterKey } from '@idv/config';
 import { generateKeyPair } from '@idv/crypto';
 import type { Knex } from '@idv/db';
 import {
+  createOauthAccount,
+  createOauthClient,
+  OauthAdminError,
+  rotateSigningKey,
+  setExternalIdp,
+  trustProofKey,
+} from '../../oauth/src/admin.ts';
+import {
   LICENCE_LEVELS,
   LicenceStore,
   SERVICE_NAMES,
@@ -14,6 +22,16 @@ import {
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** The oauth operator actions report bad input as usage errors (exit 2). */
+async function oauthAdmin<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (err) {
+    if (err instanceof OauthAdminError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 export type Options = Record<string, string[]>;
@@ -92,9 +110,50 @@ export const commands: Record<string, Command> = {
 
   'keypair create': async () => generateKeyPair(),
 
-  'oauth-client create': async () => {
-    throw new UsageError(
-      'oauth-client create is not available yet: the oauth service (issue 5) has not landed',
-    );
-  },
+  'oauth-client create': async ({ db, master }, options) =>
+    oauthAdmin(() =>
+      createOauthClient(
+        { db, masterKey: master.key },
+        {
+          community: one(options, 'community'),
+          redirectUris: options['redirect-uri'] ?? [],
+          grantTypes: options['grant-type'] ?? [],
+        },
+      ),
+    ),
+
+  'oauth-account create': async ({ db, master }, options) =>
+    oauthAdmin(() =>
+      createOauthAccount(
+        { db, masterKey: master.key },
+        {
+          community: one(options, 'community'),
+          username: one(options, 'username'),
+          password: one(options, 'password'),
+          ...(optional(options, 'name') ? { displayName: optional(options, 'name')! } : {}),
+        },
+      ),
+    ),
+
+  'oauth-key rotate': async ({ db, master }, options) =>
+    oauthAdmin(() => rotateSigningKey({ db, masterKey: master.key }, one(options, 'community'))),
+
+  'oauth-idp set': async ({ db, master }, options) =>
+    oauthAdmin(() =>
+      setExternalIdp({ db, masterKey: master.key }, one(options, 'community'), {
+        issuer: one(options, 'issuer'),
+        audience: one(options, 'audience'),
+        jwksUri: one(options, 'jwks-uri'),
+      }),
+    ),
+
+  'oauth-proof-key trust': async ({ db, master }, options) =>
+    oauthAdmin(() =>
+      trustProofKey(
+        { db, masterKey: master.key },
+        one(options, 'community'),
+        one(options, 'kid'),
+        one(options, 'public-key'),
+      ),
+    ),
 };

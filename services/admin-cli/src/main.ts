@@ -10,6 +10,10 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   community create --tenant ID --name N
   license create --level system|service|service_ext|community [--community ID]... [--expires ISO]
   oauth-client create --community NAME --redirect-uri URI [--grant-type G]...
+  oauth-account create --community NAME --username U --password P [--name N]
+  oauth-key rotate --community NAME
+  oauth-idp set --community NAME --issuer URL --audience A --jwks-uri URL
+  oauth-proof-key trust --community NAME --kid K --public-key BASE64
   servicekey show --service oauth|docverify|webhooks
   keypair create`;
 

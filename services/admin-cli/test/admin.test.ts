@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { LicenceStore, platformMigrations } from '@idv/platform';
+import { oauthMigrations } from '../../oauth/src/migrations.ts';
 
 const run = promisify(execFile);
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
@@ -31,7 +32,7 @@ describe('admin CLI', function () {
   };
 
   before(async () => {
-    t = await createTestDatabase([platformMigrations]);
+    t = await createTestDatabase([platformMigrations, oauthMigrations]);
     env = { ...process.env, DATABASE_URL: t.url, MASTER_KEY: randomBytes(32).toString('base64') };
   });
   after(async () => t?.drop());
@@ -124,10 +125,16 @@ describe('admin CLI', function () {
       /--service must be one of/,
     ],
     [
-      'oauth-client before the oauth service exists',
-      ['oauth-client', 'create', '--community', 'c', '--redirect-uri', 'https://x'],
+      'an oauth-client for an unknown community',
+      ['oauth-client', 'create', '--community', 'nope', '--redirect-uri', 'https://x.test/cb'],
+      1,
+      /does not exist/,
+    ],
+    [
+      'an oauth-client with a bad grant type',
+      ['oauth-client', 'create', '--community', 'c', '--grant-type', 'password'],
       2,
-      /not available/,
+      /--grant-type must be one of/,
     ],
   ];
   for (const [name, args, code, message] of refusals) {
@@ -137,6 +144,28 @@ describe('admin CLI', function () {
       expect(String(outcome.json.error)).to.match(message);
     });
   }
+
+  it('creates an oauth client whose secret is sealed at rest', async () => {
+    const tenant = await admin('tenant', 'create', '--name', 'OAuth Tenant');
+    await admin('community', 'create', '--tenant', String(tenant.json.id), '--name', 'oidc-c');
+    const created = await admin(
+      'oauth-client',
+      'create',
+      '--community',
+      'oidc-c',
+      '--redirect-uri',
+      'https://rp.example.test/cb',
+      '--grant-type',
+      'authorization_code',
+      '--grant-type',
+      'refresh_token',
+    );
+    expect(created.code).to.equal(0);
+    expect(created.json).to.have.all.keys('client_id', 'client_secret');
+    const rows = JSON.stringify(await t.db('oauth.clients').select());
+    expect(rows).to.contain(String(created.json.client_id));
+    expect(rows).not.to.contain(String(created.json.client_secret));
+  });
 
   it('refuses a duplicate tenant name', async () => {
     await admin('tenant', 'create', '--name', 'Twin Tenant');

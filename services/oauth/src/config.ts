@@ -9,4 +9,14 @@ export const OauthConfig = defineConfig({
     maximum: 65535,
     description: 'HTTP port of the oauth service',
   }),
+  OAUTH_PUBLIC_URL: Type.String({
+    default: '',
+    description:
+      'public scheme://host of the issuers (e.g. https://id.example.com); empty: taken from each request, honouring TRUST_PROXY',
+  }),
+  OAUTH_SWEEP_INTERVAL_MS: Type.Integer({
+    default: 60_000,
+    minimum: 1000,
+    description: 'how often expired tokens, sessions, used proofs and EAM contexts are deleted',
+  }),
 });

@@ -1,0 +1,100 @@
+// Operator actions behind the admin CLI's oauth-* commands; each names the community.
+import type { Knex } from '@idv/db';
+import { NotFoundInPlatform, TenantStore, type Community } from '@idv/platform';
+import { LONGEST_SIGNED_TTL } from './providerConfig.ts';
+import { AccountStore } from './store/accountStore.ts';
+import { CLIENT_GRANT_TYPES, ClientStore, type ClientGrantType } from './store/clientStore.ts';
+import { SigningKeyStore } from './store/signingKeyStore.ts';
+import { TrustStore, type ExternalIdp } from './store/trustStore.ts';
+
+export class OauthAdminError extends Error {
+  override name = 'OauthAdminError';
+}
+
+export interface OauthAdminContext {
+  db: Knex;
+  masterKey: Buffer;
+}
+
+async function community(db: Knex, name: string): Promise<Community> {
+  const found = await new TenantStore(db).findCommunity(name);
+  if (!found) throw new NotFoundInPlatform(`community ${name} does not exist`);
+  return found;
+}
+
+function httpUrl(value: string, what: string): string {
+  const url = URL.parse(value);
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.hash) {
+    throw new OauthAdminError(`${what} must be an http(s) URL without a fragment: ${value}`);
+  }
+  return value;
+}
+
+export async function createOauthClient(
+  ctx: OauthAdminContext,
+  input: { community: string; redirectUris: string[]; grantTypes: string[] },
+): Promise<{ client_id: string; client_secret: string }> {
+  const grantTypes = input.grantTypes.length
+    ? input.grantTypes
+    : ['authorization_code', 'refresh_token'];
+  for (const g of grantTypes) {
+    if (!(CLIENT_GRANT_TYPES as readonly string[]).includes(g)) {
+      throw new OauthAdminError(`--grant-type must be one of ${CLIENT_GRANT_TYPES.join(', ')}`);
+    }
+  }
+  if (grantTypes.includes('authorization_code') && input.redirectUris.length === 0) {
+    throw new OauthAdminError('authorization_code needs at least one --redirect-uri');
+  }
+  const redirectUris = input.redirectUris.map((uri) => httpUrl(uri, '--redirect-uri'));
+  const { id } = await community(ctx.db, input.community);
+  return new ClientStore(ctx.db, ctx.masterKey).create({
+    communityId: id,
+    redirectUris,
+    grantTypes: [...new Set(grantTypes)] as ClientGrantType[],
+  });
+}
+
+export async function createOauthAccount(
+  ctx: OauthAdminContext,
+  input: { community: string; username: string; password: string; displayName?: string },
+) {
+  if (input.password.length < 8)
+    throw new OauthAdminError('--password needs at least 8 characters');
+  const { id } = await community(ctx.db, input.community);
+  return new AccountStore(ctx.db).create(id, input.username, input.password, input.displayName);
+}
+
+export async function rotateSigningKey(ctx: OauthAdminContext, communityName: string) {
+  const { id } = await community(ctx.db, communityName);
+  return new SigningKeyStore(ctx.db, ctx.masterKey).rotate(id, LONGEST_SIGNED_TTL);
+}
+
+export async function setExternalIdp(
+  ctx: OauthAdminContext,
+  communityName: string,
+  idp: ExternalIdp,
+) {
+  httpUrl(idp.jwksUri, '--jwks-uri');
+  const { id } = await community(ctx.db, communityName);
+  await new TrustStore(ctx.db).setExternalIdp(id, idp);
+  return { community: communityName, ...idp };
+}
+
+export async function trustProofKey(
+  ctx: OauthAdminContext,
+  communityName: string,
+  kid: string,
+  publicKey: string,
+) {
+  const point = Buffer.from(publicKey, 'base64');
+  if (point.length !== 64) throw new OauthAdminError('--public-key must be base64 X||Y (64 bytes)');
+  const jwk = {
+    kty: 'EC',
+    crv: 'secp256k1',
+    x: point.subarray(0, 32).toString('base64url'),
+    y: point.subarray(32).toString('base64url'),
+  };
+  const { id } = await community(ctx.db, communityName);
+  await new TrustStore(ctx.db).trustProofKey(id, kid, jwk);
+  return { community: communityName, kid };
+}

@@ -1,0 +1,81 @@
+// Checks a proof_of_authentication_jwt: ES256K signature by a trusted key, audience, short life.
+// jose 6 runs on WebCrypto, which has no secp256k1, so the signature is checked with node:crypto.
+import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+
+export class ProofRejected extends Error {
+  override name = 'ProofRejected';
+}
+
+export interface VerifiedProof {
+  sub: string;
+  jti: string;
+  exp: number;
+}
+
+export interface ProofRules {
+  keys: JsonWebKey[];
+  /** the community's issuer: the only accepted `aud` */
+  audience: string;
+  /** seconds a proof may live from iat to exp */
+  maxLifetime: number;
+  clockTolerance: number;
+  now?: number;
+}
+
+function json(segment: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
+  } catch {
+    // fall through
+  }
+  throw new ProofRejected('proof is not a JWT');
+}
+
+function keyOf(jwk: JsonWebKey): KeyObject | undefined {
+  try {
+    return createPublicKey({ key: jwk, format: 'jwk' });
+  } catch {
+    return undefined;
+  }
+}
+
+function signedByOneOf(token: string, keys: JsonWebKey[]): boolean {
+  const [header, payload, signature] = token.split('.');
+  const input = Buffer.from(`${header}.${payload}`);
+  const raw = Buffer.from(signature ?? '', 'base64url');
+  if (raw.length !== 64) return false;
+  return keys.some((jwk) => {
+    const key = keyOf(jwk);
+    return key !== undefined && verify('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, raw);
+  });
+}
+
+function audienceMatches(aud: unknown, expected: string): boolean {
+  return aud === expected || (Array.isArray(aud) && aud.includes(expected));
+}
+
+export function verifyProof(token: string, rules: ProofRules): VerifiedProof {
+  const parts = token.split('.');
+  if (parts.length !== 3) throw new ProofRejected('proof is not a JWT');
+  const header = json(parts[0] ?? '');
+  const claims = json(parts[1] ?? '');
+  if (header.alg !== 'ES256K') throw new ProofRejected('proof must be signed with ES256K');
+  if (!signedByOneOf(token, rules.keys)) throw new ProofRejected('proof signature is not trusted');
+  if (!audienceMatches(claims.aud, rules.audience)) {
+    throw new ProofRejected('proof audience is not this issuer');
+  }
+  const { sub, jti, iat, exp } = claims;
+  if (typeof sub !== 'string' || !sub) throw new ProofRejected('proof has no sub');
+  if (typeof jti !== 'string' || !jti) throw new ProofRejected('proof has no jti');
+  if (typeof iat !== 'number' || typeof exp !== 'number') {
+    throw new ProofRejected('proof needs numeric iat and exp');
+  }
+  const now = rules.now ?? Math.floor(Date.now() / 1000);
+  if (exp <= now - rules.clockTolerance) throw new ProofRejected('proof has expired');
+  if (iat > now + rules.clockTolerance) throw new ProofRejected('proof is issued in the future');
+  if (exp - iat > rules.maxLifetime) throw new ProofRejected('proof lives too long');
+  return { sub, jti, exp };
+}

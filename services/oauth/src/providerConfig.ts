@@ -1,0 +1,110 @@
+// The oidc-provider configuration of one community's issuer.
+import { createHmac } from 'node:crypto';
+import type { Configuration, JWK } from 'oidc-provider';
+import type { Knex } from '@idv/db';
+import type { AccountStore } from './store/accountStore.ts';
+import type { ClientStore } from './store/clientStore.ts';
+import { ModelStore } from './store/modelStore.ts';
+
+export const TTL = {
+  AccessToken: 3600,
+  AuthorizationCode: 60,
+  ClientCredentials: 600,
+  IdToken: 3600,
+  RefreshToken: 14 * 24 * 3600,
+  Interaction: 600,
+  Session: 24 * 3600,
+  Grant: 14 * 24 * 3600,
+} as const;
+
+/** The longest a token signed with a key can stay valid: how long a retired key is kept. */
+export const LONGEST_SIGNED_TTL = Math.max(TTL.IdToken, TTL.AccessToken);
+
+export const ROUTES = {
+  authorization: '/v1/authorize',
+  token: '/v1/token',
+  introspection: '/v1/introspect',
+  jwks: '/v1/jwks',
+  revocation: '/v1/revoke',
+  userinfo: '/v1/userinfo',
+  end_session: '/v1/logout',
+} as const;
+
+export interface CommunityProviderDeps {
+  db: Knex;
+  masterKey: Buffer;
+  clients: ClientStore;
+  accounts: AccountStore;
+}
+
+export function interactionPath(communityName: string, uid: string): string {
+  return `/community/${encodeURIComponent(communityName)}/v1/interaction/${uid}`;
+}
+
+export function providerConfiguration(
+  deps: CommunityProviderDeps,
+  community: { id: string; name: string },
+  keys: JWK[],
+): Configuration {
+  // cookie names carry the community: session cookies live on path / and would collide
+  const suffix = community.name.replace(/[^A-Za-z0-9_-]/g, '_');
+  const cookieKey = createHmac('sha256', deps.masterKey)
+    .update(`oauth-cookies:${community.id}`)
+    .digest('base64url');
+  return {
+    adapter: (model: string) =>
+      model === 'Client'
+        ? deps.clients.adapterFor(community.id)
+        : new ModelStore(deps.db, community.id, model),
+    jwks: { keys },
+    clientDefaults: {
+      id_token_signed_response_alg: 'ES256',
+      token_endpoint_auth_method: 'client_secret_basic',
+    },
+    cookies: {
+      keys: [cookieKey],
+      names: {
+        session: `_session_${suffix}`,
+        interaction: `_interaction_${suffix}`,
+        resume: `_interaction_resume_${suffix}`,
+      },
+    },
+    routes: ROUTES,
+    responseTypes: ['code'],
+    scopes: ['openid', 'offline_access', 'profile'],
+    claims: { openid: ['sub'], profile: ['name', 'preferred_username'] },
+    extraParams: ['eam_ref'],
+    features: {
+      devInteractions: { enabled: false },
+      // client auth is already required; any client of the community may introspect, since
+      // resource servers check tokens issued to others, but only a token's own client revokes it
+      introspection: { enabled: true, allowedPolicy: async () => true },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      clientCredentials: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+    },
+    pkce: { required: () => false },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    interactions: { url: (_ctx, interaction) => interactionPath(community.name, interaction.uid) },
+    findAccount: async (_ctx, sub) => {
+      const account = await deps.accounts.find(community.id, sub).catch(() => undefined);
+      return {
+        accountId: sub,
+        claims: async () => ({
+          sub,
+          ...(account
+            ? {
+                preferred_username: account.username,
+                name: account.displayName ?? account.username,
+              }
+            : {}),
+        }),
+      };
+    },
+    ttl: { ...TTL },
+  };
+}

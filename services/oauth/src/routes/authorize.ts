@@ -1,0 +1,118 @@
+// POST /v1/authorize: with a proof JWT, a code straight away (303 to redirect_uri with code or
+// error); without one, the same request as a GET, which leads to the login and consent pages.
+import type { Request, Response } from 'express';
+import { BadRequest } from '@idv/http';
+import type { JsonWebKey } from 'node:crypto';
+import { ProofRejected, verifyProof } from '../domain/proof.ts';
+import type { OauthEvents } from '../events.ts';
+import type { CommunityIssuer } from '../providerCache.ts';
+import type { TrustStore } from '../store/trustStore.ts';
+
+const SUPPORTED_SCOPES = new Set(['openid', 'offline_access', 'profile']);
+export const PROOF_MAX_LIFETIME = 300;
+export const CLOCK_TOLERANCE = 30;
+
+export interface AuthorizeDeps {
+  trust: TrustStore;
+  events: OauthEvents;
+}
+
+function field(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function redirect(res: Response, target: string, params: Record<string, string | undefined>) {
+  const url = new URL(target);
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined) url.searchParams.append(name, value);
+  }
+  res.redirect(303, url.toString());
+}
+
+export function postAuthorize(deps: AuthorizeDeps) {
+  return async (req: Request, res: Response) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const proof = field(body, 'proof_of_authentication_jwt');
+    const found = res.locals.issuer as CommunityIssuer;
+    if (!proof) {
+      const query = new URLSearchParams();
+      for (const [name, value] of Object.entries(body)) {
+        if (typeof value === 'string') query.append(name, value);
+      }
+      return res.redirect(303, `${req.baseUrl}/v1/authorize?${query.toString()}`);
+    }
+    const { provider, issuer, community } = found;
+    const clientId = field(body, 'client_id');
+    const redirectUri = field(body, 'redirect_uri');
+    const client = clientId ? await provider.Client.find(clientId) : undefined;
+    if (!client) throw new BadRequest('client_id: unknown client');
+    if (!redirectUri || !client.redirectUriAllowed(redirectUri)) {
+      throw new BadRequest('redirect_uri: not registered for this client');
+    }
+    const state = field(body, 'state');
+    const fail = (error: string, description: string) => {
+      if (error === 'access_denied') {
+        deps.events(community, 'E_OAUTH_LOGIN_FAILED', {
+          clientId: client.clientId,
+          reason: 'invalid_proof',
+        });
+      }
+      redirect(res, redirectUri, { error, error_description: description, state, iss: issuer });
+    };
+    if (field(body, 'response_type') !== 'code') {
+      return fail('unsupported_response_type', 'response_type must be code');
+    }
+    if (!client.grantTypeAllowed('authorization_code')) {
+      return fail('unauthorized_client', 'the client may not use the authorization code grant');
+    }
+    const scopes = (field(body, 'scope') ?? '').split(' ').filter((s) => SUPPORTED_SCOPES.has(s));
+    if (!scopes.includes('openid')) return fail('invalid_scope', 'scope must include openid');
+    const codeChallenge = field(body, 'code_challenge');
+    const codeChallengeMethod = field(body, 'code_challenge_method') ?? 'S256';
+    if (codeChallenge && codeChallengeMethod !== 'S256') {
+      return fail('invalid_request', 'code_challenge_method must be S256');
+    }
+
+    let verified;
+    try {
+      verified = verifyProof(proof, {
+        keys: (await deps.trust.proofKeys(community.id)) as JsonWebKey[],
+        audience: issuer,
+        maxLifetime: PROOF_MAX_LIFETIME,
+        clockTolerance: CLOCK_TOLERANCE,
+      });
+    } catch (err) {
+      if (err instanceof ProofRejected) return fail('access_denied', err.message);
+      throw err;
+    }
+    const expiresAt = new Date((verified.exp + CLOCK_TOLERANCE) * 1000);
+    if (!(await deps.trust.useProof(community.id, verified.jti, expiresAt))) {
+      return fail('access_denied', 'proof was used before');
+    }
+
+    const nonce = field(body, 'nonce');
+    const grant = new provider.Grant({ accountId: verified.sub, clientId: client.clientId });
+    grant.addOIDCScope(scopes.join(' '));
+    const grantId = await grant.save();
+    const code = new provider.AuthorizationCode({
+      accountId: verified.sub,
+      client,
+      grantId,
+      redirectUri,
+      scope: scopes.join(' '),
+      authTime: Math.floor(Date.now() / 1000),
+      amr: ['proof'],
+      gty: 'authorization_code',
+      ...(nonce ? { nonce } : {}),
+      ...(codeChallenge ? { codeChallenge, codeChallengeMethod } : {}),
+    });
+    const value = await code.save();
+    deps.events(community, 'E_OAUTH_LOGIN_SUCCEEDED', {
+      clientId: client.clientId,
+      sub: verified.sub,
+      method: 'proof',
+    });
+    redirect(res, redirectUri, { code: value, state, iss: issuer });
+  };
+}

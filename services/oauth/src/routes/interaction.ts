@@ -1,0 +1,139 @@
+// The interactive steps oidc-provider hands over: login (account or proof JWT) and consent.
+import type { JsonWebKey } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { BadRequest } from '@idv/http';
+import type { InteractionResults } from 'oidc-provider';
+import { ProofRejected, verifyProof } from '../domain/proof.ts';
+import type { OauthEvents } from '../events.ts';
+import type { CommunityIssuer } from '../providerCache.ts';
+import type { AccountStore } from '../store/accountStore.ts';
+import type { TrustStore } from '../store/trustStore.ts';
+import { CLOCK_TOLERANCE, PROOF_MAX_LIFETIME } from './authorize.ts';
+import { consentPage, loginPage } from './pages.ts';
+
+export interface InteractionDeps {
+  accounts: AccountStore;
+  trust: TrustStore;
+  events: OauthEvents;
+}
+
+async function details(req: Request, res: Response) {
+  const { provider } = res.locals.issuer as CommunityIssuer;
+  const interaction = await provider.interactionDetails(req, res).catch(() => undefined);
+  if (!interaction || interaction.uid !== req.params.uid) {
+    throw new BadRequest(
+      'this sign-in has expired or is unknown; start again from the application',
+    );
+  }
+  return interaction;
+}
+
+function html(res: Response, page: string, status = 200) {
+  res.status(status).type('html').set('Cache-Control', 'no-store').send(page);
+}
+
+export function showInteraction() {
+  return async (req: Request, res: Response) => {
+    const interaction = await details(req, res);
+    const clientName = String(interaction.params.client_id ?? '');
+    const action = `${req.baseUrl}/v1/interaction/${interaction.uid}`;
+    if (interaction.prompt.name === 'login') {
+      return html(res, loginPage({ action: `${action}/login`, clientName }));
+    }
+    const scopes = String(interaction.params.scope ?? '')
+      .split(' ')
+      .filter(Boolean);
+    html(res, consentPage({ action: `${action}/consent`, clientName, scopes }));
+  };
+}
+
+type Body = Record<string, string | undefined>;
+
+export function submitLogin(deps: InteractionDeps) {
+  return async (req: Request, res: Response) => {
+    const interaction = await details(req, res);
+    const { provider, community, issuer } = res.locals.issuer as CommunityIssuer;
+    const body = (req.body ?? {}) as Body;
+    const clientId = String(interaction.params.client_id ?? '');
+    const again = (error: string, reason: string) => {
+      deps.events(community, 'E_OAUTH_LOGIN_FAILED', { clientId, reason });
+      const action = `${req.baseUrl}/v1/interaction/${interaction.uid}/login`;
+      html(res, loginPage({ action, clientName: clientId, error }), 401);
+    };
+    let login: NonNullable<InteractionResults['login']>;
+    if (body.proof_of_authentication_jwt) {
+      try {
+        const proof = verifyProof(body.proof_of_authentication_jwt.trim(), {
+          keys: (await deps.trust.proofKeys(community.id)) as JsonWebKey[],
+          audience: issuer,
+          maxLifetime: PROOF_MAX_LIFETIME,
+          clockTolerance: CLOCK_TOLERANCE,
+        });
+        const fresh = await deps.trust.useProof(
+          community.id,
+          proof.jti,
+          new Date((proof.exp + CLOCK_TOLERANCE) * 1000),
+        );
+        if (!fresh) return again('This proof was used before.', 'replayed_proof');
+        login = { accountId: proof.sub, amr: ['proof'] };
+      } catch (err) {
+        if (err instanceof ProofRejected)
+          return again(`The proof was not accepted: ${err.message}.`, 'invalid_proof');
+        throw err;
+      }
+    } else {
+      const account = await deps.accounts.authenticate(
+        community.id,
+        body.username ?? '',
+        body.password ?? '',
+      );
+      if (!account) return again('Wrong username or password.', 'invalid_credentials');
+      login = { accountId: account.accountId, amr: ['pwd'] };
+    }
+    deps.events(community, 'E_OAUTH_LOGIN_SUCCEEDED', {
+      clientId,
+      sub: login.accountId,
+      method: body.proof_of_authentication_jwt
+        ? 'proof'
+        : interaction.params.eam_ref
+          ? 'eam'
+          : 'password',
+    });
+    await provider.interactionFinished(req, res, { login }, { mergeWithLastSubmission: false });
+  };
+}
+
+export function submitConsent() {
+  return async (req: Request, res: Response) => {
+    const interaction = await details(req, res);
+    const { provider } = res.locals.issuer as CommunityIssuer;
+    if ((req.body as Body | undefined)?.decision !== 'allow') {
+      const denied = { error: 'access_denied', error_description: 'the user denied the request' };
+      return provider.interactionFinished(req, res, denied, { mergeWithLastSubmission: false });
+    }
+    const accountId = interaction.session?.accountId;
+    if (!accountId || interaction.prompt.name !== 'consent')
+      throw new BadRequest('nothing to consent to');
+    const grant = interaction.grantId
+      ? await provider.Grant.find(interaction.grantId)
+      : new provider.Grant({ accountId, clientId: String(interaction.params.client_id) });
+    if (!grant) throw new BadRequest('the grant of this sign-in has expired');
+    const missing = interaction.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+      grant.addResourceScope(indicator, scopes.join(' '));
+    }
+    const grantId = await grant.save();
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId } },
+      { mergeWithLastSubmission: true },
+    );
+  };
+}

@@ -1,0 +1,99 @@
+// End-user accounts per community for the login page; passwords hashed with scrypt.
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { Knex } from '@idv/db';
+
+const TABLE = 'oauth.accounts';
+const PARAMS = { N: 16384, r: 8, p: 1 };
+
+export interface Account {
+  accountId: string;
+  username: string;
+  displayName: string | null;
+}
+
+interface AccountRow {
+  account_id: string;
+  username: string;
+  password_hash: string;
+  display_name: string | null;
+}
+
+function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, 32, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMS);
+  const { N, r, p } = PARAMS;
+  return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function passwordMatches(password: string, stored: string): Promise<boolean> {
+  const [scheme, N, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await derive(password, Buffer.from(salt, 'base64'), {
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+const toAccount = (row: AccountRow): Account => ({
+  accountId: row.account_id,
+  username: row.username,
+  displayName: row.display_name,
+});
+
+export class AccountStore {
+  /** compared against when the username is unknown, so timing does not reveal which exist */
+  private decoy: Promise<string> | undefined;
+
+  constructor(private readonly db: Knex) {}
+
+  async create(
+    communityId: string,
+    username: string,
+    password: string,
+    displayName?: string,
+  ): Promise<Account> {
+    const [row]: AccountRow[] = await this.db(TABLE)
+      .insert({
+        community_id: communityId,
+        username,
+        password_hash: await hashPassword(password),
+        display_name: displayName ?? null,
+      })
+      .returning(['account_id', 'username', 'display_name', 'password_hash']);
+    if (!row) throw new Error('account insert returned nothing');
+    return toAccount(row);
+  }
+
+  async authenticate(
+    communityId: string,
+    username: string,
+    password: string,
+  ): Promise<Account | undefined> {
+    const row: AccountRow | undefined = await this.db(TABLE)
+      .where({ community_id: communityId, username })
+      .first();
+    const ok = await passwordMatches(
+      password,
+      row?.password_hash ?? (await (this.decoy ??= hashPassword(randomBytes(16).toString('hex')))),
+    );
+    return row && ok ? toAccount(row) : undefined;
+  }
+
+  async find(communityId: string, accountId: string): Promise<Account | undefined> {
+    const row: AccountRow | undefined = await this.db(TABLE)
+      .where({ community_id: communityId, account_id: accountId })
+      .first();
+    return row ? toAccount(row) : undefined;
+  }
+}

@@ -1,0 +1,95 @@
+// oidc-provider's storage over PostgreSQL: one row per model instance, keyed by community.
+import type { Knex } from '@idv/db';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+
+const TABLE = 'oauth.oidc_models';
+
+interface ModelRow {
+  payload: AdapterPayload;
+  consumed_at: Date | null;
+}
+
+/** Expired rows are invisible at once; the sweep removes them later. */
+function live(db: Knex) {
+  return db.raw('(expires_at IS NULL OR expires_at > now())');
+}
+
+function withConsumed(row: ModelRow | undefined): AdapterPayload | undefined {
+  if (!row) return undefined;
+  if (!row.consumed_at) return row.payload;
+  return { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) };
+}
+
+export class ModelStore implements Adapter {
+  constructor(
+    private readonly db: Knex,
+    private readonly communityId: string,
+    private readonly model: string,
+  ) {}
+
+  private rows() {
+    return this.db(TABLE).where({ community_id: this.communityId, model: this.model });
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    await this.db(TABLE)
+      .insert({
+        community_id: this.communityId,
+        model: this.model,
+        id,
+        payload,
+        grant_id: payload.grantId ?? null,
+        uid: payload.uid ?? null,
+        user_code: payload.userCode ?? null,
+        expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+      })
+      .onConflict(['community_id', 'model', 'id'])
+      .merge(['payload', 'grant_id', 'uid', 'user_code', 'expires_at']);
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const row: ModelRow | undefined = await this.rows()
+      .andWhere({ id })
+      .andWhere(live(this.db))
+      .first();
+    return withConsumed(row);
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const row: ModelRow | undefined = await this.rows()
+      .andWhere({ uid })
+      .andWhere(live(this.db))
+      .first();
+    return withConsumed(row);
+  }
+
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    const row: ModelRow | undefined = await this.rows()
+      .andWhere({ user_code: userCode })
+      .andWhere(live(this.db))
+      .first();
+    return withConsumed(row);
+  }
+
+  /** One UPDATE guarded by consumed_at: of two racing redemptions only one changes the row. */
+  async consume(id: string): Promise<void> {
+    const changed = await this.rows()
+      .andWhere({ id })
+      .whereNull('consumed_at')
+      .update({ consumed_at: this.db.fn.now() });
+    if (changed === 0) throw new errors.InvalidGrant('grant already consumed');
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.rows().andWhere({ id }).delete();
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db(TABLE).where({ community_id: this.communityId, grant_id: grantId }).delete();
+  }
+}
+
+/** Deletes expired rows of every community; answers how many went. */
+export async function sweepExpiredModels(db: Knex): Promise<number> {
+  return db(TABLE).where('expires_at', '<', db.fn.now()).delete();
+}

@@ -1,0 +1,100 @@
+// Who a community trusts: proof signing keys, its external identity provider; plus replay and
+// EAM context rows that live only as long as the proof or interaction they belong to.
+import { randomBytes } from 'node:crypto';
+import type { Knex } from '@idv/db';
+import type { JWK } from 'jose';
+
+export interface ExternalIdp {
+  issuer: string;
+  audience: string;
+  jwksUri: string;
+}
+
+export interface EamContext {
+  oid: string;
+  tid: string;
+}
+
+export class TrustStore {
+  constructor(private readonly db: Knex) {}
+
+  /** secp256k1 public JWKs allowed to sign proofs: platform service keys and the community's. */
+  async proofKeys(communityId: string): Promise<JWK[]> {
+    const [own, platform] = await Promise.all([
+      this.db('oauth.proof_keys').where({ community_id: communityId }).select('public_jwk'),
+      this.db('platform.service_keys').select('public_key'),
+    ]);
+    const fromService = platform.map((row: { public_key: string }) => {
+      const point = Buffer.from(row.public_key, 'base64');
+      return {
+        kty: 'EC',
+        crv: 'secp256k1',
+        x: point.subarray(0, 32).toString('base64url'),
+        y: point.subarray(32, 64).toString('base64url'),
+      };
+    });
+    return [...own.map((row: { public_jwk: JWK }) => row.public_jwk), ...fromService];
+  }
+
+  async trustProofKey(communityId: string, kid: string, jwk: JWK): Promise<void> {
+    await this.db('oauth.proof_keys')
+      .insert({ community_id: communityId, kid, public_jwk: jwk })
+      .onConflict(['community_id', 'kid'])
+      .merge();
+  }
+
+  /** false when the jti was seen before: one INSERT decides between racing requests. */
+  async useProof(communityId: string, jti: string, expiresAt: Date): Promise<boolean> {
+    const inserted = await this.db('oauth.used_proofs')
+      .insert({ community_id: communityId, jti, expires_at: expiresAt })
+      .onConflict(['community_id', 'jti'])
+      .ignore()
+      .returning('jti');
+    return inserted.length === 1;
+  }
+
+  async externalIdp(communityId: string): Promise<ExternalIdp | undefined> {
+    const row = await this.db('oauth.external_idps').where({ community_id: communityId }).first();
+    return row ? { issuer: row.issuer, audience: row.audience, jwksUri: row.jwks_uri } : undefined;
+  }
+
+  async setExternalIdp(communityId: string, idp: ExternalIdp): Promise<void> {
+    await this.db('oauth.external_idps')
+      .insert({
+        community_id: communityId,
+        issuer: idp.issuer,
+        audience: idp.audience,
+        jwks_uri: idp.jwksUri,
+      })
+      .onConflict('community_id')
+      .merge();
+  }
+
+  async saveEamContext(
+    communityId: string,
+    context: EamContext,
+    ttlSeconds: number,
+  ): Promise<string> {
+    const ref = randomBytes(18).toString('base64url');
+    await this.db('oauth.eam_contexts').insert({
+      ref,
+      community_id: communityId,
+      ...context,
+      expires_at: new Date(Date.now() + ttlSeconds * 1000),
+    });
+    return ref;
+  }
+
+  async eamContext(communityId: string, ref: string): Promise<EamContext | undefined> {
+    const row = await this.db('oauth.eam_contexts')
+      .where({ community_id: communityId, ref })
+      .andWhere('expires_at', '>', this.db.fn.now())
+      .first();
+    return row ? { oid: row.oid, tid: row.tid } : undefined;
+  }
+
+  async sweep(): Promise<void> {
+    await this.db('oauth.used_proofs').where('expires_at', '<', this.db.fn.now()).delete();
+    await this.db('oauth.eam_contexts').where('expires_at', '<', this.db.fn.now()).delete();
+  }
+}

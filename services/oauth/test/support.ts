@@ -1,0 +1,96 @@
+// Test helpers: an oauth service on a fresh database, seeded communities, proof JWT signing.
+import { createECDH, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { platformMigrations, TenantStore, type Community } from '@idv/platform';
+import type { StartedService } from '@idv/common-endpoints';
+import { oauthMigrations } from '../src/migrations.ts';
+import { startOauth } from '../src/start.ts';
+
+export interface OauthUnderTest {
+  database: TestDatabase;
+  service: StartedService;
+  url: string;
+  masterKey: Buffer;
+  community: Community;
+  other: Community;
+  issuer(community: Community): string;
+  stop(): Promise<void>;
+}
+
+export async function startOauthUnderTest(
+  env: Record<string, string> = {},
+): Promise<OauthUnderTest> {
+  const database = await createTestDatabase([platformMigrations, oauthMigrations]);
+  const masterKey = randomBytes(32);
+  const tenants = new TenantStore(database.db);
+  const tenant = await tenants.createTenant(`tenant-${randomBytes(3).toString('hex')}`);
+  const community = await tenants.createCommunity(tenant.id, `c-${randomBytes(3).toString('hex')}`);
+  const other = await tenants.createCommunity(tenant.id, `o-${randomBytes(3).toString('hex')}`);
+  const service = await startOauth({
+    DATABASE_URL: database.url,
+    AMQP_URL: await testAmqpUrl(),
+    MASTER_KEY: masterKey.toString('base64'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    OAUTH_PORT: '0',
+    ...env,
+  });
+  const url = service.server.url.replace(/\/$/, '');
+  return {
+    database,
+    service,
+    url,
+    masterKey,
+    community,
+    other,
+    issuer: (c) => `${url}/community/${c.name}`,
+    async stop() {
+      await service.stop();
+      await database.drop();
+    },
+  };
+}
+
+export interface ProofClaims {
+  sub?: string;
+  aud?: string;
+  iat?: number;
+  exp?: number;
+  jti?: string;
+}
+
+function secp256k1Key(privateKey: string) {
+  const d = Buffer.from(privateKey, 'base64');
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(d);
+  const point = ecdh.getPublicKey();
+  const b64 = (b: Buffer) => b.toString('base64url');
+  return createPrivateKey({
+    format: 'jwk',
+    key: {
+      kty: 'EC',
+      crv: 'secp256k1',
+      d: b64(d),
+      x: b64(point.subarray(1, 33)),
+      y: b64(point.subarray(33)),
+    },
+  });
+}
+
+/** An ES256K JWT signed with a base64 secp256k1 scalar (a platform service key's keySecret). */
+export function signProof(privateKey: string, claims: ProofClaims): string {
+  const now = Math.floor(Date.now() / 1000);
+  const payload = {
+    sub: 'acct-testy-mctestface',
+    iat: now,
+    exp: now + 60,
+    jti: randomUUID(),
+    ...claims,
+  };
+  const encode = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const input = `${encode({ alg: 'ES256K', typ: 'JWT' })}.${encode(payload)}`;
+  const signature = sign('sha256', Buffer.from(input), {
+    key: secp256k1Key(privateKey),
+    dsaEncoding: 'ieee-p1363',
+  });
+  return `${input}.${signature.toString('base64url')}`;
+}
