@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { buildVersion } from '@idv/common-endpoints';
-import { loadConfig, PlatformConfig } from '@idv/config';
+import { loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
 import { createDatabase, ensureDatabaseExists, migrate } from '@idv/db';
 import { allMigrations } from '../../services/admin-cli/src/allMigrations.ts';
 import { devCredentials } from './devCredentials.ts';
@@ -13,7 +13,8 @@ const config = loadConfig(PlatformConfig);
 await ensureDatabaseExists(config.DATABASE_URL);
 const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-dev' });
 await migrate(db, allMigrations);
-const credentials = await devCredentials(db);
+const master = resolveMasterKey(config, (line) => console.error(line));
+const credentials = await devCredentials(db, master.key);
 await db.destroy();
 
 const env = { ...process.env, BUILD_VERSION: buildVersion(config.BUILD_VERSION) };
@@ -37,8 +38,9 @@ function start(proc: DevProcess): void {
   children.set(proc.name, child);
 }
 
-async function healthy(url: string, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
+/** Healthy only while our own child lives: another process on the port does not count. */
+async function healthy(name: string, url: string, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline && children.has(name)) {
     try {
       if ((await fetch(url)).status === 200) return true;
     } catch {
@@ -62,13 +64,17 @@ function stopAll(): void {
 }
 process.on('SIGINT', stopAll);
 process.on('SIGTERM', stopAll);
+// whatever ends this process, the services it started end with it
+process.on('exit', () => {
+  for (const child of children.values()) child.kill('SIGTERM');
+});
 
 const processes = devProcesses(process.env);
 processes.forEach(start);
 const deadline = Date.now() + 60_000;
 const results = await Promise.all(
   processes.map(
-    async (p) => [p, p.healthUrl ? await healthy(p.healthUrl, deadline) : true] as const,
+    async (p) => [p, p.healthUrl ? await healthy(p.name, p.healthUrl, deadline) : true] as const,
   ),
 );
 const failed = results.filter(([, ok]) => !ok).map(([p]) => p.name);
@@ -93,6 +99,11 @@ Licences:
 Caller key pair (secp256k1, base64):
   publicKey     ${credentials.caller.publicKey}
   privateKey    ${credentials.caller.privateKey}
+OAuth (issuer http://127.0.0.1:8080/community/${credentials.community.name}):
+  client_id     ${credentials.oauth.clientId}
+  client_secret ${credentials.oauth.clientSecret}
+  redirect_uri  ${credentials.oauth.redirectUri}
+  login         ${credentials.oauth.username} / ${credentials.oauth.password}
 These are also in .local/dev-credentials.json.
 
 Try it:
