@@ -1,4 +1,6 @@
-// The processes `make run` starts; later services and workers add their line here.
+// The processes `make run` starts: the HTTP services, the provider sandbox and one connector
+// worker per type; later services and workers add their line here.
+import { CONNECTOR_TYPES } from '@idv/contracts';
 export interface DevProcess {
   name: string;
   entry: string;
@@ -25,5 +27,15 @@ export function devProcesses(env: Record<string, string | undefined>): DevProces
       entry: 'services/webhooks-gateway/src/main.ts',
       healthUrl: `http://127.0.0.1:${port('WEBHOOKS_PORT', 8082)}/healthz`,
     },
+    {
+      name: 'provider-sandbox',
+      entry: 'services/provider-sandbox/src/main.ts',
+      healthUrl: `http://127.0.0.1:${port('SANDBOX_PORT', 8090)}/healthz`,
+    },
+    ...CONNECTOR_TYPES.map((type) => ({
+      name: `connector-${type}`,
+      entry: 'services/connector-worker/src/main.ts',
+      env: { CONNECTOR_TYPE: type },
+    })),
   ];
 }

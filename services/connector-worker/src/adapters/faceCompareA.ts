@@ -1,0 +1,92 @@
+// face_compare_a speaks a face detect-and-verify cloud API: detect each image (octet-stream bytes or
+// JSON {url}) for a faceId, then verify faceId1/faceId2 -> {isIdentical, confidence}; identical at
+// >= 0.5. Key in Ocp-Apim-Subscription-Key. `accounts` are tried in order: an account that fails or
+// whose key is refused hands over to the next; retryCount adds passes over the list. The detect
+// parameters (returnFaceId, returnFaceLandmarks, returnFaceAttributes, detectionModel,
+// recognitionModel, faceIdTimeToLive) go as query parameters as configured.
+import { ProviderRejected, type Adapter, type AdapterInput } from './types.ts';
+import { facePair, type ImageRef } from './shared/documentInputs.ts';
+import { asNumber, asString, decision, defined, inconclusive } from './shared/normalise.ts';
+import { callProvider, expectAnswer, ProviderFailure } from './shared/providerCall.ts';
+
+interface Account {
+  apiKey: string;
+  url: string;
+  urlVerify: string;
+}
+
+function detectUrl(base: string): string {
+  return /\/detect\/?$/.test(base) ? base : `${base.replace(/\/+$/, '')}/face/v1.0/detect`;
+}
+
+function detectParams(config: Record<string, unknown>): Record<string, unknown> {
+  return defined({
+    returnFaceId: config.returnFaceId ?? true,
+    returnFaceLandmarks: config.returnFaceLandmarks,
+    returnFaceAttributes: config.returnFaceAttributes,
+    detectionModel: config.detectionModel,
+    recognitionModel: config.recognitionModel,
+    faceIdTimeToLive: config.faceIdTimeToLive,
+  });
+}
+
+async function detect(input: AdapterInput, account: Account, image: ImageRef): Promise<unknown> {
+  const bytes = image.image ? Buffer.from(image.image, 'base64') : undefined;
+  return callProvider(input, 'face API detect', {
+    method: 'POST',
+    url: detectUrl(account.url),
+    params: detectParams(input.config),
+    headers: {
+      'Ocp-Apim-Subscription-Key': account.apiKey,
+      'Content-Type': bytes ? 'application/octet-stream' : 'application/json',
+    },
+    data: bytes ?? { url: image.url },
+  });
+}
+
+async function compareWith(input: AdapterInput, account: Account) {
+  const { source, target } = facePair(input.document);
+  const detected = [await detect(input, account, source), await detect(input, account, target)];
+  if (!detected.every(Array.isArray))
+    throw new ProviderFailure('face API detect answered no list', 'provider_malformed');
+  const faceIds = detected.map((faces) =>
+    asString((faces as Record<string, unknown>[])[0]?.faceId),
+  );
+  if (detected.some((faces) => (faces as unknown[]).length === 0)) {
+    return { result: decision(false, ['no_face_detected'], { score: 0 }), raw: { detected } };
+  }
+  const [faceId1, faceId2] = faceIds;
+  if (!faceId1 || !faceId2)
+    return { result: inconclusive(['face_id_not_returned']), raw: { detected } };
+  const verified = await callProvider(input, 'face API verify', {
+    method: 'POST',
+    url: account.urlVerify,
+    headers: { 'Ocp-Apim-Subscription-Key': account.apiKey },
+    data: { faceId1, faceId2 },
+  });
+  const answer = expectAnswer(verified, 'face API verify', ['isIdentical', 'confidence']);
+  const score = (asNumber(answer.confidence) ?? 0) * 100;
+  const result = decision(answer.isIdentical === true, ['faces_differ'], { score });
+  return { result: { ...result, threshold: 50 }, raw: { detected, verify: verified } };
+}
+
+/** A refused key (401/403) or quota (429 is already a failure) is the account's problem: next one. */
+const accountTrouble = (err: unknown) =>
+  err instanceof ProviderFailure ||
+  (err instanceof ProviderRejected && (err.status === 401 || err.status === 403));
+
+export const faceCompareA: Adapter = async (input) => {
+  const accounts = (input.config.accounts as Account[] | undefined) ?? [];
+  if (accounts.length === 0) throw new ProviderRejected('face_compare_a needs config.accounts');
+  const attempts = accounts.length * (1 + (asNumber(input.config.retryCount) ?? 0));
+  let last: unknown;
+  for (let i = 0; i < attempts && !input.signal.aborted; i += 1) {
+    try {
+      return await compareWith(input, accounts[i % accounts.length] as Account);
+    } catch (err) {
+      if (!accountTrouble(err)) throw err;
+      last = err;
+    }
+  }
+  throw last ?? new ProviderFailure('face API call aborted', 'provider_timeout');
+};

@@ -1,0 +1,27 @@
+// The one shape every connector adapter has: provider call in, normalised result and raw answer out.
+import type { NormalisedResult, VerificationKind } from '@idv/contracts';
+import type { AxiosInstance } from 'axios';
+
+export interface AdapterInput {
+  kind: VerificationKind;
+  connectorUrl: string;
+  config: Record<string, unknown>; // validated against CONFIG_BY_CONNECTOR[type]
+  document: Record<string, unknown>; // the /verify request's document
+  http: AxiosInstance; // keep-alive, timeout set; adapters use it for provider calls
+  signal: AbortSignal; // aborted when the breaker times the call out
+}
+export interface AdapterOutput {
+  result: NormalisedResult;
+  raw: unknown;
+}
+export type Adapter = (input: AdapterInput) => Promise<AdapterOutput>;
+/** Thrown for a provider 4xx / refused input: not a provider failure, outcome invalid_request. */
+export class ProviderRejected extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderRejected';
+  }
+}

@@ -1,0 +1,85 @@
+// Settings of a connector worker process: its type, queue, prefetch and the nested timeouts.
+import { Type, type Static } from '@sinclair/typebox';
+import { ConfigError, defineConfig, loadConfig, platformConfigFields } from '@idv/config';
+import { CONNECTOR_TYPES, type ConnectorType } from '@idv/contracts';
+
+const ms = (fallback: number, description: string) =>
+  Type.Integer({ default: fallback, minimum: 1, maximum: 600_000, description });
+
+export const ConnectorWorkerConfig = defineConfig({
+  AMQP_URL: platformConfigFields.AMQP_URL,
+  MASTER_KEY: platformConfigFields.MASTER_KEY,
+  MASTER_KEY_FILE: platformConfigFields.MASTER_KEY_FILE,
+  NODE_ENV: platformConfigFields.NODE_ENV,
+  LOG_LEVEL: platformConfigFields.LOG_LEVEL,
+  CONNECTOR_TYPE: Type.String({ description: 'the one connector type this process serves' }),
+  CONNECTOR_QUEUE_PREFIX: Type.String({
+    default: 'idv.connector',
+    pattern: '^[A-Za-z0-9._-]+$',
+    description: 'work queue is <prefix>.<type>; the gateway must use the same prefix',
+  }),
+  WORKER_PREFETCH: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'jobs in flight; default per type' }),
+  ),
+  WORKER_METRICS_PORT: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 65535,
+    description: 'port of /healthz and /metrics; 0 = no HTTP server',
+  }),
+  PROVIDER_HTTP_TIMEOUT_MS: ms(5000, 'one HTTP call to a provider; below BREAKER_TIMEOUT_MS'),
+  BREAKER_TIMEOUT_MS: ms(6000, 'one provider call with its retries; below the gateway RPC timeout'),
+  BREAKER_RESET_MS: ms(30_000, 'how long an open breaker fails fast before trying again'),
+  BREAKER_ROLLING_MS: ms(10_000, 'window the breaker counts failures in'),
+  BREAKER_VOLUME_THRESHOLD: Type.Integer({
+    default: 5,
+    minimum: 1,
+    description: 'calls in the window before the breaker may open',
+  }),
+  BREAKER_ERROR_PERCENT: Type.Integer({
+    default: 50,
+    minimum: 1,
+    maximum: 100,
+    description: 'failure percentage in the window that opens the breaker',
+  }),
+  BREAKER_CAPACITY: Type.Integer({
+    default: 20,
+    minimum: 1,
+    description: 'concurrent calls per verifier; more fail fast as provider_unavailable',
+  }),
+  SHUTDOWN_TIMEOUT_MS: platformConfigFields.SHUTDOWN_TIMEOUT_MS,
+});
+export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {
+  CONNECTOR_TYPE: ConnectorType;
+};
+
+/** Human review and local OCR are slow or CPU bound: fewer jobs at once than plain HTTP lookups. */
+const DEFAULT_PREFETCH: Partial<Record<ConnectorType, number>> = {
+  basic_ocr: 2,
+  agent_review: 4,
+};
+
+export function prefetchOf(settings: ConnectorWorkerSettings): number {
+  return settings.WORKER_PREFETCH ?? DEFAULT_PREFETCH[settings.CONNECTOR_TYPE] ?? 16;
+}
+
+function isConnectorType(value: string): value is ConnectorType {
+  return (CONNECTOR_TYPES as readonly string[]).includes(value);
+}
+
+/** Throws one ConfigError line for an unknown type or timeouts that do not nest. */
+export function loadWorkerConfig(env: Record<string, string | undefined>): ConnectorWorkerSettings {
+  const type = env.CONNECTOR_TYPE ?? '';
+  if (!isConnectorType(type)) {
+    throw new ConfigError(
+      `invalid configuration: CONNECTOR_TYPE '${type}' is not one of ${CONNECTOR_TYPES.join(', ')}`,
+    );
+  }
+  const settings = loadConfig(ConnectorWorkerConfig, env);
+  if (settings.PROVIDER_HTTP_TIMEOUT_MS >= settings.BREAKER_TIMEOUT_MS) {
+    throw new ConfigError(
+      'invalid configuration: PROVIDER_HTTP_TIMEOUT_MS must be below BREAKER_TIMEOUT_MS',
+    );
+  }
+  return { ...settings, CONNECTOR_TYPE: type };
+}

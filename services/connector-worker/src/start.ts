@@ -1,0 +1,121 @@
+// Composition root of a connector worker: config, logger, metrics, broker, breakers, the adapter of
+// its type, and the consumer of idv.connector.<type>. No database: the job carries what it needs.
+import { createBroker, type Broker } from '@idv/broker';
+import { resolveMasterKey } from '@idv/config';
+import { connectorQueue } from '@idv/contracts';
+import { createSecretBox } from '@idv/crypto';
+import { Lifecycle } from '@idv/http';
+import {
+  createLogger,
+  createMetricsRegistry,
+  type Logger,
+  type Registry,
+} from '@idv/observability';
+import { ADAPTERS } from './adapters/index.ts';
+import { createBasicOcr } from './adapters/basic_ocr/index.ts';
+import type { Adapter } from './adapters/types.ts';
+import { loadWorkerConfig, prefetchOf, type ConnectorWorkerSettings } from './config.ts';
+import { createJobHandler } from './jobs/handleJob.ts';
+import { startMetricsServer } from './metricsServer.ts';
+import { VerifierBreakers } from './provider/breakers.ts';
+import { createProviderHttp } from './provider/http.ts';
+import { providerMetrics } from './provider/metrics.ts';
+
+export interface RunningWorker {
+  settings: ConnectorWorkerSettings;
+  queue: string;
+  logger: Logger;
+  registry: Registry;
+  broker: Broker;
+  breakers: VerifierBreakers;
+  lifecycle: Lifecycle;
+  /** base URL of /healthz and /metrics when WORKER_METRICS_PORT is set */
+  metricsUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  /** replaces the table's adapter, e.g. for a test of the worker core alone */
+  adapter?: Adapter;
+  logDestination?: NodeJS.WritableStream;
+}
+
+export async function startConnectorWorker(
+  env: Record<string, string | undefined> = process.env,
+  options: WorkerOptions = {},
+): Promise<RunningWorker> {
+  const settings = loadWorkerConfig(env);
+  const type = settings.CONNECTOR_TYPE;
+  const logger = createLogger({
+    service: `connector-${type}`,
+    level: settings.LOG_LEVEL,
+    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  });
+  const master = resolveMasterKey(settings, (line) => logger.warn(line));
+  const registry = createMetricsRegistry('connector-worker');
+  const metrics = providerMetrics(registry);
+  const broker = createBroker({
+    url: settings.AMQP_URL,
+    logger,
+    registry,
+    connectionName: `connector-${type}`,
+  });
+  const provider = createProviderHttp(settings.PROVIDER_HTTP_TIMEOUT_MS);
+  const breakers = new VerifierBreakers(
+    type,
+    {
+      timeoutMs: settings.BREAKER_TIMEOUT_MS,
+      resetMs: settings.BREAKER_RESET_MS,
+      rollingMs: settings.BREAKER_ROLLING_MS,
+      volumeThreshold: settings.BREAKER_VOLUME_THRESHOLD,
+      errorPercent: settings.BREAKER_ERROR_PERCENT,
+      capacity: settings.BREAKER_CAPACITY,
+    },
+    metrics,
+    logger,
+  );
+  // basic_ocr keeps one OCR engine for the life of the worker instead of one per passport
+  const ocr = type === 'basic_ocr' && !options.adapter ? createBasicOcr() : undefined;
+  const handler = createJobHandler({
+    type,
+    adapter: options.adapter ?? ocr?.adapter ?? ADAPTERS[type],
+    box: createSecretBox(master.key),
+    http: provider.http,
+    breakers,
+    metrics,
+    logger,
+  });
+  const queue = connectorQueue(type, settings.CONNECTOR_QUEUE_PREFIX);
+  const lifecycle = new Lifecycle(logger);
+  const consumer = await broker.consume(queue, handler, {
+    prefetch: prefetchOf(settings),
+    queueType: 'classic',
+  });
+  const metricsServer =
+    settings.WORKER_METRICS_PORT > 0
+      ? await startMetricsServer(settings.WORKER_METRICS_PORT, registry, broker)
+      : undefined;
+
+  // 0: take no new jobs and finish the running ones; 10: close clients.
+  lifecycle.onStop('consumer', 0, () => consumer.stop());
+  lifecycle.onStop('metrics server', 0, async () => metricsServer?.close());
+  lifecycle.onStop('broker', 10, () => broker.close());
+  if (ocr) lifecycle.onStop('ocr engine', 10, () => ocr.close());
+  lifecycle.onStop('provider clients', 10, async () => {
+    breakers.shutdown();
+    provider.close();
+  });
+  logger.info({ queue, prefetch: prefetchOf(settings) }, 'connector worker consuming');
+
+  return {
+    settings,
+    queue,
+    logger,
+    registry,
+    broker,
+    breakers,
+    lifecycle,
+    metricsUrl: metricsServer?.url,
+    stop: () => lifecycle.stop(),
+  };
+}
