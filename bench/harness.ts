@@ -48,3 +48,50 @@ export function report(comparisons: Comparison[]): string {
     ``,
   ].join('\n');
 }
+
+export interface LoadMeasurement extends Measurement {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+}
+
+/** `concurrency` callers each running `op` back to back for about `ms`; throughput and latency. */
+export async function load(
+  name: string,
+  op: () => Promise<unknown>,
+  concurrency: number,
+  ms = 3000,
+): Promise<LoadMeasurement> {
+  const warmUntil = Date.now() + 300;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < warmUntil) await op();
+    }),
+  );
+  const latencies: number[] = [];
+  const started = process.hrtime.bigint();
+  const until = Date.now() + ms;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < until) {
+        const t0 = process.hrtime.bigint();
+        await op();
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  latencies.sort((a, b) => a - b);
+  return {
+    name,
+    opsPerSecond: latencies.length / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+  };
+}
+
+export const latencyNote = (m: LoadMeasurement) =>
+  `p50 ${m.p50Ms.toFixed(1)} ms, p99 ${m.p99Ms.toFixed(1)} ms`;

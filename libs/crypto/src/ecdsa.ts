@@ -1,5 +1,5 @@
 // ECDSA secp256k1 over SHA-256 with raw r||s signatures, low-S so strict verifiers accept them.
-import { sign as nodeSign, verify as nodeVerify } from 'node:crypto';
+import { sign as nodeSign, verify as nodeVerify, type KeyObject } from 'node:crypto';
 import { signingKey, verifyingKey } from './keys.ts';
 
 const N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
@@ -12,9 +12,24 @@ function toLowS(signature: Buffer): Buffer {
   return Buffer.concat([signature.subarray(0, 32), low]);
 }
 
+// Building a KeyObject from a raw scalar costs an EC point multiplication; service keys sign
+// many messages, so the few keys in use are kept (bounded, oldest dropped first).
+const keyObjects = new Map<string, KeyObject>();
+const KEY_OBJECTS_MAX = 16;
+
+function cachedSigningKey(privateKey: string): KeyObject {
+  let key = keyObjects.get(privateKey);
+  if (!key) {
+    key = signingKey(privateKey);
+    if (keyObjects.size >= KEY_OBJECTS_MAX) keyObjects.delete(keyObjects.keys().next().value!);
+    keyObjects.set(privateKey, key);
+  }
+  return key;
+}
+
 export function signMessage(privateKey: string, message: string | Buffer): string {
   const raw = nodeSign('sha256', Buffer.from(message), {
-    key: signingKey(privateKey),
+    key: cachedSigningKey(privateKey),
     dsaEncoding: 'ieee-p1363',
   });
   return toLowS(raw).toString('base64');

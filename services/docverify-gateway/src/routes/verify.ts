@@ -74,12 +74,13 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
           result,
           retentionPlan(config.settings, new Date()),
         );
-        await publishVerificationEvents(deps, config, result);
         const { keyId } = await deps.serviceKey();
         res.json({
           data: encrypt(credentials.sharedKey, JSON.stringify(result)),
           publicKey: keyId,
         });
+        // after the answer: the caller does not wait for the broker's confirm; failures are logged
+        void publishVerificationEvents(deps, config, result);
       },
     },
     {
