@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.local/**', 'test-artifacts/**'] },
+  { ignores: ['**/node_modules/**', '.local/**', 'test-artifacts/**', '**/.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -71,6 +71,7 @@ export {
 } from './http/docverifyConfig.ts';
 export {
   VerifyBody,
+  EncryptedAnswer,
   VerifyDocument,
   VerifyRequest,
   VerifyResult,

@@ -13,6 +13,14 @@ export const VerifyBody = Type.Object(
   { $id: 'http/verifyBody', additionalProperties: false },
 );
 
+export const EncryptedAnswer = Type.Object(
+  {
+    data: Type.String({ description: 'the result JSON, encrypted with the shared key' }),
+    publicKey: Type.String({ description: "the service's public key" }),
+  },
+  { $id: 'http/encryptedAnswer' },
+);
+
 const text = (maxLength = 200) => Type.Optional(Type.String({ maxLength }));
 const image = Type.Optional(
   Type.String({ maxLength: 15_000_000, pattern: '^[A-Za-z0-9+/=\\s]*$', description: 'base64' }),

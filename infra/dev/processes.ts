@@ -28,6 +28,13 @@ export function devProcesses(env: Record<string, string | undefined>): DevProces
       healthUrl: `http://127.0.0.1:${port('WEBHOOKS_PORT', 8082)}/healthz`,
     },
     {
+      name: 'webhook-dispatcher',
+      entry: 'services/webhook-dispatcher/src/main.ts',
+      healthUrl: `http://127.0.0.1:${port('WEBHOOK_DISPATCHER_PORT', 8083)}/healthz`,
+      // dev only: callbacks may go to receivers on this machine
+      env: { WEBHOOK_SSRF_ALLOW: env.WEBHOOK_SSRF_ALLOW ?? '127.0.0.1/32,::1/128' },
+    },
+    {
       name: 'provider-sandbox',
       entry: 'services/provider-sandbox/src/main.ts',
       healthUrl: `http://127.0.0.1:${port('SANDBOX_PORT', 8090)}/healthz`,

@@ -4,6 +4,7 @@ import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/test
 import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
 import { oauthMigrations } from '../../services/oauth/src/migrations.ts';
+import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
 import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
 import { startOauth } from '../../services/oauth/src/start.ts';
 import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
@@ -30,6 +31,7 @@ export async function startPlatform(
     platformMigrations,
     oauthMigrations,
     docverifyMigrations,
+    webhooksMigrations,
   ]);
   const env: Record<string, string> = {
     DATABASE_URL: database.url,

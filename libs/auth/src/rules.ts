@@ -63,7 +63,7 @@ export function createCredentialAuth(
 ): CredentialAuth {
   return {
     require(rule = {}) {
-      return (req: Request, res: Response, next: NextFunction) => {
+      const guard = (req: Request, res: Response, next: NextFunction) => {
         checkCredentials(req, deps)
           .then((credentials) => {
             enforce(rule, credentials.licence, req);
@@ -73,9 +73,10 @@ export function createCredentialAuth(
           })
           .catch(next);
       };
+      return Object.assign(guard, { openapiSecurity: 'credentials' as const });
     },
     requireLicenceHeader() {
-      return (req: Request, res: Response, next: NextFunction) => {
+      const guard = (req: Request, res: Response, next: NextFunction) => {
         const key = req.get('license')?.trim();
         if (!key) return next(new Unauthorized('missing header: license'));
         deps.licences
@@ -90,6 +91,7 @@ export function createCredentialAuth(
           })
           .catch(next);
       };
+      return Object.assign(guard, { openapiSecurity: 'license' as const });
     },
   };
 }

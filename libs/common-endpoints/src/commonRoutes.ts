@@ -4,9 +4,14 @@ import type { CredentialAuth } from '@idv/auth';
 import {
   EcdsaHelperDataBody,
   EcdsaHelperOauthBody,
+  Environment as EnvironmentSchema,
+  Health,
+  PublicKeyObject,
+  ServiceDirectory,
+  ServiceKeyBody,
   type Environment,
-  type Health,
 } from '@idv/contracts';
+import { Type } from '@sinclair/typebox';
 import { decrypt, deriveSharedKey, encrypt, publicKeyFromPrivate } from '@idv/crypto';
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { Registry } from '@idv/observability';
@@ -71,17 +76,35 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
   };
 
   const routes: Route[] = [
-    { method: 'GET', path: '/healthz', handler: async (_req, res) => res.json(await health()) },
+    {
+      method: 'GET',
+      path: '/healthz',
+      doc: {
+        summary: 'liveness and dependency status, the public key and the build version',
+        response: Health,
+      },
+      handler: async (_req, res) => res.json(await health()),
+    },
     {
       method: 'GET',
       path: '/publickeys',
+      doc: { summary: "the service's public key", response: PublicKeyObject },
       handler: async (_req, res) =>
         res.json({ publicKey: (await serviceKeys.currentKey()).key.keyId }),
     },
-    { method: 'GET', path: '/sd', handler: (_req, res) => res.json(options.directory) },
+    {
+      method: 'GET',
+      path: '/sd',
+      doc: { summary: 'the service directory', response: ServiceDirectory },
+      handler: (_req, res) => res.json(options.directory),
+    },
     {
       method: 'GET',
       path: '/environment',
+      doc: {
+        summary: 'time window, curve and versions (nothing secret)',
+        response: EnvironmentSchema,
+      },
       guards: [auth.requireLicenceHeader()],
       handler: (_req, res) => {
         const environment: Environment = {
@@ -97,12 +120,19 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
     {
       method: 'GET',
       path: '/servicekeys',
+      doc: { summary: 'the service key (system licence)', response: Type.Array(ServiceKeyBody) },
       guards: [auth.require(systemOnly)],
       handler: async (_req, res) => res.json([(await serviceKeys.currentKey()).key]),
     },
     {
       method: 'DELETE',
       path: '/servicekey/:keyId',
+      doc: {
+        summary: 'deletes the current service key and makes a new one (system licence)',
+        ...(options.serviceKeyReset === 'no-content'
+          ? { success: 204 }
+          : { response: Type.Array(ServiceKeyBody) }),
+      },
       guards: [auth.require(systemOnly)],
       handler: async (req, res) => {
         const created = await serviceKeys.reset(String(req.params.keyId));
@@ -114,6 +144,11 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
     {
       method: 'POST',
       path: '/ecdsa_helper/:method',
+      doc: {
+        summary:
+          'encrypts or decrypts with the shared key of the given key pair (method: encrypt or decrypt)',
+        body: options.ecdsaHelper === 'dataStr' ? EcdsaHelperOauthBody : EcdsaHelperDataBody,
+      },
       handler: (req, res) => {
         const method = req.params.method;
         if (method !== 'encrypt' && method !== 'decrypt')
@@ -131,6 +166,7 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
     {
       method: 'GET',
       path: '/metrics',
+      doc: { summary: 'Prometheus metrics' },
       handler: async (_req, res) => {
         res.type(options.registry.contentType).send(await options.registry.metrics());
       },
@@ -140,6 +176,7 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
     routes.push({
       method: 'GET',
       path: '/.well-known',
+      doc: { summary: 'the public key as public_key' },
       handler: async (_req, res) =>
         res.json({ public_key: (await serviceKeys.currentKey()).key.keyId }),
     });

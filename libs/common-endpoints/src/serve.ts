@@ -2,6 +2,7 @@
 import {
   createHttpApp,
   startHttpServer,
+  type ExternalOperation,
   type HttpAppOptions,
   type Route,
   type RunningServer,
@@ -17,6 +18,8 @@ export interface ServeOptions {
   apiVersion: string;
   variant: Pick<CommonRouteOptions, 'serviceKeyReset' | 'ecdsaHelper' | 'wellKnownPublicKey'>;
   mounts?: HttpAppOptions['mounts'];
+  /** operations of the mounts, for /openapi.json */
+  externalOperations?: ExternalOperation[];
 }
 
 export async function serve(
@@ -42,6 +45,14 @@ export async function serve(
     trustProxy: runtime.config.TRUST_PROXY,
     unavailable: runtime.unavailable,
     ...(options.mounts ? { mounts: options.mounts } : {}),
+    openapi: {
+      info: {
+        title: `${runtime.service} service`,
+        version: options.apiVersion,
+        description: `Build ${runtime.version}.`,
+      },
+      ...(options.externalOperations ? { external: options.externalOperations } : {}),
+    },
   });
   const server = await startHttpServer(app, options.port, options.host);
   runtime.lifecycle.onStop('http', 0, () => server.stop(runtime.config.SHUTDOWN_TIMEOUT_MS));

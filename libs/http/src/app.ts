@@ -6,6 +6,7 @@ import type { Logger, Registry } from '@idv/observability';
 import { Histogram } from '@idv/observability';
 import { errorBody, MethodNotAllowed, NotFound } from './errors.ts';
 import { toHttpError, type UnavailabilityTest } from './errorMapping.ts';
+import { docsPage, openApiDocument, type ExternalOperation, type OpenApiInfo } from './openapi.ts';
 import { allowedMethods, asMiddleware, type Route } from './routes.ts';
 
 export interface HttpAppOptions {
@@ -17,6 +18,36 @@ export interface HttpAppOptions {
   unavailable?: UnavailabilityTest[];
   /** mounts that own their whole sub-path and body parsing (oidc-provider), added before 404 */
   mounts?: { path: string; handler: express.RequestHandler }[];
+  /** serve GET /openapi.json and GET /docs generated from `routes` (and `external` operations) */
+  openapi?: { info: OpenApiInfo; external?: ExternalOperation[] };
+}
+
+/** The two documentation routes, described by the document they serve. */
+function documentationRoutes(
+  options: NonNullable<HttpAppOptions['openapi']>,
+  routes: Route[],
+): Route[] {
+  const described: Route[] = [
+    {
+      method: 'GET',
+      path: '/openapi.json',
+      doc: { summary: 'this OpenAPI 3.1 document' },
+      handler: () => undefined,
+    },
+    {
+      method: 'GET',
+      path: '/docs',
+      doc: { summary: 'a readable page of this document' },
+      handler: () => undefined,
+    },
+  ];
+  const document = openApiDocument(options.info, [...routes, ...described], options.external);
+  const page = docsPage(document);
+  const [json, docs] = described as [Route, Route];
+  return [
+    { ...json, handler: (_req, res) => res.json(document) },
+    { ...docs, handler: (_req, res) => res.type('html').send(page) },
+  ];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -66,12 +97,15 @@ export function createHttpApp(options: HttpAppOptions): Express {
     next();
   });
 
+  const routes = options.openapi
+    ? [...options.routes, ...documentationRoutes(options.openapi, options.routes)]
+    : options.routes;
   const json = express.json({
     limit: options.bodyLimit ?? '1mb',
     strict: true,
     type: ['application/json', 'application/*+json'],
   });
-  for (const route of options.routes) {
+  for (const route of routes) {
     const parseBody = route.jsonBody ?? ['POST', 'PUT', 'PATCH'].includes(route.method);
     const tag = (_req: Request, res: Response, next: NextFunction) => {
       res.locals.route = route.path;
@@ -85,7 +119,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     ];
     app[route.method.toLowerCase() as 'get'](route.path, ...chain);
   }
-  for (const [path, allow] of allowedMethods(options.routes)) {
+  for (const [path, allow] of allowedMethods(routes)) {
     app.all(path, (req: Request, res: Response) => {
       res.locals.route = path;
       throw new MethodNotAllowed(req.method, req.path, allow);

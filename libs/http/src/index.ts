@@ -13,7 +13,15 @@ export {
 } from './errors.ts';
 export { toHttpError, type UnavailabilityTest } from './errorMapping.ts';
 export { createHttpApp, requestLog, type HttpAppOptions } from './app.ts';
-export { allowedMethods, type Route, type HttpMethod } from './routes.ts';
+export {
+  allowedMethods,
+  securityOf,
+  type Route,
+  type RouteDoc,
+  type HttpMethod,
+  type OpenApiSecurity,
+} from './routes.ts';
+export { openApiDocument, docsPage, type OpenApiInfo, type ExternalOperation } from './openapi.ts';
 export { startHttpServer, type RunningServer } from './server.ts';
 export { Lifecycle } from './lifecycle.ts';
 export { parseBody } from './parseBody.ts';

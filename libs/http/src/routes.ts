@@ -1,4 +1,5 @@
 // A service's endpoints as a declared table; the factory adds 405-with-Allow and 404 from it.
+import type { TSchema } from '@sinclair/typebox';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -12,6 +13,29 @@ export interface Route {
   /** whether a JSON body is parsed; defaults to true for POST, PUT and PATCH */
   jsonBody?: boolean;
   handler: (req: Request, res: Response) => unknown;
+  /** what /openapi.json says of it; the schemas are the ones the handler validates with */
+  doc?: RouteDoc;
+}
+
+export interface RouteDoc {
+  summary: string;
+  body?: TSchema;
+  response?: TSchema;
+  /** status of the success answer; 200 when absent */
+  success?: number;
+  /** the error statuses it can answer besides 400/401/403/404/500 as they apply */
+  errors?: number[];
+}
+
+/** Guards declare which credentials they check so the OpenAPI document can say so. */
+export type OpenApiSecurity = 'credentials' | 'license';
+
+export function securityOf(route: Route): OpenApiSecurity | undefined {
+  for (const guard of route.guards ?? []) {
+    const security = (guard as { openapiSecurity?: OpenApiSecurity }).openapiSecurity;
+    if (security) return security;
+  }
+  return undefined;
 }
 
 export function allowedMethods(routes: Route[]): Map<string, string[]> {

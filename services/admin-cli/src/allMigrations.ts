@@ -3,9 +3,11 @@ import type { MigrationSet } from '@idv/db';
 import { platformMigrations } from '@idv/platform';
 import { docverifyMigrations } from '../../docverify-gateway/src/migrations.ts';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';
+import { webhooksMigrations } from '../../webhooks-gateway/src/migrations.ts';
 
 export const allMigrations: MigrationSet[] = [
   platformMigrations,
   oauthMigrations,
   docverifyMigrations,
+  webhooksMigrations,
 ];

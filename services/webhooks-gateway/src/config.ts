@@ -9,4 +9,10 @@ export const WebhooksGatewayConfig = defineConfig({
     maximum: 65535,
     description: 'HTTP port of the webhooks-gateway service',
   }),
+  WEBHOOK_SECRET_GRACE_SECONDS: Type.Integer({
+    default: 86_400,
+    minimum: 0,
+    maximum: 30 * 86_400,
+    description: 'after a secret rotation, how long the old secret keeps signing beside the new',
+  }),
 });

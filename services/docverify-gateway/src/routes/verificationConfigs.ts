@@ -68,6 +68,11 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       method: 'PUT',
       path: base,
       guards,
+      doc: {
+        summary: 'creates a verification config (spec 2.4)',
+        body: VerificationConfigCreate,
+        errors: [409],
+      },
       handler: async (req, res) => {
         const input = parseBody(VerificationConfigCreate, req.body);
         const owner = await community(req);
@@ -100,6 +105,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       method: 'GET',
       path: base,
       guards,
+      doc: { summary: "the community's verification configs" },
       handler: async (req, res) =>
         res.json((await deps.configs.list((await community(req)).id)).map(present)),
     },
@@ -107,12 +113,14 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       method: 'GET',
       path: one,
       guards,
+      doc: { summary: 'one verification config by id or tag' },
       handler: async (req, res) => res.json(present(await config(req))),
     },
     {
       method: 'PATCH',
       path: one,
       guards,
+      doc: { summary: 'changes name, arrays or settings', body: VerificationConfigPatch },
       handler: async (req, res) => {
         refuseFixedMembers(req.body, ['tag', 'tenantId']);
         const changes = parseBody(VerificationConfigPatch, req.body);
@@ -134,6 +142,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       method: 'DELETE',
       path: one,
       guards,
+      doc: { summary: 'deletes a verification config', success: 204 },
       handler: async (req, res) => {
         await deps.configs.delete(await config(req));
         res.status(204).end();

@@ -3,9 +3,11 @@ import { fromParam, licenceOf, type CredentialAuth } from '@idv/auth';
 import {
   CONFIG_BY_CONNECTOR,
   VerifierCreate,
+  Verifier,
   VerifierPatch,
   type ConnectorType,
 } from '@idv/contracts';
+import { Type } from '@sinclair/typebox';
 import { Conflict, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
@@ -60,6 +62,12 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       method: 'PUT',
       path: base,
       guards,
+      doc: {
+        summary: 'creates a verifier of the community',
+        body: VerifierCreate,
+        response: Verifier,
+        errors: [409],
+      },
       handler: async (req, res) => {
         const input = parseBody(VerifierCreate, req.body);
         const config = checkConfig(input.type, input.config);
@@ -77,6 +85,10 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       method: 'GET',
       path: base,
       guards,
+      doc: {
+        summary: "the community's verifiers (404 when there is none)",
+        response: Type.Array(Verifier),
+      },
       handler: async (req, res) => {
         const all = await deps.verifiers.list(await community(req));
         if (all.length === 0) throw new NotFound('verifiers not found');
@@ -87,12 +99,18 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       method: 'GET',
       path: one,
       guards,
+      doc: { summary: 'one verifier by id or tag', response: Verifier },
       handler: async (req, res) => res.json(present(await verifier(req), res)),
     },
     {
       method: 'PATCH',
       path: one,
       guards,
+      doc: {
+        summary: 'changes name, connectorUrl or the whole config',
+        body: VerifierPatch,
+        response: Verifier,
+      },
       handler: async (req, res) => {
         refuseFixedMembers(req.body, ['tag', 'type']);
         const changes = parseBody(VerifierPatch, req.body);
@@ -106,6 +124,7 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       method: 'DELETE',
       path: one,
       guards,
+      doc: { summary: 'deletes a verifier permanently', success: 204 },
       handler: async (req, res) => {
         await deps.verifiers.delete(await verifier(req));
         res.status(204).end();

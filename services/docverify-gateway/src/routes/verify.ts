@@ -1,7 +1,7 @@
 // POST /verify: decrypt, validate every rule of spec 2.2, run, answer {data: encrypt(result), publicKey}.
 import { credentialsOf, type CredentialAuth } from '@idv/auth';
 import type { Licence } from '@idv/platform';
-import { VerifyBody, VerifyRequest } from '@idv/contracts';
+import { EncryptedAnswer, VerifyBody, VerifyRequest } from '@idv/contracts';
 import { DecryptError, decrypt, encrypt } from '@idv/crypto';
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import { retentionPlan } from '../domain/retention.ts';
@@ -47,6 +47,13 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
     {
       method: 'POST',
       path: '/verify',
+      doc: {
+        summary:
+          'verifies a document or person: body {data: encrypt(request of spec 2.2)}, answer {data: encrypt(result), publicKey}',
+        body: VerifyBody,
+        response: EncryptedAnswer,
+        errors: [503],
+      },
       guards: [deps.auth.require()],
       handler: async (req, res) => {
         const credentials = credentialsOf(res);
@@ -86,6 +93,10 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
     {
       method: 'GET',
       path: '/verification/:verificationId',
+      doc: {
+        summary: 'a kept verification result (per the data retention), encrypted for the caller',
+        response: EncryptedAnswer,
+      },
       guards: [deps.auth.require()],
       handler: async (req, res) => {
         const credentials = credentialsOf(res);

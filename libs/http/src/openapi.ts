@@ -1,0 +1,156 @@
+// OpenAPI 3.1 from a service's route table and the contract schemas it validates with, plus a
+// plain docs page: the document cannot drift from what the service registers.
+import { ErrorBody } from '@idv/contracts';
+import type { TSchema } from '@sinclair/typebox';
+import { securityOf, type Route } from './routes.ts';
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+/** Operations served outside the route table (mounted routers), documented by hand. */
+export interface ExternalOperation {
+  method: string;
+  path: string;
+  summary: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** A contract schema as plain JSON Schema: no $id (ajv's cache key), no TypeBox symbols. */
+function plain(schema: TSchema): Json {
+  return JSON.parse(
+    JSON.stringify(schema, (key, value: unknown) => (key === '$id' ? undefined : value)),
+  ) as Json;
+}
+
+const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const pathParameters = (path: string) =>
+  [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+
+const SECURITY = {
+  credentials: [{ publickey: [], licensekey: [], requestid: [] }],
+  license: [{ license: [] }],
+};
+
+function operation(route: Route): Json {
+  const doc = route.doc;
+  const security = securityOf(route);
+  const errors = new Set([
+    ...(route.doc?.body || route.method !== 'GET' ? [400] : []),
+    ...(security ? [401, 403] : []),
+    404,
+    500,
+    ...(doc?.errors ?? []),
+  ]);
+  const success = String(doc?.success ?? 200);
+  const responses: Json = {
+    [success]: doc?.response
+      ? { description: 'success', content: { 'application/json': { schema: plain(doc.response) } } }
+      : { description: 'success' },
+  };
+  for (const status of [...errors].sort()) {
+    responses[String(status)] = {
+      description: 'error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+    };
+  }
+  return {
+    summary: doc?.summary ?? `${route.method} ${route.path}`,
+    parameters: pathParameters(route.path),
+    ...(doc?.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: plain(doc.body) } },
+          },
+        }
+      : {}),
+    responses,
+    ...(security ? { security: SECURITY[security] } : {}),
+  };
+}
+
+export function openApiDocument(
+  info: OpenApiInfo,
+  routes: Route[],
+  external: ExternalOperation[] = [],
+): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    const path = toOpenApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) };
+  }
+  for (const op of external) {
+    paths[op.path] = {
+      ...paths[op.path],
+      [op.method.toLowerCase()]: {
+        summary: op.summary,
+        responses: { default: { description: 'see the summary' } },
+      },
+    };
+  }
+  const header = (name: string, description: string) => ({
+    type: 'apiKey',
+    in: 'header',
+    name,
+    description,
+  });
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    components: {
+      schemas: { ErrorBody: plain(ErrorBody) },
+      securitySchemes: {
+        publickey: header('publickey', "the caller's secp256k1 public key, base64 X||Y"),
+        licensekey: header('licensekey', 'the licence key, AES-256-GCM under the ECDH shared key'),
+        requestid: header(
+          'requestid',
+          'JSON {appid, uuid, ts}, AES-256-GCM under the ECDH shared key',
+        ),
+        license: header('license', 'the plain licence key'),
+      },
+    },
+  };
+}
+
+const escape = (text: string) =>
+  text.replace(
+    /[&<>"]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
+  );
+
+/** A readable, dependency-free page of the document's operations. */
+export function docsPage(document: Json): string {
+  const info = document.info as OpenApiInfo;
+  const rows = Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(
+    ([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => {
+        const body = (
+          op.requestBody as { content: { 'application/json': { schema: unknown } } } | undefined
+        )?.content['application/json'].schema;
+        const auth = op.security
+          ? Object.keys((op.security as Json[])[0] ?? {}).join(', ')
+          : 'none';
+        return `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(String(op.summary))}</td><td>${escape(auth)}</td><td>${
+          body
+            ? `<details><summary>schema</summary><pre>${escape(JSON.stringify(body, null, 2))}</pre></details>`
+            : ''
+        }</td></tr>`;
+      }),
+  );
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(info.title)}</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}pre{font-size:.8rem}</style></head>
+<body><main><h1>${escape(info.title)} <small>${escape(info.version)}</small></h1><p>${escape(info.description ?? '')} The machine-readable document is <a href="openapi.json">openapi.json</a>.</p>
+<table><thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">What it does</th><th scope="col">Credentials</th><th scope="col">Body</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></main></body></html>`;
+}

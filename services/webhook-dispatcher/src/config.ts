@@ -1,0 +1,66 @@
+// Settings of the webhook dispatcher beyond the platform ones.
+import { Type } from '@sinclair/typebox';
+import { defineConfig } from '@idv/config';
+
+export const WebhookDispatcherConfig = defineConfig({
+  WEBHOOK_DISPATCHER_PORT: Type.Integer({
+    default: 8083,
+    minimum: 0,
+    maximum: 65535,
+    description: 'HTTP port of the dispatcher (/healthz, /metrics)',
+  }),
+  WEBHOOK_EVENTS_QUEUE: Type.String({
+    default: 'webhooks.dispatcher',
+    pattern: '^[A-Za-z0-9._-]+$',
+    description: 'durable queue bound to every event on the events exchange',
+  }),
+  WEBHOOK_HTTP_TIMEOUT_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    maximum: 60_000,
+    description: 'timeout of one callback (and of one OAuth token request)',
+  }),
+  WEBHOOK_LEASE_MS: Type.Integer({
+    default: 30_000,
+    minimum: 500,
+    description:
+      'how long a claimed delivery stays with one dispatcher before another may take it over (must exceed the HTTP timeout)',
+  }),
+  WEBHOOK_RETRY_BASE_MS: Type.Integer({
+    default: 5_000,
+    minimum: 1,
+    description: 'first retry delay; each later one is 6 times longer, with +-20 % jitter',
+  }),
+  WEBHOOK_MAX_IN_FLIGHT: Type.Integer({
+    default: 64,
+    minimum: 1,
+    maximum: 1000,
+    description: 'callbacks in flight at once in this process',
+  }),
+  WEBHOOK_TARGET_CONCURRENCY: Type.Integer({
+    default: 8,
+    minimum: 1,
+    maximum: 256,
+    description: 'callbacks in flight at once to one target origin',
+  }),
+  WEBHOOK_BREAKER_RESET_MS: Type.Integer({
+    default: 30_000,
+    minimum: 100,
+    description: 'how long a target breaker stays open before one trial call',
+  }),
+  WEBHOOK_POLL_MS: Type.Integer({
+    default: 1_000,
+    minimum: 10,
+    description: 'how often due deliveries are looked for when nothing woke the loop',
+  }),
+  WEBHOOK_CACHE_TTL_MS: Type.Integer({
+    default: 60_000,
+    minimum: 0,
+    description: 'longest a cached webhook list is used; changes also invalidate it at once',
+  }),
+  WEBHOOK_SSRF_ALLOW: Type.String({
+    default: '',
+    description:
+      'comma-separated addresses or CIDRs a callback or token URL may reach although private (dev sinks, tests), e.g. 127.0.0.1/32',
+  }),
+});

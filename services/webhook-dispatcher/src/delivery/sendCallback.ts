@@ -1,0 +1,106 @@
+// One callback attempt: the signed Standard Webhooks headers, the api's authentication, the call
+// through the target's breaker, and a single token refresh when an oauth2 target answers 401.
+import { signCallback } from '@idv/crypto';
+import type { AxiosInstance } from 'axios';
+import type { OAuthTokens, TokenRequest } from './oauthTokens.ts';
+import type { TargetBreakers, TargetResponse } from './targetBreakers.ts';
+import type { DispatchWebhook } from '../store/webhookReader.ts';
+
+export interface CallbackDeps {
+  http: AxiosInstance;
+  breakers: TargetBreakers;
+  tokens: OAuthTokens;
+  servicePrivateKey: () => Promise<string>;
+  checkUrl: (url: string) => void;
+}
+
+export interface Callback {
+  /** the delivery id: webhook-id on every attempt */
+  id: string;
+  body: string;
+}
+
+function tokenRequest(webhook: DispatchWebhook): TokenRequest | undefined {
+  const oauth = webhook.credential?.oauth2;
+  if (webhook.api.authType !== 'oauth2' || !oauth || !webhook.api.oAuthTokenUrl) return undefined;
+  return {
+    tokenUrl: webhook.api.oAuthTokenUrl,
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    scopes: webhook.api.oAuthScopes ?? [],
+  };
+}
+
+async function authHeaders(
+  webhook: DispatchWebhook,
+  deps: CallbackDeps,
+): Promise<Record<string, string>> {
+  const credential = webhook.credential ?? {};
+  switch (webhook.api.authType) {
+    case 'basic': {
+      const pair = `${credential.username ?? ''}:${credential.password ?? ''}`;
+      return { authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
+    }
+    case 'bearer':
+      return { authorization: `Bearer ${credential.token ?? ''}` };
+    case 'api_key':
+      return credential.keyName ? { [credential.keyName]: credential.keyValue ?? '' } : {};
+    case 'oauth2': {
+      const request = tokenRequest(webhook);
+      if (!request) throw new Error('oauth2 webhook without token url or client credentials');
+      deps.checkUrl(request.tokenUrl);
+      return { authorization: `Bearer ${await deps.tokens.token(request)}` };
+    }
+    default:
+      return {};
+  }
+}
+
+function flatHeaders(raw: Record<string, unknown>): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(raw))
+    headers[name.toLowerCase()] = value === undefined ? undefined : String(value);
+  return headers;
+}
+
+export async function sendCallback(
+  webhook: DispatchWebhook,
+  callback: Callback,
+  deps: CallbackDeps,
+): Promise<TargetResponse> {
+  const url = webhook.api.url;
+  deps.checkUrl(url);
+  const target = new URL(url).origin;
+  const privateKey = await deps.servicePrivateKey();
+  const once = async (): Promise<TargetResponse> => {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'idv-webhooks/1',
+      ...(await authHeaders(webhook, deps)),
+      'webhook-id': callback.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signCallback({
+        id: callback.id,
+        timestamp,
+        body: callback.body,
+        secrets: webhook.secrets,
+        servicePrivateKey: privateKey,
+      }),
+    };
+    return deps.breakers.call(target, async () => {
+      const res = await deps.http.request<string>({
+        method: webhook.api.type,
+        url,
+        data: callback.body,
+        headers,
+      });
+      return { status: res.status, headers: flatHeaders(res.headers as Record<string, unknown>) };
+    });
+  };
+  const first = await once();
+  const request = tokenRequest(webhook);
+  if (first.status !== 401 || !request) return first;
+  deps.tokens.forget(request);
+  return once();
+}

@@ -1,0 +1,111 @@
+// Composition root of the webhook dispatcher: event intake into the delivery table, the delivery
+// loop, change notifications, and /healthz + /metrics on its own port.
+import { createServiceRuntime, serve, type ServiceRuntime } from '@idv/common-endpoints';
+import { loadConfig } from '@idv/config';
+import { createSecretBox } from '@idv/crypto';
+import type { RunningServer } from '@idv/http';
+import axios from 'axios';
+import { WebhookDispatcherConfig } from './config.ts';
+import { DeliveryLoop } from './delivery/deliveryLoop.ts';
+import { dispatcherMetrics } from './delivery/metrics.ts';
+import { OAuthTokens } from './delivery/oauthTokens.ts';
+import { parseAllowList, SsrfGuard } from './delivery/ssrfGuard.ts';
+import { TargetBreakers } from './delivery/targetBreakers.ts';
+import { recordEvent } from './intake/recordEvent.ts';
+import { listenForChanges } from './store/changeListener.ts';
+import { DeliveryQueue } from './store/deliveryQueue.ts';
+import { WebhookCache } from './store/webhookCache.ts';
+import { WebhookReader } from './store/webhookReader.ts';
+
+export interface StartedDispatcher {
+  runtime: ServiceRuntime;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookDispatcher(
+  env: Record<string, string | undefined> = process.env,
+): Promise<StartedDispatcher> {
+  const settings = loadConfig(WebhookDispatcherConfig, env);
+  const guard = new SsrfGuard(parseAllowList(settings.WEBHOOK_SSRF_ALLOW));
+  const runtime = await createServiceRuntime({ service: 'webhooks', env });
+  const metrics = dispatcherMetrics(runtime.registry);
+  const http = axios.create({
+    ...guard.agents(),
+    timeout: settings.WEBHOOK_HTTP_TIMEOUT_MS,
+    maxRedirects: 0,
+    proxy: false,
+    responseType: 'text',
+    transformResponse: [(data: unknown) => data],
+    validateStatus: () => true,
+  });
+  const breakers = new TargetBreakers({
+    concurrency: settings.WEBHOOK_TARGET_CONCURRENCY,
+    callTimeoutMs: settings.WEBHOOK_HTTP_TIMEOUT_MS + 1000,
+    resetTimeoutMs: settings.WEBHOOK_BREAKER_RESET_MS,
+    onStateChange: metrics.breakerState,
+  });
+  const webhooks = new WebhookCache(
+    new WebhookReader(runtime.db, createSecretBox(runtime.masterKey)),
+    settings.WEBHOOK_CACHE_TTL_MS,
+  );
+  const queue = new DeliveryQueue(runtime.db, settings.WEBHOOK_LEASE_MS);
+  const loop = new DeliveryLoop(
+    queue,
+    webhooks,
+    {
+      http,
+      breakers,
+      tokens: new OAuthTokens(http),
+      servicePrivateKey: async () => (await runtime.serviceKeys.currentKey()).key.keySecret,
+      checkUrl: (url) => guard.checkUrl(url),
+    },
+    metrics,
+    runtime.logger,
+    {
+      maxInFlight: settings.WEBHOOK_MAX_IN_FLIGHT,
+      pollMs: settings.WEBHOOK_POLL_MS,
+      retryBaseMs: settings.WEBHOOK_RETRY_BASE_MS,
+    },
+  );
+  const listener = listenForChanges(
+    runtime.config.DATABASE_URL,
+    {
+      webhookChanged: (change) => webhooks.invalidate(change),
+      deliveriesDue: () => loop.wake(),
+      resynced: () => webhooks.clear(),
+    },
+    runtime.logger,
+  );
+  let stopping = false;
+  const consumer = await runtime.broker.subscribeEvents(
+    settings.WEBHOOK_EVENTS_QUEUE,
+    ['#'],
+    recordEvent({
+      webhooks,
+      queue,
+      logger: runtime.logger,
+      recorded: metrics.eventRecorded,
+      wake: () => loop.wake(),
+      stopping: () => stopping,
+    }),
+    { prefetch: 50 },
+  );
+  loop.start();
+  runtime.lifecycle.onStop('event consumer', 0, async () => {
+    stopping = true;
+    await consumer.stop();
+  });
+  runtime.lifecycle.onStop('delivery loop', 0, () => loop.stop());
+  runtime.lifecycle.onStop('change listener', 10, async () => {
+    breakers.shutdown();
+    await listener.stop();
+  });
+  const server = await serve(runtime, {
+    port: settings.WEBHOOK_DISPATCHER_PORT,
+    routes: [],
+    apiVersion: '1.00.11.02',
+    variant: { serviceKeyReset: 'key-array', ecdsaHelper: 'data', wellKnownPublicKey: true },
+  });
+  return { runtime, server, stop: () => runtime.lifecycle.stop() };
+}

@@ -1,0 +1,74 @@
+// The delivery log beyond the spec: a webhook's deliveries with every attempt, and redelivery.
+import type { CredentialAuth } from '@idv/auth';
+import { DeliveryListQuery } from '@idv/contracts';
+import { Conflict, NotFound, parseBody, type Route } from '@idv/http';
+import type { TenantStore } from '@idv/platform';
+import type { Request } from 'express';
+import type { DeliveryLog } from '../store/deliveries.ts';
+import type { WebhookRecord, WebhookStore } from '../store/webhooks.ts';
+import { managerGuards, scopeOfPath } from './scope.ts';
+import { WEBHOOK_BASE } from './webhooks.ts';
+
+export interface DeliveryRouteDeps {
+  auth: CredentialAuth;
+  tenants: TenantStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryLog;
+}
+
+function queryOf(req: Request): unknown {
+  const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+  if (typeof query.limit === 'string' && /^\d+$/.test(query.limit))
+    query.limit = Number(query.limit);
+  return query;
+}
+
+export function deliveryRoutes(deps: DeliveryRouteDeps): Route[] {
+  const guards = managerGuards(deps.auth);
+  const scopeOf = scopeOfPath(deps.tenants);
+  const webhook = async (req: Request): Promise<WebhookRecord> => {
+    const found = await deps.webhooks.find(await scopeOf(req), String(req.params.webhookId));
+    if (!found) throw new NotFound(`webhook ${String(req.params.webhookId)} not found`);
+    return found;
+  };
+  const one = `${WEBHOOK_BASE}/webhook/:webhookId/delivery/:deliveryId`;
+
+  return [
+    {
+      method: 'GET',
+      path: `${WEBHOOK_BASE}/webhook/:webhookId/deliveries`,
+      guards,
+      handler: async (req, res) => {
+        const query = parseBody(DeliveryListQuery, queryOf(req));
+        const { id } = await webhook(req);
+        res.json({ data: await deps.deliveries.list(id, query.limit ?? 25, query.before) });
+      },
+    },
+    {
+      method: 'GET',
+      path: one,
+      guards,
+      handler: async (req, res) => {
+        const { id } = await webhook(req);
+        const found = await deps.deliveries.find(id, String(req.params.deliveryId));
+        if (!found) throw new NotFound(`delivery ${String(req.params.deliveryId)} not found`);
+        res.json(found);
+      },
+    },
+    {
+      method: 'POST',
+      path: `${one}/redeliver`,
+      guards,
+      jsonBody: false,
+      handler: async (req, res) => {
+        const { id } = await webhook(req);
+        const deliveryId = String(req.params.deliveryId);
+        if (!(await deps.deliveries.find(id, deliveryId)))
+          throw new NotFound(`delivery ${deliveryId} not found`);
+        if (!(await deps.deliveries.redeliver(id, deliveryId)))
+          throw new Conflict(`delivery ${deliveryId} is being delivered right now`);
+        res.status(202).json(await deps.deliveries.find(id, deliveryId));
+      },
+    },
+  ];
+}

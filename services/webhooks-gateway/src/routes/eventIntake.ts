@@ -1,0 +1,62 @@
+// Event intake for services that do not speak AMQP: validate against the catalog, publish to `events`.
+import { randomUUID } from 'node:crypto';
+import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import type { Broker } from '@idv/broker';
+import { EVENT_CATALOG, isEventName, type EventEnvelope } from '@idv/contracts';
+import { DecryptError, decrypt } from '@idv/crypto';
+import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
+import type { TenantStore } from '@idv/platform';
+import { managerGuards, scopeOfPath } from './scope.ts';
+import { WEBHOOK_BASE } from './webhooks.ts';
+
+export interface EventIntakeDeps {
+  auth: CredentialAuth;
+  tenants: TenantStore;
+  broker: Broker;
+}
+
+/** `{data: "<encrypted JSON>"}` is opened with the shared key; any other object is the data itself. */
+function eventData(body: unknown, sharedKey: Buffer): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new BadRequest('a JSON object body is required');
+  const wire = (body as { data?: unknown }).data;
+  if (Object.keys(body).length !== 1 || typeof wire !== 'string') return body;
+  try {
+    return JSON.parse(decrypt(sharedKey, wire));
+  } catch (err) {
+    const reason = err instanceof DecryptError ? err.message : 'is not JSON once decrypted';
+    throw new BadRequest('data does not open to JSON', [{ path: '/data', message: reason }]);
+  }
+}
+
+export function eventIntakeRoutes(deps: EventIntakeDeps): Route[] {
+  const scopeOf = scopeOfPath(deps.tenants);
+  return [
+    {
+      method: 'PUT',
+      path: `${WEBHOOK_BASE}/event/:eventName`,
+      guards: managerGuards(deps.auth),
+      handler: async (req, res) => {
+        const eventName = String(req.params.eventName);
+        if (!isEventName(eventName)) throw new NotFound(`unknown event ${eventName}`);
+        const data = eventData(req.body, credentialsOf(res).sharedKey);
+        const checked = parseBody(EVENT_CATALOG[eventName], data, '/data') as Record<
+          string,
+          unknown
+        >;
+        const scope = await scopeOf(req);
+        const envelope: EventEnvelope = {
+          eventId: randomUUID(),
+          eventName,
+          version: 1,
+          tenantId: scope.tenantId,
+          communityId: scope.communityId,
+          ts: Date.now(),
+          data: checked,
+        };
+        await deps.broker.publishEvent(envelope);
+        res.status(202).json({ eventId: envelope.eventId, eventName });
+      },
+    },
+  ];
+}

@@ -1,0 +1,34 @@
+// The tenant and community a webhook path names, and the access rule every webhook path declares.
+import { fromParam, type CredentialAuth } from '@idv/auth';
+import { NotFound } from '@idv/http';
+import type { TenantStore } from '@idv/platform';
+import type { Request, RequestHandler } from 'express';
+import type { Scope } from '../store/webhooks.ts';
+
+export const MANAGER_LEVELS = ['system', 'service', 'service_ext'] as const;
+
+export function managerGuards(auth: CredentialAuth): RequestHandler[] {
+  return [
+    auth.require({
+      levels: MANAGER_LEVELS,
+      community: fromParam('communityId'),
+      tenant: fromParam('tenantId'),
+    }),
+  ];
+}
+
+/**
+ * The community of :communityId (id or name) inside :tenantId. Runs after the licence check; a
+ * community of another tenant is 404 as if it did not exist (a system licence passes the rule).
+ */
+export function scopeOfPath(tenants: TenantStore) {
+  return async (req: Request): Promise<Scope> => {
+    const tenantId = String(req.params.tenantId);
+    const community = await tenants.findCommunity(String(req.params.communityId));
+    if (!community || community.tenantId !== tenantId)
+      throw new NotFound(
+        `community ${String(req.params.communityId)} not found in tenant ${tenantId}`,
+      );
+    return { tenantId, communityId: community.id };
+  };
+}
