@@ -54,6 +54,8 @@ async function licenceBarcode(expiry: string): Promise<string> {
 
 interface Case {
   type: ConnectorType;
+  /** verifier tag and config suffix; the type when absent */
+  tag?: string;
   kind: string;
   config: (sandbox: string) => Record<string, unknown>;
   match: () => Promise<Record<string, unknown>> | Record<string, unknown>;
@@ -77,6 +79,11 @@ const CASES: Case[] = [
   { type: 'document_auth_b', kind: 'dl_authenticate', config: () => ({ clientId: 'c', clientSecretKey: key, apiKey: key }), match: () => dlDoc('testy'), mismatch: () => dlDoc('forged') },
   { type: 'document_auth_c', kind: 'dl_authenticate', config: (s) => ({ license: key, clientId: 'c', clientSecret: key, verifierUrl: `${s}/docc/v1/verify`, verifierUrlV2: `${s}/docc/v2/verify`, document_share_session_enabled: false }), match: () => dlDoc('testy'), mismatch: () => dlDoc('forged') },
   { type: 'face_cloud', kind: 'face_compare', config: () => ({ awsAccessKey: CLOUD_ACCESS_KEY, awsSecretKey: CLOUD_SECRET_KEY, awsRegion: 'eu-west-1' }), match: () => faces('testy', 'testy'), mismatch: () => faces('testy', 'fakey') },
+  // the remaining kinds, each through a type that serves it
+  { type: 'document_auth_b', kind: 'ppt_authenticate', tag: 'docb-ppt', config: () => ({ clientId: 'c', clientSecretKey: key, apiKey: key }), match: () => ({ type: 'PPT', front_image: img('DOC:testy') }), mismatch: () => ({ type: 'ppt', front_image: img('DOC:forged') }) },
+  { type: 'auto_review', kind: 'idcard_authenticate', tag: 'auto-idcard', config: () => ({ apiKey: key }), match: () => ({ type: 'idcard', front_image: img('DOC:testy') }), mismatch: () => ({ type: 'IdCard', front_image: img('DOC:expired') }) },
+  { type: 'liveness', kind: 'document_liveness', tag: 'doc-liveness', config: () => ({ documentApiKey: key }), match: () => ({ image: img('DOC:testy') }), mismatch: () => ({ image: img('SPOOF') }) },
+  { type: 'identity_data', kind: 'person_verify', tag: 'id-person', config: () => ({ apiKey: key }), match: () => testy, mismatch: () => ({ ...testy, firstName: 'Nobody', lastName: 'Known' }) },
 ]; // prettier-ignore
 
 describe('POST /verify end to end through the workers and the provider sandbox', function () {
@@ -122,9 +129,10 @@ describe('POST /verify end to end through the workers and the provider sandbox',
     caller = new IdvClient({ baseUrl: base, licenseKey: platform.licences.community });
     const c = platform.community.id;
     for (const t of CASES) {
+      const tag = t.tag ?? t.type;
       const res = await admin.request('PUT', `/verifier/community/${c}`, {
-        name: t.type,
-        tag: t.type,
+        name: tag,
+        tag,
         type: t.type,
         connectorUrl: sandbox.url,
         config: t.config(sandbox.url),
@@ -132,8 +140,8 @@ describe('POST /verify end to end through the workers and the provider sandbox',
       expect(res.status, t.type).to.equal(200);
       const cfg = await admin.request('PUT', `/verificationConfig/community/${c}`, {
         tenantId: platform.community.tenantId,
-        tag: `cfg-${t.type}`,
-        [t.kind]: [{ verifier: t.type }],
+        tag: `cfg-${tag}`,
+        [t.kind]: [{ verifier: tag }],
       });
       expect(cfg.status, t.type).to.equal(200);
     }
@@ -162,13 +170,13 @@ describe('POST /verify end to end through the workers and the provider sandbox',
   };
 
   for (const t of CASES) {
-    it(`${t.type}: verified for the match, not verified for the mismatch`, async () => {
-      const good = await verify(`cfg-${t.type}`, t.kind, await t.match());
+    it(`${t.type} ${t.kind}: verified for the match, not verified for the mismatch`, async () => {
+      const good = await verify(`cfg-${t.tag ?? t.type}`, t.kind, await t.match());
       expect(good.status, JSON.stringify(good.body)).to.equal(200);
       expect(good.body.status).to.equal('verified');
       expect(good.body.certifications[0]).to.include({ kind: t.kind, verified: true });
       expect(good.body.certifications[0]?.proof.split('.')).to.have.length(3);
-      const bad = await verify(`cfg-${t.type}`, t.kind, await t.mismatch());
+      const bad = await verify(`cfg-${t.tag ?? t.type}`, t.kind, await t.mismatch());
       expect(bad.status, JSON.stringify(bad.body)).to.equal(200);
       expect(bad.body.status).to.equal('not_verified');
     });

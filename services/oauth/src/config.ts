@@ -14,6 +14,12 @@ export const OauthConfig = defineConfig({
     description:
       'public scheme://host of the issuers (e.g. https://id.example.com); empty: taken from each request, honouring TRUST_PROXY',
   }),
+  OAUTH_KEY_REFRESH_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    description:
+      'how often a cached issuer checks for a signing key rotation made by `oauth-key rotate`',
+  }),
   OAUTH_SWEEP_INTERVAL_MS: Type.Integer({
     default: 60_000,
     minimum: 1000,

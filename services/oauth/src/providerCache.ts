@@ -1,11 +1,9 @@
 // One oidc-provider per community issuer, built lazily from the database and cached; a key
-// rotation made by the admin CLI is noticed within REVALIDATE_MS.
+// rotation made by the admin CLI is noticed within `keyRefreshMs`.
 import Provider from 'oidc-provider';
 import type { Community, TenantStore } from '@idv/platform';
 import { providerConfiguration, type CommunityProviderDeps } from './providerConfig.ts';
 import type { SigningKeyStore } from './store/signingKeyStore.ts';
-
-const REVALIDATE_MS = 10_000;
 
 export interface CommunityIssuer {
   community: Community;
@@ -24,11 +22,14 @@ interface Entry {
 export interface ProviderCacheDeps extends CommunityProviderDeps {
   tenants: TenantStore;
   keys: SigningKeyStore;
-  /** trust X-Forwarded-* (behind a TLS proxy the issuer's URLs become https) */
-  proxy: boolean;
+  /** how long a built issuer is used before its signing key states are compared again */
+  keyRefreshMs: number;
   /** called with each new provider, e.g. to attach event listeners */
   onProvider?: (issuer: CommunityIssuer) => void;
 }
+
+/** Issuers kept at once: communities times public origins; the oldest built goes first. */
+const MAX_ISSUERS = 500;
 
 export class ProviderCache {
   private readonly entries = new Map<string, Entry>();
@@ -39,7 +40,7 @@ export class ProviderCache {
   async get(base: string, communityName: string): Promise<CommunityIssuer | undefined> {
     const key = `${base}|${communityName}`;
     const entry = this.entries.get(key);
-    if (entry && Date.now() - entry.checkedAt < REVALIDATE_MS) return entry.issuer;
+    if (entry && Date.now() - entry.checkedAt < this.deps.keyRefreshMs) return entry.issuer;
     if (entry) {
       entry.checkedAt = Date.now();
       const found = await entry.issuer;
@@ -63,11 +64,16 @@ export class ProviderCache {
       entry.fingerprint = await this.deps.keys.fingerprint(community.id);
       const issuer = `${base}/community/${encodeURIComponent(community.name)}`;
       const provider = new Provider(issuer, providerConfiguration(this.deps, community, keys));
-      provider.proxy = this.deps.proxy;
+      // the community router sets X-Forwarded-Proto/-Host from the issuer's base on every
+      // request it hands over (a client's own are overwritten), so endpoint URLs match the issuer
+      provider.proxy = true;
       const built = { community, issuer, provider, handle: provider.callback() };
       this.deps.onProvider?.(built);
       return built;
     })();
+    // the key carries the request's origin, which a client chooses (Host, X-Forwarded-Host):
+    // bound the cache so arbitrary hosts cannot make it grow without end
+    if (this.entries.size >= MAX_ISSUERS) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, entry);
     // neither an unknown name nor a failed build (database down) stays cached
     entry.issuer.then(

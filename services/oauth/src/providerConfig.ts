@@ -4,6 +4,7 @@ import type { Configuration, JWK } from 'oidc-provider';
 import type { Knex } from '@idv/db';
 import type { AccountStore } from './store/accountStore.ts';
 import type { ClientStore } from './store/clientStore.ts';
+import { ModelBatches } from './store/modelBatches.ts';
 import { ModelStore } from './store/modelStore.ts';
 
 export const TTL = {
@@ -51,11 +52,12 @@ export function providerConfiguration(
   const cookieKey = createHmac('sha256', deps.masterKey)
     .update(`oauth-cookies:${community.id}`)
     .digest('base64url');
+  const batches = new ModelBatches(deps.db, community.id);
   return {
     adapter: (model: string) =>
       model === 'Client'
         ? deps.clients.adapterFor(community.id)
-        : new ModelStore(deps.db, community.id, model),
+        : new ModelStore(deps.db, community.id, model, batches),
     jwks: { keys },
     clientDefaults: {
       id_token_signed_response_alg: 'ES256',

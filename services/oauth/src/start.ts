@@ -30,7 +30,7 @@ export async function startOauth(
     clients: new ClientStore(db, masterKey),
     accounts,
     keys: new SigningKeyStore(db, masterKey),
-    proxy: runtime.config.TRUST_PROXY,
+    keyRefreshMs: settings.OAUTH_KEY_REFRESH_MS,
     onProvider: ({ provider, community }) => {
       provider.on('grant.success', (ctx) => {
         const { client, params, entities } = ctx.oidc;

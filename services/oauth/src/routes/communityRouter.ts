@@ -4,7 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { NotFound } from '@idv/http';
 import type { CredentialAuth } from '@idv/auth';
 import type { OauthEvents } from '../events.ts';
-import type { ProviderCache } from '../providerCache.ts';
+import type { CommunityIssuer, ProviderCache } from '../providerCache.ts';
 import type { AccountStore } from '../store/accountStore.ts';
 import type { TrustStore } from '../store/trustStore.ts';
 import { postAuthorize } from './authorize.ts';
@@ -31,9 +31,15 @@ export function communityRouter(deps: CommunityRouterDeps): express.Router {
 
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     const name = String(req.params.community);
-    const base = deps.publicUrl || `${req.protocol}://${req.get('host')}`;
-    const found = await deps.providers.get(base.replace(/\/$/, ''), name);
+    // req.host honours X-Forwarded-Host only when TRUST_PROXY trusts the peer
+    const base = (deps.publicUrl || `${req.protocol}://${req.host}`).replace(/\/$/, '');
+    const found = await deps.providers.get(base, name);
     if (!found) throw new NotFound(`unknown community ${name}`);
+    // oidc-provider (also through interactionDetails in our routes) builds its URLs from the
+    // request: it trusts these two, always set here to the issuer's origin
+    const origin = new URL(found.issuer);
+    req.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
+    req.headers['x-forwarded-host'] = origin.host;
     res.locals.issuer = found;
     res.locals.route ??= '/community/:community/*';
     next();
@@ -65,7 +71,7 @@ export function communityRouter(deps: CommunityRouterDeps): express.Router {
   );
 
   router.use((req: Request, res: Response) => {
-    const { handle } = res.locals.issuer as { handle: (q: Request, s: Response) => unknown };
+    const { handle } = res.locals.issuer as CommunityIssuer;
     return handle(req, res);
   });
   return router;

@@ -1,20 +1,11 @@
 // oidc-provider's storage over PostgreSQL: one row per model instance, keyed by community.
 import type { Knex } from '@idv/db';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import { live, MODELS_TABLE as TABLE, type ModelBatches, type ModelRow } from './modelBatches.ts';
 
-const TABLE = 'oauth.oidc_models';
-
-interface ModelRow {
-  payload: AdapterPayload;
-  consumed_at: Date | null;
-}
-
-/** Expired rows are invisible at once; the sweep removes them later. */
-function live(db: Knex) {
-  return db.raw('(expires_at IS NULL OR expires_at > now())');
-}
-
-function withConsumed(row: ModelRow | undefined): AdapterPayload | undefined {
+function withConsumed(
+  row: Pick<ModelRow, 'payload' | 'consumed_at'> | undefined,
+): AdapterPayload | undefined {
   if (!row) return undefined;
   if (!row.consumed_at) return row.payload;
   return { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) };
@@ -25,6 +16,8 @@ export class ModelStore implements Adapter {
     private readonly db: Knex,
     private readonly communityId: string,
     private readonly model: string,
+    /** shared by the community's models: concurrent finds and upserts share statements */
+    private readonly batches: ModelBatches,
   ) {}
 
   private rows() {
@@ -32,27 +25,20 @@ export class ModelStore implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-    await this.db(TABLE)
-      .insert({
-        community_id: this.communityId,
-        model: this.model,
-        id,
-        payload,
-        grant_id: payload.grantId ?? null,
-        uid: payload.uid ?? null,
-        user_code: payload.userCode ?? null,
-        expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
-      })
-      .onConflict(['community_id', 'model', 'id'])
-      .merge(['payload', 'grant_id', 'uid', 'user_code', 'expires_at']);
+    await this.batches.upsert({
+      community_id: this.communityId,
+      model: this.model,
+      id,
+      payload,
+      grant_id: payload.grantId ?? null,
+      uid: payload.uid ?? null,
+      user_code: payload.userCode ?? null,
+      expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+    });
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const row: ModelRow | undefined = await this.rows()
-      .andWhere({ id })
-      .andWhere(live(this.db))
-      .first();
-    return withConsumed(row);
+    return withConsumed(await this.batches.find(this.model, id));
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
