@@ -72,6 +72,15 @@ export function providerConfiguration(
       },
     },
     routes: ROUTES,
+    // errors shown to a browser (no redirect_uri to send them to) in the platform's error body
+    renderError: (ctx, out) => {
+      ctx.type = 'application/json';
+      ctx.body = {
+        statusCode: ctx.status,
+        error: out.error,
+        message: out.error_description ?? out.error,
+      };
+    },
     responseTypes: ['code'],
     scopes: ['openid', 'offline_access', 'profile'],
     claims: { openid: ['sub'], profile: ['name', 'preferred_username'] },

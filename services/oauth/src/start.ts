@@ -11,6 +11,52 @@ import { sweepExpiredModels } from './store/modelStore.ts';
 import { SigningKeyStore } from './store/signingKeyStore.ts';
 import { TrustStore } from './store/trustStore.ts';
 
+const issuer = '/community/{community}';
+
+/** The per-community issuer routes, served by the mounted router, for /openapi.json. */
+const ISSUER_OPERATIONS = [
+  {
+    method: 'GET',
+    path: `${issuer}/v1/authorize`,
+    summary: 'starts an authorization: 303 to the login page or to redirect_uri with an error',
+  },
+  {
+    method: 'POST',
+    path: `${issuer}/v1/authorize`,
+    summary:
+      'authorization, form-encoded; with proof_of_authentication_jwt: 303 to redirect_uri with a code or an error',
+  },
+  {
+    method: 'POST',
+    path: `${issuer}/v1/token`,
+    summary:
+      'token endpoint (authorization_code with PKCE, refresh_token, client_credentials); HTTP Basic client auth',
+  },
+  {
+    method: 'POST',
+    path: `${issuer}/v1/introspect`,
+    summary: 'token introspection; HTTP Basic client auth',
+  },
+  { method: 'POST', path: `${issuer}/v1/revoke`, summary: 'token revocation' },
+  { method: 'GET', path: `${issuer}/v1/userinfo`, summary: 'claims of the access token holder' },
+  { method: 'GET', path: `${issuer}/v1/logout`, summary: 'end session' },
+  {
+    method: 'GET',
+    path: `${issuer}/v1/jwks`,
+    summary: 'public signing keys of the issuer (never d)',
+  },
+  {
+    method: 'GET',
+    path: `${issuer}/.well-known/openid-configuration`,
+    summary: 'discovery document',
+  },
+  {
+    method: 'GET',
+    path: `${issuer}/v1/interaction/{uid}/eam-context`,
+    summary: 'oid and tid of a validated external id_token_hint (credential headers)',
+  },
+];
+
 /** Interface version from the service's spec, reported by /environment. */
 export const API_VERSION = '1.09.01';
 
@@ -67,6 +113,7 @@ export async function startOauth(
     apiVersion: API_VERSION,
     variant: { serviceKeyReset: 'no-content', ecdsaHelper: 'dataStr' },
     mounts: [{ path: '/community/:community', handler: router }],
+    externalOperations: ISSUER_OPERATIONS,
   });
   return { runtime, server, stop: () => runtime.lifecycle.stop() };
 }
