@@ -2,7 +2,7 @@
 // service key, the time window, the replay log and the licence, in that order.
 import { DecryptError, decrypt, InvalidKeyError } from '@idv/crypto';
 import { RequestId, validate } from '@idv/contracts';
-import { Unauthorized } from '@idv/http';
+import { CredentialRefused } from './refusal.ts';
 import type { Licence, LicenceStore, ReplayGuard, ServiceKeyStore } from '@idv/platform';
 import type { Request } from 'express';
 
@@ -31,7 +31,7 @@ const LICENCE_REFUSALS = {
 
 function header(req: Request, name: string): string {
   const value = req.get(name)?.trim();
-  if (!value) throw new Unauthorized(`missing header: ${name}`);
+  if (!value) throw new CredentialRefused('missing_header', `missing header: ${name}`);
   return value;
 }
 
@@ -40,7 +40,10 @@ function open(sharedKey: Buffer, name: string, value: string): string {
     return decrypt(sharedKey, value);
   } catch (err) {
     if (err instanceof DecryptError)
-      throw new Unauthorized(`${name} does not decrypt with the service key and this publickey`);
+      throw new CredentialRefused(
+        'undecryptable',
+        `${name} does not decrypt with the service key and this publickey`,
+      );
     throw err;
   }
 }
@@ -50,12 +53,13 @@ function parseRequestId(plaintext: string): RequestId {
   try {
     parsed = JSON.parse(plaintext);
   } catch {
-    throw new Unauthorized('requestid is not JSON');
+    throw new CredentialRefused('bad_request_id', 'requestid is not JSON');
   }
   const result = validate(RequestId, parsed);
   if (!result.ok) {
     const issue = result.issues[0];
-    throw new Unauthorized(
+    throw new CredentialRefused(
+      'bad_request_id',
       `requestid is invalid: ${issue ? `${issue.path || '/'} ${issue.message}` : 'bad shape'}`,
     );
   }
@@ -76,7 +80,7 @@ export async function checkCredentials(
     sharedKey = agreement.sharedKey(callerPublicKey);
   } catch (err) {
     if (err instanceof InvalidKeyError)
-      throw new Unauthorized(`publickey is invalid: ${err.message}`);
+      throw new CredentialRefused('bad_key', `publickey is invalid: ${err.message}`);
     throw err;
   }
   const licenseKey = open(sharedKey, 'licensekey', encryptedLicence);
@@ -84,15 +88,17 @@ export async function checkCredentials(
 
   const now = (deps.nowSeconds ?? (() => Date.now() / 1000))();
   if (!Number.isFinite(requestId.ts) || Math.abs(now - requestId.ts) > deps.allowedTimeSpan) {
-    throw new Unauthorized(
+    throw new CredentialRefused(
+      'stale',
       `requestid ts is outside the allowed time span of ${deps.allowedTimeSpan} s`,
     );
   }
   const verdict = await deps.licences.check(licenseKey);
-  if (!verdict.ok) throw new Unauthorized(LICENCE_REFUSALS[verdict.reason]);
+  if (!verdict.ok)
+    throw new CredentialRefused(`licence_${verdict.reason}`, LICENCE_REFUSALS[verdict.reason]);
   const keepUntil = Math.ceil(Math.max(now, requestId.ts) + deps.allowedTimeSpan + 1);
   if (!(await deps.replay.firstUse(requestId.uuid, keepUntil))) {
-    throw new Unauthorized('requestid uuid was already used (replay)');
+    throw new CredentialRefused('replay', 'requestid uuid was already used (replay)');
   }
   return { licence: verdict.licence, requestId, callerPublicKey, sharedKey };
 }

@@ -1,5 +1,6 @@
 // Per-endpoint access rules, declared in route tables and enforced by one middleware.
-import { Forbidden, Unauthorized } from '@idv/http';
+import type { Registry } from '@idv/observability';
+import { AccessRefused, CredentialRefused, refusalCounter } from './refusal.ts';
 import type { Licence, LicenceLevel, LicenceStore } from '@idv/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkCredentials, type CredentialCheckDeps, type Credentials } from './credentials.ts';
@@ -22,7 +23,7 @@ export const fromParam =
 
 function enforce(rule: AccessRule, licence: Licence, req: Request): void {
   if (rule.levels && !rule.levels.includes(licence.level)) {
-    throw new Forbidden(
+    throw new AccessRefused(
       `licence level ${licence.level} is not allowed here (needs ${rule.levels.join(' or ')})`,
     );
   }
@@ -32,9 +33,9 @@ function enforce(rule: AccessRule, licence: Licence, req: Request): void {
     // a system licence covers every community; the others only those they list (by id or name)
     const match = licence.communities.find((c) => c.id === community || c.name === community);
     if (!match && licence.level !== 'system')
-      throw new Forbidden(`licence does not cover community ${community}`);
+      throw new AccessRefused(`licence does not cover community ${community}`);
     if (tenant !== undefined && match && match.tenantId !== tenant) {
-      throw new Forbidden(`community ${community} does not belong to tenant ${tenant}`);
+      throw new AccessRefused(`community ${community} does not belong to tenant ${tenant}`);
     }
   }
 }
@@ -59,8 +60,13 @@ export interface CredentialAuth {
 }
 
 export function createCredentialAuth(
-  deps: CredentialCheckDeps & { licences: LicenceStore },
+  deps: CredentialCheckDeps & { licences: LicenceStore; registry?: Registry },
 ): CredentialAuth {
+  const count = refusalCounter(deps.registry);
+  const refuse = (next: NextFunction) => (err: unknown) => {
+    count(err);
+    next(err);
+  };
   return {
     require(rule = {}) {
       const guard = (req: Request, res: Response, next: NextFunction) => {
@@ -71,25 +77,26 @@ export function createCredentialAuth(
             res.locals.licence = credentials.licence;
             next();
           })
-          .catch(next);
+          .catch(refuse(next));
       };
       return Object.assign(guard, { openapiSecurity: 'credentials' as const });
     },
     requireLicenceHeader() {
       const guard = (req: Request, res: Response, next: NextFunction) => {
         const key = req.get('license')?.trim();
-        if (!key) return next(new Unauthorized('missing header: license'));
+        if (!key)
+          return refuse(next)(new CredentialRefused('missing_header', 'missing header: license'));
         deps.licences
           .check(key)
           .then((verdict) => {
-            if (!verdict.ok)
-              throw new Unauthorized(
-                `licence is ${verdict.reason === 'unknown' ? 'not known' : verdict.reason}`,
-              );
+            if (!verdict.ok) {
+              const said = verdict.reason === 'unknown' ? 'not known' : verdict.reason;
+              throw new CredentialRefused(`licence_${verdict.reason}`, `licence is ${said}`);
+            }
             res.locals.licence = verdict.licence;
             next();
           })
-          .catch(next);
+          .catch(refuse(next));
       };
       return Object.assign(guard, { openapiSecurity: 'license' as const });
     },

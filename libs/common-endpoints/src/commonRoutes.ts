@@ -80,10 +80,15 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
       method: 'GET',
       path: '/healthz',
       doc: {
-        summary: 'liveness and dependency status, the public key and the build version',
+        summary:
+          'liveness and dependency status, the public key and the build version; with ?ready=1 a degraded service answers 503 (readiness probes)',
         response: Health,
       },
-      handler: async (_req, res) => res.json(await health()),
+      handler: async (req, res) => {
+        const body = await health();
+        const readiness = req.query.ready === '1' || req.query.ready === 'true';
+        res.status(readiness && body.status !== 'ok' ? 503 : 200).json(body);
+      },
     },
     {
       method: 'GET',

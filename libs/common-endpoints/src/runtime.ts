@@ -111,6 +111,7 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
       serviceKeys,
       licences,
       replay,
+      registry,
       allowedTimeSpan: config.ALLOWED_TIME_SPAN,
     }),
     lifecycle,

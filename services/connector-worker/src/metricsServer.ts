@@ -23,7 +23,9 @@ export async function startMetricsServer(
     }
     if (path === '/healthz') {
       const up = broker.status() === 'up';
-      res.writeHead(200, { 'content-type': 'application/json' });
+      // ?ready=1 is the readiness probe: a worker without its broker takes no jobs
+      const readiness = /[?&]ready=(1|true)(&|$)/.test(req.url ?? '');
+      res.writeHead(readiness && !up ? 503 : 200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({ status: up ? 'ok' : 'degraded', checks: { broker: up ? 'up' : 'down' } }),
       );

@@ -89,7 +89,7 @@ export async function startConnectorWorker(
   const lifecycle = new Lifecycle(logger);
   const consumer = await broker.consume(queue, handler, {
     prefetch: prefetchOf(settings),
-    queueType: 'classic',
+    queueType: 'quorum',
   });
   const metricsServer =
     settings.WORKER_METRICS_PORT > 0

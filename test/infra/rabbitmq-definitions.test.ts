@@ -1,0 +1,233 @@
+// infra/rabbitmq/definitions.json against the services: the topology functions give the same
+// arguments, and queues the real services declared at start accept a redeclaration with the
+// file's arguments (RabbitMQ refuses any difference with PRECONDITION_FAILED). The services run
+// on unique queue names, so the shared broker's real queues are never touched.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import amqp from 'amqplib';
+import { expect } from 'chai';
+import {
+  deadLetterQueueArguments,
+  deadLetterQueueName,
+  workQueueArguments,
+  type QueueType,
+} from '@idv/broker';
+import { CONNECTOR_TYPES } from '@idv/contracts';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { platformMigrations } from '@idv/platform';
+import {
+  startConnectorWorker,
+  type RunningWorker,
+} from '../../services/connector-worker/src/start.ts';
+import { startWebhookDispatcher } from '../../services/webhook-dispatcher/src/start.ts';
+import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
+import { deleteQueues } from '../support/amqpCleanup.ts';
+
+interface Queue {
+  name: string;
+  durable: boolean;
+  arguments: Record<string, unknown>;
+}
+interface Binding {
+  source: string;
+  destination: string;
+  destination_type: string;
+  routing_key: string;
+}
+interface Definitions {
+  queues: Queue[];
+  exchanges: { name: string; type: string; durable: boolean }[];
+  bindings: Binding[];
+  policies: {
+    name: string;
+    pattern: string;
+    'apply-to': string;
+    definition: Record<string, unknown>;
+  }[];
+}
+
+const definitions = JSON.parse(
+  readFileSync('infra/rabbitmq/definitions.json', 'utf8'),
+) as Definitions;
+const queue = (name: string) => definitions.queues.find((q) => q.name === name);
+const CONNECTOR_PREFIX = 'idv.connector';
+const EVENTS_QUEUE = 'webhooks.dispatcher';
+
+/** The work queues the services declare at start, with the queue type each one asks for. */
+const WORK_QUEUES: { name: string; type: QueueType }[] = [
+  ...CONNECTOR_TYPES.map((t) => ({ name: `${CONNECTOR_PREFIX}.${t}`, type: 'quorum' as const })),
+  { name: EVENTS_QUEUE, type: 'classic' },
+];
+
+describe('RabbitMQ definitions file', () => {
+  it('holds the exchanges the broker lib declares: direct dlx and topic events', () => {
+    expect(definitions.exchanges.map((e) => [e.name, e.type, e.durable])).to.have.deep.members([
+      ['dlx', 'direct', true],
+      ['events', 'topic', true],
+    ]);
+  });
+
+  it('gives every work queue the arguments workQueueArguments builds, and its dead-letter queue', () => {
+    for (const { name, type } of WORK_QUEUES) {
+      const spec = { name, deadLetterExchange: 'dlx', type };
+      expect(queue(name)?.arguments, name).to.deep.equal(workQueueArguments(spec));
+      expect(queue(name)?.durable, name).to.equal(true);
+      const dead = deadLetterQueueName(name);
+      expect(queue(dead)?.arguments, dead).to.deep.equal(deadLetterQueueArguments(spec));
+      expect(definitions.bindings, dead).to.deep.include({
+        source: 'dlx',
+        vhost: '/',
+        destination: dead,
+        destination_type: 'queue',
+        routing_key: name,
+        arguments: {},
+      });
+    }
+  });
+
+  it('has one quorum work queue per connector type', () => {
+    for (const type of CONNECTOR_TYPES) {
+      expect(queue(`${CONNECTOR_PREFIX}.${type}`)?.arguments['x-queue-type'], type).to.equal(
+        'quorum',
+      );
+    }
+  });
+
+  it('binds the dispatcher to every event and redrives its retry queue into it', () => {
+    expect(definitions.bindings).to.deep.include({
+      source: 'events',
+      vhost: '/',
+      destination: EVENTS_QUEUE,
+      destination_type: 'queue',
+      routing_key: '#',
+      arguments: {},
+    });
+    const retry = queue(`${EVENTS_QUEUE}.retry`);
+    expect(retry?.arguments).to.include({
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': EVENTS_QUEUE,
+    });
+    expect(retry?.arguments['x-message-ttl']).to.be.a('number').above(0);
+  });
+
+  it('declares nothing else: every queue is a work queue, its dead letters or the retry queue', () => {
+    const known = [
+      ...WORK_QUEUES.flatMap((q) => [q.name, deadLetterQueueName(q.name)]),
+      `${EVENTS_QUEUE}.retry`,
+    ];
+    expect(definitions.queues.map((q) => q.name)).to.have.members(known);
+  });
+
+  it('limits deliveries on every connector queue and retains dead letters, one policy per queue', () => {
+    const matching = (name: string) =>
+      definitions.policies.filter((p) => new RegExp(p.pattern).test(name));
+    for (const { name, type } of WORK_QUEUES.filter((q) => q.type === 'quorum')) {
+      const policies = matching(name);
+      expect(
+        policies.map((p) => p.name),
+        name,
+      ).to.deep.equal(['connector-delivery-limit']);
+      expect(policies[0]?.['apply-to']).to.equal(`${type}_queues`);
+      expect(policies[0]?.definition['delivery-limit']).to.be.a('number').above(0);
+      expect(matching(deadLetterQueueName(name)).map((p) => p.name)).to.deep.equal([
+        'dead-letter-retention',
+      ]);
+    }
+  });
+});
+
+describe('RabbitMQ definitions file against the running services', function () {
+  this.timeout(60_000);
+  const suffix = randomBytes(4).toString('hex');
+  const prefix = `test-${suffix}.${CONNECTOR_PREFIX}`;
+  const eventsQueue = `test-${suffix}.${EVENTS_QUEUE}`;
+  const workers: RunningWorker[] = [];
+  let database: TestDatabase | undefined;
+  let stopDispatcher: (() => Promise<void>) | undefined;
+  let amqpUrl: string;
+
+  before(async () => {
+    amqpUrl = await testAmqpUrl();
+    const env = {
+      AMQP_URL: amqpUrl,
+      MASTER_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'silent',
+      CONNECTOR_QUEUE_PREFIX: prefix,
+    };
+    for (const type of CONNECTOR_TYPES) {
+      // the OCR engine is not what is under test; any adapter declares the same queue
+      const adapter = async () => ({ status: 'verified', result: {} }) as never;
+      workers.push(await startConnectorWorker({ ...env, CONNECTOR_TYPE: type }, { adapter }));
+    }
+    database = await createTestDatabase([platformMigrations, webhooksMigrations]);
+    const dispatcher = await startWebhookDispatcher({
+      ...env,
+      DATABASE_URL: database.url,
+      WEBHOOK_DISPATCHER_PORT: '0',
+      WEBHOOK_EVENTS_QUEUE: eventsQueue,
+    });
+    stopDispatcher = () => dispatcher.stop();
+  });
+
+  after(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await stopDispatcher?.();
+    await database?.drop();
+    await deleteQueues(amqpUrl, [...workers.map((w) => w.queue), eventsQueue]);
+  });
+
+  /** Redeclares `actual` with the file's arguments of `canonical`: the broker compares them. */
+  async function redeclareAs(actual: string, canonical: string): Promise<string | undefined> {
+    const connection = await amqp.connect(amqpUrl);
+    try {
+      const until = Date.now() + 15_000;
+      for (;;) {
+        const probe = await connection.createChannel();
+        probe.on('error', () => undefined);
+        const exists = await probe.checkQueue(actual).then(
+          () => true,
+          () => false,
+        );
+        if (exists) {
+          await probe.close();
+          break;
+        }
+        if (Date.now() > until) return `${actual} was never declared`;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const channel = await connection.createChannel();
+      channel.on('error', () => undefined);
+      const spec = queue(canonical)!;
+      // arguments naming the queue itself (the dead-letter routing key) carry the test's name
+      const args = Object.fromEntries(
+        Object.entries(spec.arguments).map(([k, v]) => [k, v === canonical ? actual : v]),
+      );
+      return await channel.assertQueue(actual, { durable: spec.durable, arguments: args }).then(
+        () => undefined,
+        (err: Error) => `${actual} differs from ${canonical} in the definitions: ${err.message}`,
+      );
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+  }
+
+  it('each connector worker declared its queue and dead letters exactly as the file does', async () => {
+    const problems: string[] = [];
+    for (const type of CONNECTOR_TYPES) {
+      const name = `${CONNECTOR_PREFIX}.${type}`;
+      const declared = `${prefix}.${type}`;
+      const work = await redeclareAs(declared, name);
+      const dead = await redeclareAs(deadLetterQueueName(declared), deadLetterQueueName(name));
+      problems.push(...[work, dead].filter((p): p is string => p !== undefined));
+    }
+    expect(problems, problems.join('\n')).to.deep.equal([]);
+  });
+
+  it('the webhook dispatcher declared its events queue and dead letters exactly as the file does', async () => {
+    const problems = [
+      await redeclareAs(eventsQueue, EVENTS_QUEUE),
+      await redeclareAs(deadLetterQueueName(eventsQueue), deadLetterQueueName(EVENTS_QUEUE)),
+    ].filter((p) => p !== undefined);
+    expect(problems).to.deep.equal([]);
+  });
+});
