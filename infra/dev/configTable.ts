@@ -1,0 +1,68 @@
+// The README's configuration table, generated from every config definition so it cannot drift:
+// `npx tsx infra/dev/configTable.ts --write` rewrites it between its markers.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describeConfig, PlatformConfig } from '@idv/config';
+import type { TObject } from '@sinclair/typebox';
+import { ConnectorWorkerConfig } from '../../services/connector-worker/src/config.ts';
+import { DocverifyGatewayConfig } from '../../services/docverify-gateway/src/config.ts';
+import { OauthConfig } from '../../services/oauth/src/config.ts';
+import { WebhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
+import { WebhooksGatewayConfig } from '../../services/webhooks-gateway/src/config.ts';
+
+const SECTIONS: [string, TObject][] = [
+  ['every service', PlatformConfig],
+  ['oauth', OauthConfig],
+  ['docverify gateway', DocverifyGatewayConfig],
+  ['webhooks gateway', WebhooksGatewayConfig],
+  ['webhook dispatcher', WebhookDispatcherConfig],
+  ['connector worker', ConnectorWorkerConfig],
+];
+
+const EXTRA = [
+  {
+    section: 'provider sandbox',
+    name: 'SANDBOX_PORT',
+    default: '8090',
+    doc: 'HTTP port of the provider sandbox',
+  },
+  {
+    section: 'provider sandbox',
+    name: 'SANDBOX_HOST',
+    default: '127.0.0.1',
+    doc: 'address the sandbox listens on',
+  },
+];
+
+export const START = '<!-- config-table:start -->';
+export const END = '<!-- config-table:end -->';
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function configTable(): string {
+  const seen = new Set<string>();
+  const rows = SECTIONS.flatMap(([section, definition]) =>
+    describeConfig(definition)
+      .filter((row) => !seen.has(row.name) && seen.add(row.name))
+      .map((row) => ({ section, ...row })),
+  ).concat(EXTRA);
+  return [
+    '| variable | used by | default | meaning |',
+    '|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| \`${r.name}\` | ${r.section} | ${r.default === '' ? '' : `\`${cell(r.default)}\``} | ${cell(r.doc)} |`,
+    ),
+  ].join('\n');
+}
+
+export function withTable(readme: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers`);
+  return `${readme.slice(0, start + START.length)}\n${configTable()}\n${readme.slice(end)}`;
+}
+
+if (process.argv.includes('--write')) {
+  const path = new URL('../../README.md', import.meta.url);
+  writeFileSync(path, withTable(readFileSync(path, 'utf8')));
+}
