@@ -5,8 +5,8 @@ import { Conflict, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
 import type { DeliveryLog } from '../store/deliveries.ts';
-import type { WebhookRecord, WebhookStore } from '../store/webhooks.ts';
-import { managerGuards, scopeOfPath } from './scope.ts';
+import type { WebhookStore } from '../store/webhooks.ts';
+import { managerGuards, webhookOfPath } from './scope.ts';
 import { WEBHOOK_BASE } from './webhooks.ts';
 
 export interface DeliveryRouteDeps {
@@ -25,12 +25,7 @@ function queryOf(req: Request): unknown {
 
 export function deliveryRoutes(deps: DeliveryRouteDeps): Route[] {
   const guards = managerGuards(deps.auth);
-  const scopeOf = scopeOfPath(deps.tenants);
-  const webhook = async (req: Request): Promise<WebhookRecord> => {
-    const found = await deps.webhooks.find(await scopeOf(req), String(req.params.webhookId));
-    if (!found) throw new NotFound(`webhook ${String(req.params.webhookId)} not found`);
-    return found;
-  };
+  const webhook = webhookOfPath(deps.tenants, deps.webhooks);
   const one = `${WEBHOOK_BASE}/webhook/:webhookId/delivery/:deliveryId`;
 
   return [

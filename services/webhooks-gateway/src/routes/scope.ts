@@ -3,7 +3,7 @@ import { fromParam, type CredentialAuth } from '@idv/auth';
 import { NotFound } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request, RequestHandler } from 'express';
-import type { Scope } from '../store/webhooks.ts';
+import type { Scope, WebhookRecord, WebhookStore } from '../store/webhooks.ts';
 
 export const MANAGER_LEVELS = ['system', 'service', 'service_ext'] as const;
 
@@ -30,5 +30,15 @@ export function scopeOfPath(tenants: TenantStore) {
         `community ${String(req.params.communityId)} not found in tenant ${tenantId}`,
       );
     return { tenantId, communityId: community.id };
+  };
+}
+
+/** The webhook of :webhookId inside the path's scope; 404 when it is not there. */
+export function webhookOfPath(tenants: TenantStore, webhooks: WebhookStore) {
+  const scopeOf = scopeOfPath(tenants);
+  return async (req: Request): Promise<WebhookRecord> => {
+    const found = await webhooks.find(await scopeOf(req), String(req.params.webhookId));
+    if (!found) throw new NotFound(`webhook ${String(req.params.webhookId)} not found`);
+    return found;
   };
 }

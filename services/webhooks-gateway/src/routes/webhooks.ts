@@ -6,13 +6,12 @@ import {
   WebhookPatch,
   type ValidationIssue,
 } from '@idv/contracts';
-import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
+import { BadRequest, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
-import type { Request } from 'express';
 import { presentWebhook } from '../domain/presentWebhook.ts';
 import { apiIssues, eventNameIssues } from '../domain/webhookRules.ts';
-import type { WebhookRecord, WebhookStore } from '../store/webhooks.ts';
-import { managerGuards, scopeOfPath } from './scope.ts';
+import type { WebhookStore } from '../store/webhooks.ts';
+import { managerGuards, scopeOfPath, webhookOfPath } from './scope.ts';
 
 export interface WebhookRouteDeps {
   auth: CredentialAuth;
@@ -31,11 +30,7 @@ export const WEBHOOK_BASE = '/tenant/:tenantId/community/:communityId';
 export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
   const guards = managerGuards(deps.auth);
   const scopeOf = scopeOfPath(deps.tenants);
-  const webhook = async (req: Request): Promise<WebhookRecord> => {
-    const found = await deps.webhooks.find(await scopeOf(req), String(req.params.webhookId));
-    if (!found) throw new NotFound(`webhook ${String(req.params.webhookId)} not found`);
-    return found;
-  };
+  const webhook = webhookOfPath(deps.tenants, deps.webhooks);
 
   return [
     {
