@@ -2,6 +2,7 @@
 // keep serving what needs only PostgreSQL, and reconnect by themselves.
 import { expect } from 'chai';
 import { testAmqpUrl } from '@idv/db/testing';
+import { IdvClient } from '@idv/client';
 import { credentialHeaders } from './support/independentClient.ts';
 import { startPlatform, type RunningPlatform } from './support/platform.ts';
 import { TcpProxy } from './support/tcpProxy.ts';
@@ -38,7 +39,24 @@ describe('broker outage', function () {
     const target = new URL(await testAmqpUrl());
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5672));
     target.host = `127.0.0.1:${proxy.port}`;
-    platform = await startPlatform({ AMQP_URL: target.toString() });
+    platform = await startPlatform({ AMQP_URL: target.toString(), CONNECTOR_TIMEOUT_MS: '5000' });
+    const admin = new IdvClient({
+      baseUrl: platform.services.docverify.url,
+      licenseKey: platform.licences.service,
+    });
+    const c = platform.community.id;
+    await admin.request('PUT', `/verifier/community/${c}`, {
+      name: 'faces',
+      tag: 'faces',
+      type: 'face_compare_b',
+      connectorUrl: 'http://127.0.0.1:9/none',
+      config: {},
+    });
+    await admin.request('PUT', `/verificationConfig/community/${c}`, {
+      tenantId: platform.community.tenantId,
+      tag: 'kyc',
+      face_compare: [{ verifier: 'faces' }],
+    });
   });
   after(async () => {
     proxy?.restore();
@@ -66,6 +84,28 @@ describe('broker outage', function () {
       }),
     });
     expect(res.status).to.equal(200);
+
+    // what needs the broker answers a clear 503 at once instead of hanging
+    const caller = new IdvClient({ baseUrl: base, licenseKey: platform.licences.community });
+    const started = Date.now();
+    const verify = await caller.encryptedRequest<{ statusCode: number }>('POST', '/verify', {
+      dvcID: 'kyc',
+      verifications: ['face_compare'],
+      document: { id: 'doc-1', type: 'dl', image1: 'AAAA', image2: 'AAAA' },
+    });
+    expect(verify.status).to.equal(503);
+    expect(verify.body.statusCode).to.equal(503);
+    expect(Date.now() - started).to.be.below(2000);
+    const { community } = platform;
+    const intake = await new IdvClient({
+      baseUrl: platform.services.webhooks.url,
+      licenseKey: platform.licences.service,
+    }).request<{ statusCode: number }>(
+      'PUT',
+      `/tenant/${community.tenantId}/community/${community.id}/event/E_IDV_DOCUMENT_VALIDATE`,
+      { dvcID: 'kyc', docType: 'dl', status: 'verified' },
+    );
+    expect(intake.status).to.equal(503);
 
     await new Promise((resolve) => setTimeout(resolve, 1500));
     proxy.restore();
