@@ -2,7 +2,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ConnectorTypeSchema } from '../connectors/types.ts';
 
-export const TAG_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+/** Letters, digits, _ and -; never shaped like a UUID, which would be read as an id. */
+export const TAG_PATTERN =
+  '^(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$)[A-Za-z0-9_-]{1,64}$';
 
 export const VerifierCreate = Type.Object(
   {

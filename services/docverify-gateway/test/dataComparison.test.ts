@@ -68,6 +68,13 @@ describe('docverify: data comparison', () => {
       [true],
     ],
     [
+      'fuzzy refuses a list of names that merely contains the right one',
+      [fuzzy('firstname check', 90)],
+      { firstName: 'John Mary Ahmed Wei Olga' },
+      { firstName: 'John' },
+      [false],
+    ],
+    [
       'dob eq across formats',
       [eq('dob check')],
       { dob: '19900102' },

@@ -86,6 +86,11 @@ describe('docverify gateway: well-known, verifiers and configs', function () {
       ['no connectorUrl', { ...faceCloud, connectorUrl: undefined }, /connectorUrl/],
       ['no config', { ...faceCloud, config: undefined }, /config/],
       ['a tag with a space', { ...faceCloud, tag: 'has space' }, /tag/],
+      [
+        'a tag shaped like an id',
+        { ...faceCloud, tag: '0b9a1c2d-1111-2222-3333-444455556666' },
+        /tag/,
+      ],
       ['an unknown type', { ...faceCloud, type: 'psychic' }, /type/],
       [
         'a connectorUrl that is no URI',
@@ -148,6 +153,46 @@ describe('docverify gateway: well-known, verifiers and configs', function () {
       expect((await system.request('PATCH', `${path()}/absent`, { name: 'x' })).status).to.equal(
         404,
       );
+    });
+
+    it('keeps a masked secret sent back, and never sends stored secrets to a new connectorUrl', async () => {
+      const set = await system.request('PATCH', `${path()}/faces-1`, { config: faceCloud.config });
+      expect(set.status).to.equal(200);
+      const shown = await service.request<{ config: Record<string, unknown> }>(
+        'GET',
+        `${path()}/faces-1`,
+      );
+      const back = await service.request('PATCH', `${path()}/faces-1`, {
+        config: { ...shown.body.config, awsRegion: 'eu-west-2' },
+      });
+      expect(back.status).to.equal(200);
+      const stored = await system.request<{ config: Record<string, unknown> }>(
+        'GET',
+        `${path()}/faces-1`,
+      );
+      expect(stored.body.config).to.deep.equal({ ...faceCloud.config, awsRegion: 'eu-west-2' });
+      const moved = await service.request<{ message: string }>('PATCH', `${path()}/faces-1`, {
+        connectorUrl: 'https://elsewhere.example',
+      });
+      expect(moved.status).to.equal(400);
+      expect(moved.body.message).to.match(/connectorUrl needs the config/);
+      const movedMasked = await service.request('PATCH', `${path()}/faces-1`, {
+        connectorUrl: 'https://elsewhere.example',
+        config: shown.body.config,
+      });
+      expect(movedMasked.status).to.equal(400);
+      await system.request('PATCH', `${path()}/faces-1`, { config: { awsRegion: 'eu-west-1' } });
+      const maskedWithoutStore = await service.request<{ details: { path: string }[] }>(
+        'PATCH',
+        `${path()}/faces-1`,
+        {
+          config: { awsSecretKey: '********' },
+        },
+      );
+      expect(maskedWithoutStore.status).to.equal(400);
+      expect(maskedWithoutStore.body.details.map((d) => d.path)).to.deep.equal([
+        '/config/awsSecretKey',
+      ]);
     });
 
     const access: [string, () => IdvClient, number][] = [

@@ -54,7 +54,12 @@ function compare(attribute: Attribute, submitted: string, extracted: string): nu
   const ignore = attribute.criteria.ignoreMiddleNames ?? false;
   const [a, b] = [normaliseName(submitted, ignore), normaliseName(extracted, ignore)];
   if (attribute.criteria.value === 'eq') return a === b && a !== '' ? 100 : 0;
-  return fuzzball.token_set_ratio(a, b, { full_process: false });
+  // token_set_ratio alone scores 100 when one side's tokens are a subset of the other's, so a
+  // list of many names would pass; the sorted-token ratio penalises the extra tokens
+  return Math.min(
+    fuzzball.token_set_ratio(a, b, { full_process: false }),
+    fuzzball.token_sort_ratio(a, b, { full_process: false }),
+  );
 }
 
 /** One comparison per configured attribute whose field the document yielded. */

@@ -14,3 +14,35 @@ export function maskSecrets(value: unknown): unknown {
     ]),
   );
 }
+
+/**
+ * A config sent back as it was shown keeps its secrets: a member equal to MASK takes the stored
+ * value at the same place. Returns the member paths that asked for a secret that is not stored.
+ */
+export function unmaskSecrets(
+  given: unknown,
+  stored: unknown,
+  path = '',
+): { value: unknown; missing: string[] } {
+  if (Array.isArray(given)) {
+    const parts = given.map((item, i) =>
+      unmaskSecrets(item, Array.isArray(stored) ? stored[i] : undefined, `${path}/${i}`),
+    );
+    return { value: parts.map((p) => p.value), missing: parts.flatMap((p) => p.missing) };
+  }
+  if (!given || typeof given !== 'object') return { value: given, missing: [] };
+  const old = stored && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+  const missing: string[] = [];
+  const value = Object.fromEntries(
+    Object.entries(given).map(([key, member]) => {
+      if (member === MASK && SECRET_CONFIG_FIELDS.has(key)) {
+        if (typeof old[key] !== 'string') missing.push(`${path}/${key}`);
+        return [key, old[key]];
+      }
+      const inner = unmaskSecrets(member, old[key], `${path}/${key}`);
+      missing.push(...inner.missing);
+      return [key, inner.value];
+    }),
+  );
+  return { value, missing };
+}

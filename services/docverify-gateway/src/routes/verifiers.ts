@@ -8,10 +8,10 @@ import {
   type ConnectorType,
 } from '@idv/contracts';
 import { Type } from '@sinclair/typebox';
-import { Conflict, NotFound, parseBody, type Route } from '@idv/http';
+import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
-import { maskSecrets } from '../domain/secrets.ts';
+import { MASK, maskSecrets, unmaskSecrets } from '../domain/secrets.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
 import { DuplicateTag, type VerifierRecord, type VerifierStore } from '../store/verifiers.ts';
 
@@ -115,8 +115,32 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
         refuseFixedMembers(req.body, ['tag', 'type']);
         const changes = parseBody(VerifierPatch, req.body);
         const current = await verifier(req);
-        const config =
-          changes.config === undefined ? undefined : checkConfig(current.type, changes.config);
+        const moved =
+          changes.connectorUrl !== undefined && changes.connectorUrl !== current.connectorUrl;
+        if (moved && changes.config === undefined) {
+          // the stored secrets were given for the old provider: never send them to a new address
+          throw new BadRequest(
+            'changing connectorUrl needs the config, with its secrets, in the same request',
+            [{ path: '/config', message: 'is required when connectorUrl changes' }],
+          );
+        }
+        let config: Record<string, unknown> | undefined;
+        if (changes.config !== undefined) {
+          // a masked secret sent back means "keep it", but only for the same provider address
+          const { value, missing } = moved
+            ? { value: changes.config, missing: [] }
+            : unmaskSecrets(changes.config, current.config);
+          if (missing.length > 0 || (moved && JSON.stringify(changes.config).includes(MASK))) {
+            throw new BadRequest(
+              'a masked secret can only keep a stored one for the same connectorUrl',
+              (missing.length ? missing : ['/config']).map((path) => ({
+                path: `/config${path}`,
+                message: 'give the secret itself',
+              })),
+            );
+          }
+          config = checkConfig(current.type, value as Record<string, unknown>);
+        }
         res.json(present(await deps.verifiers.update(current, { ...changes, config }), res));
       },
     },

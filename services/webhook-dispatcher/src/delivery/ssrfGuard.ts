@@ -27,6 +27,10 @@ const FORBIDDEN: [string, number, 'ipv4' | 'ipv6'][] = [
   ['fc00::', 7, 'ipv6'],
   ['fe80::', 10, 'ipv6'],
   ['ff00::', 8, 'ipv6'],
+  // IPv6 forms that carry an IPv4 address a gateway may translate: NAT64 and 6to4
+  ['64:ff9b::', 96, 'ipv6'],
+  ['64:ff9b:1::', 48, 'ipv6'],
+  ['2002::', 16, 'ipv6'],
 ];
 
 function family(address: string): 'ipv4' | 'ipv6' {
