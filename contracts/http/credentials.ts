@@ -3,8 +3,9 @@ import { Type, type Static } from '@sinclair/typebox';
 
 export const RequestId = Type.Object(
   {
-    appid: Type.String({ minLength: 1, maxLength: 200 }),
+    appid: Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x20-\\x7e]+$' }),
     uuid: Type.String({
+      pattern: '^[\\x21-\\x7e]+$',
       minLength: 8,
       maxLength: 128,
       description: 'unique per request; a second use in the window is a replay',

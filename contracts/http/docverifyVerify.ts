@@ -111,7 +111,11 @@ export const VerifyRequest = Type.Object(
       maxLength: 100,
       description: 'verification config id or tag',
     }),
-    verifications: Type.Array(VerificationKindSchema, { minItems: 1, uniqueItems: true }),
+    verifications: Type.Array(VerificationKindSchema, {
+      minItems: 1,
+      description:
+        'each kind once (checked after the types: ajv uniqueItems would call members of hostile objects)',
+    }),
     document: VerifyDocument,
     event_info: Type.Optional(
       Type.Object(

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger, Registry } from '@idv/observability';
 import { Histogram } from '@idv/observability';
-import { errorBody, MethodNotAllowed, NotFound } from './errors.ts';
+import { BadRequest, errorBody, MethodNotAllowed, NotFound } from './errors.ts';
 import { toHttpError, type UnavailabilityTest } from './errorMapping.ts';
 import { docsPage, openApiDocument, type ExternalOperation, type OpenApiInfo } from './openapi.ts';
 import { allowedMethods, asMiddleware, type Route } from './routes.ts';
@@ -56,6 +56,31 @@ export function requestLog(res: Response): Logger {
   return res.locals.log as Logger;
 }
 
+/** True when any string (key or value) of a parsed body holds NUL; iterative, for deep bodies. */
+function holdsNul(body: unknown): boolean {
+  const stack: unknown[] = [body];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (value && typeof value === 'object') {
+      for (const [key, member] of Object.entries(value)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(member);
+      }
+    }
+  }
+  return false;
+}
+
+function refuseNul(req: Request, _res: Response, next: NextFunction): void {
+  next(
+    holdsNul(req.body)
+      ? new BadRequest('strings in the body must not contain a NUL character')
+      : undefined,
+  );
+}
+
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -97,6 +122,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
     next();
   });
 
+  // NUL cannot be stored in PostgreSQL text: refused at the edge with a clear 400
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const path = req.originalUrl.split('?')[0] ?? '';
+    next(
+      /%00/i.test(path) ? new BadRequest('the path must not contain a NUL character') : undefined,
+    );
+  });
+
   const routes = options.openapi
     ? [...options.routes, ...documentationRoutes(options.openapi, options.routes)]
     : options.routes;
@@ -113,7 +146,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     };
     const chain = [
       tag,
-      ...(parseBody ? [json] : []),
+      ...(parseBody ? [json, refuseNul] : []),
       ...(route.guards ?? []),
       asMiddleware(route.handler),
     ];

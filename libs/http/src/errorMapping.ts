@@ -14,6 +14,14 @@ const PARSER_ERRORS: Record<string, [number, string, string]> = {
   'entity.verify.failed': [400, 'Bad Request', 'body failed verification'],
 };
 
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+};
+
 export function toHttpError(
   err: unknown,
   unavailable: UnavailabilityTest[],
@@ -23,6 +31,20 @@ export function toHttpError(
   if (typeof type === 'string' && PARSER_ERRORS[type]) {
     const [status, name, message] = PARSER_ERRORS[type];
     return { error: new HttpError(status, name, message), unexpected: false };
+  }
+  // errors of the HTTP layer itself (e.g. a path parameter that is not valid percent-encoding)
+  // carry their own 4xx status and a message meant for the client
+  const {
+    status,
+    expose,
+    message: said,
+  } = (err ?? {}) as { status?: unknown; expose?: unknown; message?: unknown };
+  if (typeof status === 'number' && status >= 400 && status < 500 && expose !== false) {
+    const text = typeof said === 'string' && said ? said : 'bad request';
+    return {
+      error: new HttpError(status, STATUS_NAMES[status] ?? 'Bad Request', text),
+      unexpected: false,
+    };
   }
   for (const test of unavailable) {
     const message = test(err);

@@ -67,6 +67,18 @@ export class ProviderCache {
       // the community router sets X-Forwarded-Proto/-Host from the issuer's base on every
       // request it hands over (a client's own are overwritten), so endpoint URLs match the issuer
       provider.proxy = true;
+      // a path no route of the issuer serves answers the platform's error body, not Koa's text
+      provider.use(async (ctx, next) => {
+        await next();
+        if (ctx.status === 404 && (ctx.body === undefined || ctx.body === 'Not Found')) {
+          ctx.status = 404;
+          ctx.body = {
+            statusCode: 404,
+            error: 'Not Found',
+            message: `no route for ${ctx.method} ${ctx.path}`,
+          };
+        }
+      });
       const built = { community, issuer, provider, handle: provider.callback() };
       this.deps.onProvider?.(built);
       return built;

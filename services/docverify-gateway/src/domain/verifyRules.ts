@@ -76,6 +76,10 @@ const RULES: Partial<
 /** Every broken rule for the requested kinds, each naming its field. */
 export function checkVerifyRules(request: VerifyRequest): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
+  request.verifications.forEach((kind, i) => {
+    if (request.verifications.indexOf(kind) !== i)
+      issues.push({ path: `/verifications/${i}`, message: `${kind} is listed twice` });
+  });
   for (const kind of request.verifications) {
     const expectedType = AUTHENTICATE_TYPE[kind];
     if (expectedType && request.document.type.toLowerCase() !== expectedType) {

@@ -1,0 +1,172 @@
+// Authorisation matrix: every secured operation of every service (read from /openapi.json) x every
+// caller (each licence level, another tenant's licence, broken or no credentials) x the path's
+// community (ours, another tenant's) and tenant, generated from ONE access table.
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { Community } from '@idv/platform';
+import {
+  fixtures,
+  verifierBody,
+  configBody,
+  verifyRequest,
+  webhookBody,
+} from './support/fixtures.ts';
+import type { Fixtures } from './support/fixtures.ts';
+import {
+  CALLERS,
+  isErrorBody,
+  operations,
+  startSecurityWorld,
+  type Caller,
+  type Operation,
+  type SecurityWorld,
+} from './support/world.ts';
+
+type Rule = 'system-only' | 'manager' | 'any-licence' | 'license-header';
+type Outcome = '2xx' | 401 | 403 | 404;
+interface Ctx {
+  community: Community;
+  fx: Fixtures;
+}
+interface Access {
+  rule: Rule;
+  /** what an allowed caller gets: 2xx, or 404 where the path names a placeholder that never exists */
+  allowed: '2xx' | 404;
+  body?: (ctx: Ctx) => unknown;
+  encrypted?: boolean;
+}
+
+/** THE table: the access rule of every secured operation (keyed by method and OpenAPI path). */
+const ACCESS: Record<string, Access> = {
+  'GET /environment': { rule: 'license-header', allowed: '2xx' },
+  'GET /servicekeys': { rule: 'system-only', allowed: '2xx' },
+  // keyId is not the current key: the reset itself is covered by common-endpoints.test.ts
+  'DELETE /servicekey/{keyId}': { rule: 'system-only', allowed: 404 },
+  'GET /community/{community}/v1/interaction/{uid}/eam-context': { rule: 'manager', allowed: 404 },
+  'PUT /verifier/community/{communityId}': { rule: 'manager', allowed: '2xx', body: () => verifierBody() },
+  'GET /verifier/community/{communityId}': { rule: 'manager', allowed: '2xx' },
+  'GET /verifier/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx' },
+  'PATCH /verifier/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
+  'DELETE /verifier/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx' },
+  'PUT /verificationConfig/community/{communityId}': { rule: 'manager', allowed: '2xx', body: async ({ community, fx }) => configBody(community, await fx.verifier(community)) },
+  'GET /verificationConfig/community/{communityId}': { rule: 'manager', allowed: '2xx' },
+  'GET /verificationConfig/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx' },
+  'PATCH /verificationConfig/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
+  'DELETE /verificationConfig/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx' },
+  // no config of that dvcID exists: any licence gets as far as the lookup
+  'POST /verify': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => verifyRequest('no-such-config') },
+  'GET /verification/{verificationId}': { rule: 'any-licence', allowed: 404 },
+  'PUT /tenant/{tenantId}/community/{communityId}/webhook': { rule: 'manager', allowed: '2xx', body: () => webhookBody() },
+  'PATCH /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
+  'DELETE /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx' },
+  'POST /tenant/{tenantId}/community/{communityId}/webhooks/fetch': { rule: 'manager', allowed: '2xx', body: () => ({}) },
+  'GET /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/deliveries': { rule: 'manager', allowed: '2xx' },
+  'GET /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}': { rule: 'manager', allowed: 404 },
+  'POST /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}/redeliver': { rule: 'manager', allowed: 404, body: () => ({}) },
+  'PUT /tenant/{tenantId}/community/{communityId}/event/{eventName}': { rule: 'manager', allowed: '2xx', body: () => ({ dvcID: 'kyc-basic', docType: 'drivers_license', status: 'verified' }) },
+}; // prettier-ignore
+
+const MANAGERS: Caller[] = ['system', 'service', 'service_ext', 'foreign'];
+type Place = 'own' | 'foreignCommunity' | 'foreignTenant';
+
+/** The expected outcome, derived from the rule alone. */
+function expected(access: Access, caller: Caller, place: Place): Outcome {
+  if (['expired', 'disabled', 'unknown', 'none'].includes(caller)) return 401;
+  if (access.rule === 'license-header' || access.rule === 'any-licence') return access.allowed;
+  if (access.rule === 'system-only') return caller === 'system' ? access.allowed : 403;
+  if (!MANAGERS.includes(caller)) return 403;
+  // a system licence passes the rule; the community is then not found in that tenant
+  if (place === 'foreignTenant') return caller === 'system' ? 404 : 403;
+  const covers = caller === 'system' || (place === 'own') === (caller !== 'foreign');
+  return covers ? access.allowed : 403;
+}
+
+function placesOf(path: string): Place[] {
+  const places: Place[] = ['own'];
+  if (/\{community(Id)?\}/.test(path)) places.push('foreignCommunity');
+  if (path.includes('{tenantId}')) places.push('foreignTenant');
+  return places;
+}
+
+async function fill(path: string, place: Place, ctx: Ctx, world: SecurityWorld) {
+  const tenantId =
+    place === 'foreignTenant' ? world.platform.otherCommunity.tenantId : ctx.community.tenantId;
+  let filled = path
+    .replace('{community}', encodeURIComponent(ctx.community.name))
+    .replace('{communityId}', ctx.community.id)
+    .replace('{tenantId}', tenantId)
+    .replace('{keyId}', 'AAAA')
+    .replace('{eventName}', 'E_IDV_DOCUMENT_VALIDATE');
+  if (filled.includes('{idOrTag}')) {
+    const make = path.startsWith('/verifier/') ? ctx.fx.verifier : ctx.fx.config;
+    filled = filled.replace('{idOrTag}', await make(ctx.community));
+  }
+  if (filled.includes('{webhookId}'))
+    filled = filled.replace('{webhookId}', await ctx.fx.webhook(ctx.community));
+  return filled.replace(/\{[A-Za-z]+\}/g, () => randomUUID());
+}
+
+describe('security: authorisation matrix from one table', function () {
+  this.timeout(120_000);
+  let world: SecurityWorld;
+  let ops: Operation[];
+
+  before(async () => {
+    world = await startSecurityWorld();
+    ops = await operations(world);
+  });
+  after(async () => world?.stop());
+
+  it('the table names every secured operation the services document', () => {
+    const secured = ops.filter((op) => op.security !== 'none');
+    const missing = secured.filter((op) => !ACCESS[`${op.method} ${op.path}`]);
+    expect(missing.map((op) => `${op.service} ${op.method} ${op.path}`)).to.deep.equal([]);
+  });
+
+  for (const service of ['docverify', 'webhooks', 'oauth'] as const) {
+    it(`${service}: every (operation, caller, place) answers as the table says`, async () => {
+      const actual: Record<string, Outcome | number> = {};
+      const wanted: Record<string, Outcome> = {};
+      const rows = ops.filter((op) => op.service === service && ACCESS[`${op.method} ${op.path}`]);
+      for (const op of rows) {
+        const access = ACCESS[`${op.method} ${op.path}`]!;
+        for (const place of placesOf(op.path)) {
+          const community =
+            place === 'foreignCommunity' ? world.platform.otherCommunity : world.platform.community;
+          const ctx = { community, fx: fixtures(world) };
+          for (const caller of CALLERS) {
+            const row = `${op.method} ${op.path} | ${caller} | ${place}`;
+            const outcome = expected(access, caller, place);
+            wanted[row] = outcome;
+            const path = await fill(op.path, place, ctx, world);
+            const body = outcome === '2xx' || outcome === 404 ? await access.body?.(ctx) : {};
+            let headers: Record<string, string>;
+            let payload: string | undefined;
+            if (access.rule === 'license-header') {
+              headers = caller === 'none' ? {} : { license: world.licences[caller] };
+            } else if (access.encrypted && caller !== 'none') {
+              const sealed = await world.encrypted(service, world.licences[caller], body ?? {});
+              headers = sealed.headers;
+              payload = sealed.body;
+            } else {
+              headers = await world.headers(service, caller);
+              payload = op.hasBody ? JSON.stringify(body ?? {}) : undefined;
+            }
+            const res = await fetch(world.platform.services[service].url + path, {
+              method: op.method,
+              headers: { ...headers, 'content-type': 'application/json' },
+              redirect: 'manual',
+              ...(payload !== undefined ? { body: payload } : {}),
+            });
+            const text = await res.text();
+            actual[row] = res.status >= 200 && res.status < 300 ? '2xx' : res.status;
+            if (res.status >= 400 && !isErrorBody(JSON.parse(text), res.status))
+              actual[row] = `${res.status} without the error body` as never;
+          }
+        }
+      }
+      expect(Object.keys(wanted).length).to.be.greaterThan(0);
+      expect(actual).to.deep.equal(wanted);
+    });
+  }
+});
