@@ -53,6 +53,7 @@ export class ServiceKeyStore {
   private readonly box: SecretBox;
   private readonly refreshMs: number;
   private current: CurrentServiceKey | undefined;
+  private loading: Promise<CurrentServiceKey> | undefined;
 
   constructor(
     private readonly db: Knex,
@@ -65,8 +66,16 @@ export class ServiceKeyStore {
   }
 
   /** The current key; served from memory, re-read once `refreshMs` has passed. */
-  async currentKey(): Promise<CurrentServiceKey> {
-    if (this.current && Date.now() - this.current.loadedAt < this.refreshMs) return this.current;
+  currentKey(): Promise<CurrentServiceKey> {
+    if (this.current && Date.now() - this.current.loadedAt < this.refreshMs) {
+      return Promise.resolve(this.current);
+    }
+    // callers arriving while the key is being read share that one read
+    this.loading ??= this.load().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  private async load(): Promise<CurrentServiceKey> {
     try {
       return this.adopt(await this.readOrCreate());
     } catch (err) {

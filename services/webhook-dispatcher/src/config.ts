@@ -24,7 +24,7 @@ export const WebhookDispatcherConfig = defineConfig({
     default: 30_000,
     minimum: 500,
     description:
-      'how long a claimed delivery stays with one dispatcher before another may take it over (must exceed the HTTP timeout)',
+      'how long a claimed delivery stays with one dispatcher before another may take it over (must exceed the HTTP timeout plus the 1 s a delivery may wait for a slot of its target)',
   }),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({
     default: 5_000,

@@ -6,6 +6,7 @@ import { createSecretBox } from '@idv/crypto';
 import type { RunningServer } from '@idv/http';
 import axios from 'axios';
 import { WebhookDispatcherConfig } from './config.ts';
+import { callbackSender } from './delivery/callbackHttp.ts';
 import { DeliveryLoop } from './delivery/deliveryLoop.ts';
 import { dispatcherMetrics } from './delivery/metrics.ts';
 import { OAuthTokens } from './delivery/oauthTokens.ts';
@@ -30,8 +31,10 @@ export async function startWebhookDispatcher(
   const guard = new SsrfGuard(parseAllowList(settings.WEBHOOK_SSRF_ALLOW));
   const runtime = await createServiceRuntime({ service: 'webhooks', env });
   const metrics = dispatcherMetrics(runtime.registry);
+  const agents = guard.agents();
+  // axios only for OAuth token requests (rare, cached); callbacks go through callbackSender
   const http = axios.create({
-    ...guard.agents(),
+    ...agents,
     timeout: settings.WEBHOOK_HTTP_TIMEOUT_MS,
     maxRedirects: 0,
     proxy: false,
@@ -49,12 +52,13 @@ export async function startWebhookDispatcher(
     new WebhookReader(runtime.db, createSecretBox(runtime.masterKey)),
     settings.WEBHOOK_CACHE_TTL_MS,
   );
+
   const queue = new DeliveryQueue(runtime.db, settings.WEBHOOK_LEASE_MS);
   const loop = new DeliveryLoop(
     queue,
     webhooks,
     {
-      http,
+      send: callbackSender(agents, settings.WEBHOOK_HTTP_TIMEOUT_MS),
       breakers,
       tokens: new OAuthTokens(http),
       servicePrivateKey: async () => (await runtime.serviceKeys.currentKey()).key.keySecret,
@@ -89,7 +93,7 @@ export async function startWebhookDispatcher(
       wake: () => loop.wake(),
       stopping: () => stopping,
     }),
-    { prefetch: 50 },
+    { prefetch: 200 },
   );
   loop.start();
   runtime.lifecycle.onStop('event consumer', 0, async () => {

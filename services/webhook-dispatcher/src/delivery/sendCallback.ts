@@ -1,13 +1,13 @@
 // One callback attempt: the signed Standard Webhooks headers, the api's authentication, the call
 // through the target's breaker, and a single token refresh when an oauth2 target answers 401.
-import { signCallback } from '@idv/crypto';
-import type { AxiosInstance } from 'axios';
+import type { SendRequest } from './callbackHttp.ts';
+import { signCallbackAsync } from '@idv/crypto';
 import type { OAuthTokens, TokenRequest } from './oauthTokens.ts';
 import type { TargetBreakers, TargetResponse } from './targetBreakers.ts';
 import type { DispatchWebhook } from '../store/webhookReader.ts';
 
 export interface CallbackDeps {
-  http: AxiosInstance;
+  send: SendRequest;
   breakers: TargetBreakers;
   tokens: OAuthTokens;
   servicePrivateKey: () => Promise<string>;
@@ -56,13 +56,6 @@ async function authHeaders(
   }
 }
 
-function flatHeaders(raw: Record<string, unknown>): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(raw))
-    headers[name.toLowerCase()] = value === undefined ? undefined : String(value);
-  return headers;
-}
-
 export async function sendCallback(
   webhook: DispatchWebhook,
   callback: Callback,
@@ -80,7 +73,7 @@ export async function sendCallback(
       ...(await authHeaders(webhook, deps)),
       'webhook-id': callback.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signCallback({
+      'webhook-signature': await signCallbackAsync({
         id: callback.id,
         timestamp,
         body: callback.body,
@@ -88,15 +81,9 @@ export async function sendCallback(
         servicePrivateKey: privateKey,
       }),
     };
-    return deps.breakers.call(target, async () => {
-      const res = await deps.http.request<string>({
-        method: webhook.api.type,
-        url,
-        data: callback.body,
-        headers,
-      });
-      return { status: res.status, headers: flatHeaders(res.headers as Record<string, unknown>) };
-    });
+    return deps.breakers.call(target, () =>
+      deps.send({ method: webhook.api.type, url, headers, body: callback.body }),
+    );
   };
   const first = await once();
   const request = tokenRequest(webhook);

@@ -3,6 +3,10 @@
 // not opossum's `capacity`: opossum counts its semaphore rejections as failures and would open
 // the breaker of a target that is merely busy.
 import CircuitBreaker from 'opossum';
+import { TargetBusy } from './targetBusy.ts';
+import { TargetSlots } from './targetSlots.ts';
+
+export { TargetBusy };
 
 export interface TargetResponse {
   status: number;
@@ -25,25 +29,15 @@ export interface TargetBreakerOptions {
   onStateChange?: (target: string, state: BreakerState) => void;
 }
 
-/** Why a call was not made: retry it later without counting an attempt. */
-export class TargetBusy extends Error {
-  override name = 'TargetBusy';
-  constructor(
-    message: string,
-    /** when to look at the delivery again */
-    readonly pauseMs: number,
-  ) {
-    super(message);
-  }
-}
-
 type Send = () => Promise<TargetResponse>;
 
 export class TargetBreakers {
   private readonly breakers = new Map<string, CircuitBreaker<[Send], TargetResponse>>();
-  private readonly inFlight = new Map<string, number>();
+  private readonly slots: TargetSlots;
 
-  constructor(private readonly options: TargetBreakerOptions) {}
+  constructor(private readonly options: TargetBreakerOptions) {
+    this.slots = new TargetSlots(options.concurrency);
+  }
 
   private breakerFor(target: string): CircuitBreaker<[Send], TargetResponse> {
     let breaker = this.breakers.get(target);
@@ -72,23 +66,28 @@ export class TargetBreakers {
     return breaker;
   }
 
-  /** Sends through the target's breaker; TargetBusy when it is open or at capacity. */
+  /**
+   * Sends through the target's breaker; TargetBusy when it is open, or at capacity for longer
+   * than a short wait.
+   */
   async call(target: string, send: Send): Promise<TargetResponse> {
-    const busy = this.inFlight.get(target) ?? 0;
-    if (busy >= this.options.concurrency) throw new TargetBusy('target at capacity', 100);
-    this.inFlight.set(target, busy + 1);
+    await this.slots.acquire(target);
+    const started = performance.now();
+    let took: number | undefined;
     try {
-      return await this.breakerFor(target).fire(send);
+      const response = await this.breakerFor(target).fire(send);
+      took = performance.now() - started;
+      return response;
     } catch (err) {
-      if (err instanceof ServerErrorAnswer) return err.response;
       const code = (err as { code?: string }).code;
       if (code === 'EOPENBREAKER')
         throw new TargetBusy('breaker open', Math.min(this.options.resetTimeoutMs, 5000));
+      took = performance.now() - started;
+      if (err instanceof ServerErrorAnswer) return err.response;
       throw err;
     } finally {
-      const left = (this.inFlight.get(target) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(target, left);
-      else this.inFlight.delete(target);
+      // a call the open breaker refused took no time at the target: it says nothing of its speed
+      this.slots.release(target, took);
     }
   }
 

@@ -1,6 +1,8 @@
 // The durable delivery queue in `webhooks.deliveries`: rows made per (event, webhook) before the
 // broker ack, claimed with a lease (SKIP LOCKED) so a killed dispatcher's work is taken over.
 import type { Knex } from '@idv/db';
+import { GroupCommit } from './groupCommit.ts';
+import { recordAttempts, type FinishedAttempt } from './recordAttempts.ts';
 
 export interface NewDelivery {
   id: string;
@@ -34,30 +36,44 @@ export interface AttemptRecord {
 }
 
 const DELIVERIES = 'webhooks.deliveries';
+const INSERT_ROWS = 5000;
 
 export class DeliveryQueue {
+  private readonly intake = new GroupCommit<NewDelivery[]>((events) => this.insert(events), 500);
+  private readonly attempts: GroupCommit<FinishedAttempt>;
+
   constructor(
     private readonly db: Knex,
     private readonly leaseMs: number,
-  ) {}
+  ) {
+    this.attempts = new GroupCommit((items) => recordAttempts(db, items), 500);
+  }
 
-  /** Idempotent per (event, webhook): a redelivered event adds nothing. */
-  async add(deliveries: NewDelivery[]): Promise<void> {
-    if (deliveries.length === 0) return;
-    await this.db(DELIVERIES)
-      .insert(
-        deliveries.map((d) => ({
-          id: d.id,
-          webhook_id: d.webhookId,
-          event_id: d.eventId,
-          event_name: d.eventName,
-          body: d.body,
-          event_at: d.eventAt,
-          expires_at: d.expiresAt,
-        })),
-      )
-      .onConflict(['event_id', 'webhook_id'])
-      .ignore();
+  /**
+   * Idempotent per (event, webhook): a redelivered event adds nothing. Resolves once the rows are
+   * committed (the caller acks the event only then); concurrent calls share one INSERT.
+   */
+  add(deliveries: NewDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return Promise.resolve();
+    return this.intake.submit(deliveries);
+  }
+
+  private async insert(events: NewDelivery[][]): Promise<void> {
+    const rows = events.flat().map((d) => ({
+      id: d.id,
+      webhook_id: d.webhookId,
+      event_id: d.eventId,
+      event_name: d.eventName,
+      body: d.body,
+      event_at: d.eventAt,
+      expires_at: d.expiresAt,
+    }));
+    // 7 parameters a row: chunks stay far below PostgreSQL's 65 535; a retry repeats none (idempotent)
+    for (let at = 0; at < rows.length; at += INSERT_ROWS)
+      await this.db(DELIVERIES)
+        .insert(rows.slice(at, at + INSERT_ROWS))
+        .onConflict(['event_id', 'webhook_id'])
+        .ignore();
   }
 
   /** Due pending rows, and rows whose lease ran out (their dispatcher died), oldest due first. */
@@ -95,32 +111,11 @@ export class DeliveryQueue {
       .update({ status: 'pending', next_attempt_at: at, lease_until: null });
   }
 
-  /** Logs the attempt and moves the delivery on, in one transaction. */
-  async record(delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
-    await this.db.transaction(async (trx) => {
-      await trx.raw(
-        `INSERT INTO webhooks.attempts (delivery_id, attempt, at, status_code, latency_ms, outcome, error)
-         SELECT ?, count(*) + 1, ?, ?, ?, ?, ? FROM webhooks.attempts WHERE delivery_id = ?`,
-        [
-          delivery.id,
-          attempt.at,
-          attempt.statusCode,
-          attempt.latencyMs,
-          attempt.outcome,
-          attempt.error,
-          delivery.id,
-        ],
-      );
-      const done = attempt.outcome !== 'retry';
-      await trx(DELIVERIES)
-        .where({ id: delivery.id })
-        .update({
-          status: attempt.outcome === 'retry' ? 'pending' : attempt.outcome,
-          round_attempts: delivery.roundAttempts + 1,
-          next_attempt_at: attempt.nextAttemptAt ?? trx.fn.now(),
-          lease_until: null,
-          completed_at: done ? trx.fn.now() : null,
-        });
-    });
+  /**
+   * Logs the attempt and moves the delivery on, atomically; resolves once committed. Attempts
+   * finishing together share one statement (see recordAttempts.ts).
+   */
+  record(delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
+    return this.attempts.submit({ delivery, attempt });
   }
 }

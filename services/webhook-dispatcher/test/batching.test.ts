@@ -1,0 +1,55 @@
+// The throughput pieces: group commit shares writes and isolates a bad row; a saturated target
+// makes a delivery wait briefly for a slot when it answers fast, and refuses it when it is slow.
+import { expect } from 'chai';
+import { TargetBusy } from '../src/delivery/targetBusy.ts';
+import { TargetSlots } from '../src/delivery/targetSlots.ts';
+import { GroupCommit } from '../src/store/groupCommit.ts';
+
+const sqlError = (code: string) => Object.assign(new Error(`sqlstate ${code}`), { code });
+
+describe('webhook dispatcher: batching', () => {
+  it('writes what is submitted together in one write, and settles each after it', async () => {
+    const writes: number[][] = [];
+    const commit = new GroupCommit<number>(async (items) => {
+      writes.push(items);
+    }, 100);
+    await Promise.all([1, 2, 3, 4].map((n) => commit.submit(n)));
+    expect(writes).to.deep.equal([[1, 2, 3, 4]]);
+  });
+
+  it('retries item by item after a row-specific error, so only the bad item fails', async () => {
+    const commit = new GroupCommit<number>(async (items) => {
+      if (items.includes(13)) throw sqlError('23503');
+    }, 100);
+    const results = await Promise.allSettled([12, 13, 14].map((n) => commit.submit(n)));
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
+  it('fails every item of a write at once when the database is out (no per-item retries)', async () => {
+    let calls = 0;
+    const commit = new GroupCommit<number>(async () => {
+      calls += 1;
+      throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    }, 100);
+    const results = await Promise.allSettled([1, 2, 3].map((n) => commit.submit(n)));
+    expect(results.every((r) => r.status === 'rejected')).to.equal(true);
+    expect(calls).to.equal(1);
+  });
+
+  it('lets a delivery wait for a fast target slot, and refuses one for a slow target', async () => {
+    const slots = new TargetSlots(1);
+    await slots.acquire('http://fast');
+    slots.release('http://fast', 5); // a 5 ms answer: a waiter's slot comes soon
+    await slots.acquire('http://fast');
+    const waiter = slots.acquire('http://fast');
+    slots.release('http://fast', 5);
+    await waiter; // handed the freed slot
+
+    await slots.acquire('http://slow');
+    slots.release('http://slow', 5000); // 5 s answers: waiting would hold the room others need
+    await slots.acquire('http://slow');
+    let refused: unknown;
+    await slots.acquire('http://slow').catch((err: unknown) => (refused = err));
+    expect(refused).to.be.instanceOf(TargetBusy);
+  });
+});
