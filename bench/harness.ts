@@ -28,6 +28,11 @@ export async function measure(name: string, op: () => unknown, ms = 1000): Promi
   return { name, opsPerSecond: count / seconds };
 }
 
+/** Two significant digits below 10, so 0.08 and 0.36 stay apart. */
+function ratio(value: number): string {
+  return value >= 10 ? `${value.toFixed(0)}x` : `${value.toPrecision(2)}x`;
+}
+
 function fmt(ops: number): string {
   return ops >= 1000 ? `${(ops / 1000).toFixed(1)}k` : ops.toFixed(0);
 }
@@ -35,7 +40,7 @@ function fmt(ops: number): string {
 export function report(comparisons: Comparison[]): string {
   const rows = comparisons.map(
     (c) =>
-      `| ${c.suite} | ${c.baseline.name}: ${fmt(c.baseline.opsPerSecond)} ops/s | ${c.candidate.name}: ${fmt(c.candidate.opsPerSecond)} ops/s | ${(c.candidate.opsPerSecond / c.baseline.opsPerSecond).toFixed(1)}x | ${c.note} |`,
+      `| ${c.suite} | ${c.baseline.name}: ${fmt(c.baseline.opsPerSecond)} ops/s | ${c.candidate.name}: ${fmt(c.candidate.opsPerSecond)} ops/s | ${ratio(c.candidate.opsPerSecond / c.baseline.opsPerSecond)} | ${c.note} |`,
   );
   return [
     `# Benchmark results`,

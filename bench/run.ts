@@ -1,5 +1,6 @@
 // `make bench`: runs every benchmark and writes bench/results/latest.md.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as prettier from 'prettier';
 import { cryptoBenchmarks } from './crypto.bench.ts';
 import { docverifyBenchmarks } from './docverify.bench.ts';
 import { report } from './harness.ts';
@@ -14,4 +15,16 @@ const comparisons = [
 ];
 const markdown = report(comparisons);
 writeFileSync(new URL('./results/latest.md', import.meta.url), markdown);
+// the README quotes the latest table between its markers
+const readmeUrl = new URL('../README.md', import.meta.url);
+const readme = readFileSync(readmeUrl, 'utf8');
+const [start, end] = ['<!-- bench:start -->', '<!-- bench:end -->'];
+if (readme.includes(start) && readme.includes(end)) {
+  const table = markdown.slice(markdown.indexOf('|'));
+  const note = markdown.split('\n').find((line) => /cores/.test(line)) ?? '';
+  const quoted = `${readme.slice(0, readme.indexOf(start) + start.length)}\n${note}\n\n${table}\n${readme.slice(readme.indexOf(end))}`;
+  // formatted as `make lint` checks it
+  const options = (await prettier.resolveConfig(readmeUrl)) ?? {};
+  writeFileSync(readmeUrl, await prettier.format(quoted, { ...options, parser: 'markdown' }));
+}
 console.log(markdown);
