@@ -11,6 +11,7 @@ import { platformMigrations } from '@idv/platform';
 import { startConnectorWorker } from '../../services/connector-worker/src/start.ts';
 import { startWebhookDispatcher } from '../../services/webhook-dispatcher/src/start.ts';
 import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
+import { deleteQueues } from '../support/amqpCleanup.ts';
 import { startPlatform } from '../support/platform.ts';
 
 interface Rule {
@@ -124,15 +125,19 @@ describe('alert rules and Grafana dashboard', () => {
         CONNECTOR_QUEUE_PREFIX: `test-${randomBytes(4).toString('hex')}.idv.connector`,
         WORKER_METRICS_PORT: '0',
       });
+      // stops run in reverse: the queue goes after the worker has stopped
+      stops.push(() => deleteQueues(platform.env.AMQP_URL ?? '', [worker.queue]));
       stops.push(() => worker.stop());
       for (const name of namesOf(await worker.registry.metrics())) exported.add(name);
       database = await createTestDatabase([platformMigrations, webhooksMigrations]);
+      const eventsQueue = `test-${randomBytes(4).toString('hex')}.webhooks`;
       const dispatcher = await startWebhookDispatcher({
         ...platform.env,
         DATABASE_URL: database.url,
         WEBHOOK_DISPATCHER_PORT: '0',
-        WEBHOOK_EVENTS_QUEUE: `test-${randomBytes(4).toString('hex')}.webhooks`,
+        WEBHOOK_EVENTS_QUEUE: eventsQueue,
       });
+      stops.push(() => deleteQueues(platform.env.AMQP_URL ?? '', [eventsQueue]));
       stops.push(() => dispatcher.stop());
       const res = await fetch(`${dispatcher.server.url}/metrics`);
       for (const name of namesOf(await res.text())) exported.add(name);
