@@ -1,7 +1,26 @@
 // oidc-provider's storage over PostgreSQL: one row per model instance, keyed by community.
+import { createHash } from 'node:crypto';
 import type { Knex } from '@idv/db';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { live, MODELS_TABLE as TABLE, type ModelBatches, type ModelRow } from './modelBatches.ts';
+
+/**
+ * Models whose id is a bearer credential: the row is keyed by the id's SHA-256 and the payload
+ * keeps no copy of it (jti), so a database reader holds no usable token. find(id) has the id
+ * and gives it back. Sessions and interactions are also looked up by uid, so they keep theirs.
+ */
+const CREDENTIAL_MODELS = new Set([
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'RegistrationAccessToken',
+  'InitialAccessToken',
+]);
+
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 function withConsumed(
   row: Pick<ModelRow, 'payload' | 'consumed_at'> | undefined,
@@ -20,16 +39,25 @@ export class ModelStore implements Adapter {
     private readonly batches: ModelBatches,
   ) {}
 
+  private get hashed(): boolean {
+    return CREDENTIAL_MODELS.has(this.model);
+  }
+
+  private storedId(id: string): string {
+    return this.hashed ? sha256(id) : id;
+  }
+
   private rows() {
     return this.db(TABLE).where({ community_id: this.communityId, model: this.model });
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    const stored = this.hashed ? { ...payload, jti: undefined } : payload;
     await this.batches.upsert({
       community_id: this.communityId,
       model: this.model,
-      id,
-      payload,
+      id: this.storedId(id),
+      payload: stored,
       grant_id: payload.grantId ?? null,
       uid: payload.uid ?? null,
       user_code: payload.userCode ?? null,
@@ -38,7 +66,8 @@ export class ModelStore implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return withConsumed(await this.batches.find(this.model, id));
+    const found = withConsumed(await this.batches.find(this.model, this.storedId(id)));
+    return found && this.hashed ? { ...found, jti: id } : found;
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -60,14 +89,16 @@ export class ModelStore implements Adapter {
   /** One UPDATE guarded by consumed_at: of two racing redemptions only one changes the row. */
   async consume(id: string): Promise<void> {
     const changed = await this.rows()
-      .andWhere({ id })
+      .andWhere({ id: this.storedId(id) })
       .whereNull('consumed_at')
       .update({ consumed_at: this.db.fn.now() });
     if (changed === 0) throw new errors.InvalidGrant('grant already consumed');
   }
 
   async destroy(id: string): Promise<void> {
-    await this.rows().andWhere({ id }).delete();
+    await this.rows()
+      .andWhere({ id: this.storedId(id) })
+      .delete();
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
