@@ -19,6 +19,15 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS helpers (the mocha reporter) run in Node with its globals
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['**/test/**/*.ts', 'bench/**/*.ts', 'services/admin-cli/src/**/*.ts', 'infra/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-unused-expressions': 'off' },
   },
