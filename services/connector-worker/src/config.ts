@@ -47,6 +47,11 @@ export const ConnectorWorkerConfig = defineConfig({
     minimum: 1,
     description: 'concurrent calls per verifier; more fail fast as provider_unavailable',
   }),
+  CONNECTOR_SSRF_ALLOW: Type.String({
+    default: '',
+    description:
+      'CIDRs providers may be reached at although loopback, private, link-local or metadata (SSRF guard); outside production loopback is allowed too',
+  }),
   SHUTDOWN_TIMEOUT_MS: platformConfigFields.SHUTDOWN_TIMEOUT_MS,
 });
 export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {

@@ -19,6 +19,7 @@ import { createJobHandler } from './jobs/handleJob.ts';
 import { startMetricsServer } from './metricsServer.ts';
 import { VerifierBreakers } from './provider/breakers.ts';
 import { createProviderHttp } from './provider/http.ts';
+import { parseAllowList, SsrfGuard } from '@idv/netguard';
 import { providerMetrics } from './provider/metrics.ts';
 
 export interface RunningWorker {
@@ -60,7 +61,16 @@ export async function startConnectorWorker(
     registry,
     connectionName: `connector-${type}`,
   });
-  const provider = createProviderHttp(settings.PROVIDER_HTTP_TIMEOUT_MS);
+  // outside production the provider sandbox on this machine is reachable; everything else
+  // internal needs CONNECTOR_SSRF_ALLOW
+  const allow = [
+    settings.CONNECTOR_SSRF_ALLOW,
+    settings.NODE_ENV === 'production' ? '' : '127.0.0.0/8,::1/128',
+  ]
+    .filter(Boolean)
+    .join(',');
+  const guard = new SsrfGuard(parseAllowList(allow, 'CONNECTOR_SSRF_ALLOW'));
+  const provider = createProviderHttp(settings.PROVIDER_HTTP_TIMEOUT_MS, guard);
   const breakers = new VerifierBreakers(
     type,
     {
@@ -81,6 +91,7 @@ export async function startConnectorWorker(
     adapter: options.adapter ?? ocr?.adapter ?? ADAPTERS[type],
     box: createSecretBox(master.key),
     http: provider.http,
+    guard,
     breakers,
     metrics,
     logger,

@@ -167,3 +167,34 @@ describe('connector worker killed mid-job', function () {
     expect(harness.sandbox.faults.callsOf('kill')).to.equal(2);
   });
 });
+
+describe('connector worker: SSRF guard', function () {
+  this.timeout(30_000);
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(async () => harness?.stop());
+
+  it('refuses internal addresses in production unless allowed, as invalid_request', async () => {
+    await harness.startWorker('identity_data', { NODE_ENV: 'production' });
+    const metadata = await harness.ask({
+      type: 'identity_data',
+      kind: 'ssn_verify',
+      config: { apiKey: 'sandbox-key' },
+      document: { ssn: '000-00-0000' },
+      connectorUrl: 'http://169.254.169.254/latest',
+    });
+    expect(metadata).to.include({ outcome: 'invalid_request' });
+    expect(metadata.error?.code).to.equal('blocked_target');
+    const loopback = await harness.ask({
+      type: 'identity_data',
+      kind: 'ssn_verify',
+      config: { apiKey: 'sandbox-key' },
+      document: { ssn: '000-00-0000' },
+      connectorUrl: harness.sandbox.url.replace('127.0.0.1', 'localhost'),
+    });
+    expect(loopback).to.include({ outcome: 'invalid_request' });
+    expect(loopback.error?.code).to.equal('blocked_target');
+  });
+});

@@ -10,7 +10,7 @@ import { callbackSender } from './delivery/callbackHttp.ts';
 import { DeliveryLoop } from './delivery/deliveryLoop.ts';
 import { dispatcherMetrics } from './delivery/metrics.ts';
 import { OAuthTokens } from './delivery/oauthTokens.ts';
-import { parseAllowList, SsrfGuard } from './delivery/ssrfGuard.ts';
+import { parseAllowList, SsrfGuard } from '@idv/netguard';
 import { TargetBreakers } from './delivery/targetBreakers.ts';
 import { recordEvent } from './intake/recordEvent.ts';
 import { listenForChanges } from './store/changeListener.ts';

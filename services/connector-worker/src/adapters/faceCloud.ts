@@ -56,6 +56,9 @@ export const faceCloud: Adapter = async (input) => {
     },
     maxAttempts: 1, // the breaker and the gateway's failover retry, not the SDK
     requestHandler: {
+      // the worker's guarded agents: the SDK connects only where the SSRF guard allows
+      httpAgent: input.http.defaults.httpAgent,
+      httpsAgent: input.http.defaults.httpsAgent,
       requestTimeout: input.http.defaults.timeout,
       connectionTimeout: input.http.defaults.timeout,
     },

@@ -90,6 +90,7 @@ export const licenseRegistry: Adapter = async (input) => {
   const certPath = asString(input.config.certPath);
   const agent = certPath
     ? new Agent({
+        ...(input.lookup ? { lookup: input.lookup } : {}),
         pfx: await readFile(certPath),
         passphrase: asString(input.config.passphrase) ?? '',
       })

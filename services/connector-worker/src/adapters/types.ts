@@ -1,6 +1,7 @@
 // The one shape every connector adapter has: provider call in, normalised result and raw answer out.
 import type { NormalisedResult, VerificationKind } from '@idv/contracts';
 import type { AxiosInstance } from 'axios';
+import type { LookupFunction } from 'node:net';
 
 export interface AdapterInput {
   kind: VerificationKind;
@@ -9,6 +10,8 @@ export interface AdapterInput {
   document: Record<string, unknown>; // the /verify request's document
   http: AxiosInstance; // keep-alive, timeout set; adapters use it for provider calls
   signal: AbortSignal; // aborted when the breaker times the call out
+  /** the SSRF-guarded DNS lookup, for adapters that open sockets of their own (mTLS agents) */
+  lookup?: LookupFunction;
 }
 export interface AdapterOutput {
   result: NormalisedResult;

@@ -14,6 +14,7 @@ import {
 import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
 import type { AxiosInstance } from 'axios';
+import type { SsrfGuard } from '@idv/netguard';
 import type { Adapter } from '../adapters/types.ts';
 import type { VerifierBreakers } from '../provider/breakers.ts';
 import type { ProviderMetrics } from '../provider/metrics.ts';
@@ -24,6 +25,7 @@ export interface JobDeps {
   adapter: Adapter;
   box: SecretBox;
   http: AxiosInstance;
+  guard: SsrfGuard;
   breakers: VerifierBreakers;
   metrics: ProviderMetrics;
   logger: Logger;
@@ -38,6 +40,15 @@ class JobRefused extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** A connectorUrl naming an internal address as an IP literal is refused before any call. */
+function refuseBlocked(guard: SsrfGuard, url: string): void {
+  try {
+    guard.checkUrl(url);
+  } catch (err) {
+    throw new JobRefused('blocked_target', (err as Error).message);
   }
 }
 
@@ -77,6 +88,7 @@ async function answer(deps: JobDeps, job: ConnectorJob, started: number): Promis
       throw new JobRefused('unsupported_kind', `${deps.type} cannot do ${job.kind}`);
     }
     const { config, document } = openSecrets(deps, job);
+    refuseBlocked(deps.guard, job.verifier.connectorUrl);
     const output = await deps.breakers.of(job.verifier.id).fire({
       controller: new AbortController(),
       budgetMs: Math.max(1, job.options.timeoutMs - REPLY_MARGIN_MS),
@@ -87,6 +99,7 @@ async function answer(deps: JobDeps, job: ConnectorJob, started: number): Promis
           config,
           document,
           http: deps.http,
+          lookup: deps.guard.lookup,
           signal,
         }),
     });
@@ -112,6 +125,14 @@ function errorReply(base: ReplyBase, err: unknown, latencyMs: number): Connector
   const { name, message, code } = err as { name?: string; message?: string; code?: unknown };
   if (name === 'ProviderRejected')
     return refusal(base, 'provider_rejected', message ?? '', latencyMs);
+  // the SSRF guard refused the address (seen at connect time): a refusal, not a provider failure
+  if (
+    name === 'BlockedTarget' ||
+    code === 'EBLOCKEDTARGET' ||
+    /SSRF protection/.test(message ?? '')
+  ) {
+    return refusal(base, 'blocked_target', message ?? 'target address refused', latencyMs);
+  }
   const reason =
     code === 'EOPENBREAKER'
       ? 'breaker_open'

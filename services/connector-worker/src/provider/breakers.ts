@@ -67,8 +67,10 @@ export class VerifierBreakers {
       errorThresholdPercentage: s.errorPercent,
       capacity: s.capacity,
       // A refused input or an over-full breaker says nothing about the provider's health.
+      // refusals are not provider failures: a 4xx, the capacity cap, an address the guard refused
       errorFilter: (err: unknown) =>
-        err instanceof ProviderRejected || (err as { code?: unknown }).code === 'ESEMLOCKED',
+        err instanceof ProviderRejected ||
+        ['ESEMLOCKED', 'EBLOCKEDTARGET'].includes(String((err as { code?: unknown }).code)),
       name: verifierId,
     });
     // opossum passes the call's arguments as the third listener argument (its types omit it).

@@ -19,6 +19,14 @@ const RETRYABLE_4XX = new Set([408, 425, 429]);
 
 function classify(err: unknown, what: string): Error {
   if (!isAxiosError(err)) return err instanceof Error ? err : new ProviderFailure(String(err));
+  // the SSRF guard refused the address: passed on as it is, a refusal rather than a failure
+  const cause = (err as { cause?: unknown }).cause;
+  if (
+    err.code === 'EBLOCKEDTARGET' ||
+    (cause as { code?: unknown } | undefined)?.code === 'EBLOCKEDTARGET'
+  ) {
+    return cause instanceof Error ? cause : err;
+  }
   const status = err.response?.status;
   if (status !== undefined && status >= 400 && status < 500 && !RETRYABLE_4XX.has(status)) {
     return new ProviderRejected(`${what} refused the request with ${status}`, status);

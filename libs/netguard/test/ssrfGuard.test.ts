@@ -1,8 +1,8 @@
 // The SSRF guard on its own: resolved addresses are checked at connect time, literals before it.
 import { expect } from 'chai';
 import axios from 'axios';
-import { parseAllowList, SsrfGuard } from '../src/delivery/ssrfGuard.ts';
-import { startSink, type Sink } from './sink.ts';
+import { parseAllowList, SsrfGuard } from '../src/ssrfGuard.ts';
+import { startSink, type Sink } from '../../../services/webhook-dispatcher/test/sink.ts';
 
 describe('webhook dispatcher: SSRF guard', () => {
   let sink: Sink;

@@ -1,4 +1,4 @@
-// SSRF protection: a callback or token URL may not reach loopback, private, link-local, CGNAT or
+// SSRF protection: an outgoing call (callback, token URL, provider) may not reach loopback, private, link-local, CGNAT or
 // metadata addresses. Checked on the resolved address at connect time (the lookup the socket
 // uses), so a DNS answer that changes after a check (rebinding) cannot slip through.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -37,15 +37,15 @@ function family(address: string): 'ipv4' | 'ipv6' {
   return isIP(address) === 6 ? 'ipv6' : 'ipv4';
 }
 
-/** "127.0.0.1", "127.0.0.0/8", "::1/128" entries, comma separated. */
-export function parseAllowList(setting: string): BlockList {
+/** "127.0.0.1", "127.0.0.0/8", "::1/128" entries, comma separated; `variable` names the setting. */
+export function parseAllowList(setting: string, variable = 'WEBHOOK_SSRF_ALLOW'): BlockList {
   const allowed = new BlockList();
   for (const raw of setting
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
     const [address = '', bits] = raw.split('/');
-    if (!isIP(address)) throw new Error(`WEBHOOK_SSRF_ALLOW: ${raw} is not an address or CIDR`);
+    if (!isIP(address)) throw new Error(`${variable}: ${raw} is not an address or CIDR`);
     const type = family(address);
     if (bits === undefined) allowed.addAddress(address, type);
     else allowed.addSubnet(address, Number(bits), type);
