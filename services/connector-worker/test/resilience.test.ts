@@ -197,4 +197,22 @@ describe('connector worker: SSRF guard', function () {
     expect(loopback).to.include({ outcome: 'invalid_request' });
     expect(loopback.error?.code).to.equal('blocked_target');
   });
+
+  it('guards the cloud SDK the same way', async () => {
+    await harness.startWorker('face_cloud', { NODE_ENV: 'production' });
+    const face = Buffer.from('FACE:testy').toString('base64');
+    const reply = await harness.ask({
+      type: 'face_cloud',
+      kind: 'face_compare',
+      config: {
+        awsAccessKey: 'AKIASANDBOXTESTY0000',
+        awsSecretKey: 'sandbox-cloud-secret',
+        awsRegion: 'eu-west-1',
+      },
+      document: { image1: face, image2: face },
+      connectorUrl: harness.sandbox.url.replace('127.0.0.1', 'localhost'),
+    });
+    expect(reply).to.include({ outcome: 'invalid_request' });
+    expect(reply.error?.code).to.equal('blocked_target');
+  });
 });

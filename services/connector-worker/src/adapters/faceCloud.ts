@@ -28,6 +28,8 @@ async function bytesOf(input: AdapterInput, image: ImageRef): Promise<Uint8Array
 }
 
 function classify(err: unknown): Error {
+  // the SSRF guard refused the endpoint's address: passed on as a refusal
+  if ((err as { code?: unknown }).code === 'EBLOCKEDTARGET') return err as Error;
   const {
     name = 'Error',
     message = '',
