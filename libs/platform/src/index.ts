@@ -2,6 +2,7 @@
 export { platformMigrations } from './migrations.ts';
 export {
   TenantStore,
+  UUID,
   NotFoundInPlatform,
   DuplicateInPlatform,
   type Tenant,

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { testAmqpUrl } from '@idv/db/testing';
+import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
 import { startWebhooksWorld, type WebhooksWorld } from '../../webhooks-gateway/test/support.ts';
 
 export function dispatcherEnv(world: WebhooksWorld, extra: Record<string, string> = {}) {
@@ -20,11 +21,7 @@ export function dispatcherEnv(world: WebhooksWorld, extra: Record<string, string
 
 /** Removes a test's events queue (and its dead letters) so it stops collecting others' events. */
 export async function deleteQueue(queue: string): Promise<void> {
-  const connection = await amqp.connect(await testAmqpUrl());
-  const channel = await connection.createChannel();
-  await channel.deleteQueue(queue);
-  await channel.deleteQueue(`${queue}.dead`);
-  await connection.close();
+  await deleteQueues(await testAmqpUrl(), [queue]);
 }
 
 export { startWebhooksWorld, type WebhooksWorld };

@@ -2,6 +2,7 @@
 import type { VerificationSettings } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import type { ConfigArrays } from '../domain/configItems.ts';
+import { UUID } from '@idv/platform';
 
 export interface VerificationConfigRecord {
   id: string;
@@ -32,7 +33,6 @@ export class DuplicateConfigTag extends Error {
 }
 
 const TABLE = 'docverify.verification_configs';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toRecord(row: Row): VerificationConfigRecord {
   return {

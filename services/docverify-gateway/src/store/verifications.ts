@@ -3,9 +3,9 @@ import type { VerifyResult } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
 import type { RetentionPlan } from '../domain/retention.ts';
+import { UUID } from '@idv/platform';
 
 const TABLE = 'docverify.verifications';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface KeptVerification {
   communityId: string;

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConnectorType } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import { UUID } from '@idv/platform';
 
 export interface VerifierRecord {
   id: string;
@@ -32,7 +33,6 @@ export class DuplicateTag extends Error {
   override name = 'DuplicateTag';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TABLE = 'docverify.verifiers';
 
 export class VerifierStore {

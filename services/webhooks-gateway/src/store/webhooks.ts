@@ -11,6 +11,7 @@ import {
 } from '@idv/contracts';
 import { generateWebhookSecret, type SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import { UUID } from '@idv/platform';
 
 export interface WebhookRecord {
   id: string;
@@ -56,7 +57,6 @@ interface Row {
 }
 
 const TABLE = 'webhooks.webhooks';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Scope {
   tenantId: string;
