@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: run test bench lint typecheck unit migrate install services browser clean
+.PHONY: run test test-faults bench lint typecheck unit migrate install services browser clean
 
 $(STAMP): package.json package-lock.json $(wildcard */*/package.json) contracts/package.json
 	@command -v npm >/dev/null || { echo "npm is required (Node.js 18+ with npm); see README"; exit 1; }
@@ -37,6 +37,17 @@ unit: install services
 
 test: install services browser lint typecheck
 	mocha
+
+# The fault suites alone, harder than in `make test`: RabbitMQ and PostgreSQL are really stopped
+# (rabbitmqctl stop_app, pg_ctlcluster stop) for IDV_FAULTS_OUTAGE_S seconds instead of cut behind
+# a TCP proxy, and the dispatcher is killed amid 1,000 events instead of 60. It stops the shared
+# servers: run it when nothing else uses them.
+FAULT_SUITES := test/faults/*.test.ts test/connector-faults.test.ts test/broker-outage.test.ts \
+	test/database-outage.test.ts services/webhook-dispatcher/test/restart.test.ts
+test-faults: install services
+	IDV_FAULTS_REAL=1 IDV_FAULTS_OUTAGE_S=$${IDV_FAULTS_OUTAGE_S:-15} WEBHOOK_RESTART_EVENTS=1000 \
+	  mocha --no-config -n import=tsx --extension ts --timeout 60000 --exit \
+	  --reporter ./test/support/reporter.cjs $(FAULT_SUITES)
 
 bench: install services
 	tsx bench/run.ts

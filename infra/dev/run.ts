@@ -30,13 +30,25 @@ function start(proc: DevProcess): void {
   });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
+  const startedAt = Date.now();
   child.on('exit', (code, signal) => {
     children.delete(proc.name);
-    if (!stopping)
-      console.error(`${proc.name} exited (${signal ?? code}); see .local/logs/${proc.name}.log`);
+    if (stopping) return;
+    // like a container's restart policy: start it again, backing off while it keeps crashing
+    const quick = Date.now() - startedAt < 10_000;
+    const attempt = quick ? (restarts.get(proc.name) ?? 0) + 1 : 1;
+    restarts.set(proc.name, attempt);
+    const delayMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
+    console.error(
+      `${proc.name} exited (${signal ?? code}); restarting in ${delayMs} ms; see .local/logs/${proc.name}.log`,
+    );
+    setTimeout(() => {
+      if (!stopping) start(proc);
+    }, delayMs);
   });
   children.set(proc.name, child);
 }
+const restarts = new Map<string, number>();
 
 /** Healthy only while our own child lives: another process on the port does not count. */
 async function healthy(name: string, url: string, deadline: number): Promise<boolean> {
