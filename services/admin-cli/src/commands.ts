@@ -48,6 +48,20 @@ function one(options: Options, name: string): string {
   return values[0];
 }
 
+/**
+ * A secret option: `--password -` reads it from standard input (its first line), so it stays out
+ * of the shell history and of `ps`; a literal value still works for scripts and tests.
+ */
+async function secretOf(options: Options, name: string): Promise<string> {
+  const value = one(options, name);
+  if (value !== '-') return value;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const line = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+  if (!line) throw new UsageError(`--${name} - read nothing from standard input`);
+  return line;
+}
+
 function optional(options: Options, name: string): string | undefined {
   return options[name]?.[0];
 }
@@ -123,13 +137,13 @@ export const commands: Record<string, Command> = {
     ),
 
   'oauth-account create': async ({ db, master }, options) =>
-    oauthAdmin(() =>
+    oauthAdmin(async () =>
       createOauthAccount(
         { db, masterKey: master.key },
         {
           community: one(options, 'community'),
           username: one(options, 'username'),
-          password: one(options, 'password'),
+          password: await secretOf(options, 'password'),
           ...(optional(options, 'name') ? { displayName: optional(options, 'name')! } : {}),
         },
       ),

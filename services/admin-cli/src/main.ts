@@ -10,7 +10,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   community create --tenant ID --name N
   license create --level system|service|service_ext|community [--community ID]... [--expires ISO]
   oauth-client create --community NAME --redirect-uri URI [--grant-type G]...
-  oauth-account create --community NAME --username U --password P [--name N]
+  oauth-account create --community NAME --username U --password P|- [--name N]  (- reads it from stdin)
   oauth-key rotate --community NAME
   oauth-idp set --community NAME --issuer URL --audience A --jwks-uri URL
   oauth-proof-key trust --community NAME --kid K --public-key BASE64

@@ -1,11 +1,12 @@
 // The admin CLI as operators run it: a real process, JSON on stdout, against a fresh database.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { LicenceStore, platformMigrations } from '@idv/platform';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';
+import { AccountStore } from '../../oauth/src/store/accountStore.ts';
 
 const run = promisify(execFile);
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
@@ -165,6 +166,47 @@ describe('admin CLI', function () {
     const rows = JSON.stringify(await t.db('oauth.clients').select());
     expect(rows).to.contain(String(created.json.client_id));
     expect(rows).not.to.contain(String(created.json.client_secret));
+  });
+
+  /** The CLI with `input` on its standard input, as `printf ... | npm run -s admin -- ...`. */
+  const adminWithStdin = (input: string, ...args: string[]) =>
+    new Promise<Outcome>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        const line = code === 0 ? stdout : (stderr.trim().split('\n').pop() ?? '{}');
+        resolve({ code: code ?? -1, json: JSON.parse(line) as Record<string, unknown> });
+      });
+      child.stdin.end(input);
+    });
+
+  it('takes an account password from standard input with --password -', async () => {
+    const tenant = await admin('tenant', 'create', '--name', 'Stdin Tenant');
+    const community = await admin(
+      'community',
+      'create',
+      '--tenant',
+      String(tenant.json.id),
+      '--name',
+      'stdin-c',
+    );
+    const args = ['oauth-account', 'create', '--community', 'stdin-c', '--username', 'testy'];
+    const created = await adminWithStdin('correct horse battery\n', ...args, '--password', '-');
+    expect(created.code).to.equal(0);
+    const accounts = new AccountStore(t.db);
+    const communityId = String(community.json.id);
+    expect(await accounts.authenticate(communityId, 'testy', 'correct horse battery')).to.not.equal(
+      undefined,
+    );
+    expect(await accounts.authenticate(communityId, 'testy', '-')).to.equal(undefined);
+
+    const empty = await adminWithStdin('', ...args.slice(0, -1), 'nobody', '--password', '-');
+    expect(empty.code).to.equal(2);
+    expect(String(empty.json.error)).to.match(/read nothing from standard input/);
   });
 
   it('refuses a duplicate tenant name', async () => {
