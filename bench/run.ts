@@ -5,6 +5,7 @@ import { cryptoBenchmarks } from './crypto.bench.ts';
 import { docverifyBenchmarks } from './docverify.bench.ts';
 import { report } from './harness.ts';
 import { oauthBenchmarks } from './oauth.bench.ts';
+import { webhookIsolationBenchmarks } from './webhook-isolation.bench.ts';
 import { webhookBenchmarks } from './webhooks.bench.ts';
 
 const comparisons = [
@@ -12,6 +13,7 @@ const comparisons = [
   ...(await docverifyBenchmarks()),
   ...(await oauthBenchmarks()),
   ...(await webhookBenchmarks()),
+  ...(await webhookIsolationBenchmarks()),
 ];
 const markdown = report(comparisons);
 writeFileSync(new URL('./results/latest.md', import.meta.url), markdown);

@@ -2,12 +2,6 @@
 // target: the healthy target's delivery latency is measured alone and then beside the bad ones,
 // and it never waits for a bad target's timeout.
 import { expect } from 'chai';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import {
-  createServer as createTcpServer,
-  type AddressInfo,
-  type Server as TcpServer,
-} from 'node:net';
 import {
   startWebhookDispatcher,
   type StartedDispatcher,
@@ -20,18 +14,11 @@ import {
   type WebhooksWorld,
 } from '../../services/webhook-dispatcher/test/support.ts';
 import { webhookBody } from '../../services/webhooks-gateway/test/support.ts';
+import { startWebhookTargets, type WebhookTargets } from '../support/webhookTargets.ts';
 import { sleep, until } from './support.ts';
 
 const HTTP_TIMEOUT_MS = 8000;
 const EVENTS = 60;
-
-const urlOf = (server: Server | TcpServer, path: string) =>
-  `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
-
-async function listen<T extends Server | TcpServer>(server: T): Promise<T> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -43,46 +30,10 @@ describe('faults: webhook targets that hang, reset or crawl', function () {
   let world: WebhooksWorld;
   let dispatcher: StartedDispatcher;
   let env: ReturnType<typeof dispatcherEnv>;
-  const arrivals = new Map<string, number>();
-  const badCalls = { hang: 0, reset: 0, slow: 0 };
-  const servers: (Server | TcpServer)[] = [];
-  let healthy: Server;
-  let hang: Server;
-  let slow: Server;
-  let reset: TcpServer;
+  let targets: WebhookTargets;
 
   before(async () => {
-    healthy = await listen(
-      createHttpServer((req, res) => {
-        let body = '';
-        req.on('data', (c: Buffer) => (body += c.toString()));
-        req.on('end', () => {
-          arrivals.set((JSON.parse(body) as { eventId: string }).eventId, Date.now());
-          res.writeHead(200).end('{}');
-        });
-      }),
-    );
-    hang = await listen(
-      createHttpServer(() => {
-        badCalls.hang += 1; // never answers
-      }),
-    );
-    slow = await listen(
-      createHttpServer((req, res) => {
-        badCalls.slow += 1;
-        req.resume();
-        setTimeout(() => res.writeHead(200).end('{}'), 2000);
-      }),
-    );
-    reset = await listen(
-      createTcpServer((socket) => {
-        socket.once('data', () => {
-          badCalls.reset += 1;
-          socket.resetAndDestroy();
-        });
-      }),
-    );
-    servers.push(healthy, hang, slow, reset);
+    targets = await startWebhookTargets();
     world = await startWebhooksWorld();
     env = dispatcherEnv(world, { WEBHOOK_HTTP_TIMEOUT_MS: String(HTTP_TIMEOUT_MS) });
     dispatcher = await startWebhookDispatcher(env);
@@ -90,10 +41,7 @@ describe('faults: webhook targets that hang, reset or crawl', function () {
   });
   after(async () => {
     await dispatcher?.stop();
-    for (const server of servers) {
-      if ('closeAllConnections' in server) server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    await targets?.close();
     await world?.stop();
     if (env) await deleteQueue(env.WEBHOOK_EVENTS_QUEUE);
   });
@@ -115,9 +63,9 @@ describe('faults: webhook targets that hang, reset or crawl', function () {
       await sleep(10);
     }
     await until('the healthy target to receive every event', () =>
-      [...published.keys()].every((id) => arrivals.has(id)),
+      [...published.keys()].every((id) => targets.arrivals.has(id)),
     );
-    return [...published].map(([id, at]) => arrivals.get(id)! - at);
+    return [...published].map(([id, at]) => targets.arrivals.get(id)! - at);
   }
 
   it('delivers to the healthy target as fast beside them as alone', async () => {
@@ -128,12 +76,12 @@ describe('faults: webhook targets that hang, reset or crawl', function () {
         (await client.request('PUT', `${base}/webhook`, webhookBody(url, extra))).status,
       ).to.equal(200);
 
-    await subscribe(urlOf(healthy, '/healthy'));
+    await subscribe(targets.urls.healthy);
     const alone = await latencies();
     const retry = { retryCodes: [503], retryCount: 2 };
-    await subscribe(urlOf(hang, '/hang'), retry);
-    await subscribe(urlOf(reset, '/reset'), retry);
-    await subscribe(urlOf(slow, '/slow'), retry);
+    await subscribe(targets.urls.hang, retry);
+    await subscribe(targets.urls.reset, retry);
+    await subscribe(targets.urls.slow, retry);
     await sleep(500); // the dispatcher learns of new webhooks by notification
     const beside = await latencies();
 
@@ -141,11 +89,11 @@ describe('faults: webhook targets that hang, reset or crawl', function () {
       `${name} p50 ${percentile(v, 50)} ms, p95 ${percentile(v, 95)} ms, max ${Math.max(...v)} ms`;
     console.log(`      healthy target alone: ${line('', alone)}`);
     console.log(
-      `      beside hang/reset/slow: ${line('', beside)}; bad targets were called ${JSON.stringify(badCalls)}`,
+      `      beside hang/reset/slow: ${line('', beside)}; bad targets were called ${JSON.stringify(targets.badCalls)}`,
     );
-    expect(badCalls.hang, 'the hanging target was called').to.be.greaterThan(0);
-    expect(badCalls.reset, 'the resetting target was called').to.be.greaterThan(0);
-    expect(badCalls.slow, 'the slow target was called').to.be.greaterThan(0);
+    expect(targets.badCalls.hang, 'the hanging target was called').to.be.greaterThan(0);
+    expect(targets.badCalls.reset, 'the resetting target was called').to.be.greaterThan(0);
+    expect(targets.badCalls.slow, 'the slow target was called').to.be.greaterThan(0);
     // had a healthy delivery queued behind a hung one, it would have waited out HTTP_TIMEOUT_MS
     expect(Math.max(...beside), 'slowest healthy delivery beside the bad targets').to.be.below(
       HTTP_TIMEOUT_MS,

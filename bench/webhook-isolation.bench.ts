@@ -1,0 +1,94 @@
+// Per-target isolation in the dispatcher: deliveries to a healthy target per second, alone and then
+// with three bad targets subscribed to the same events (one hangs until the callback timeout, one
+// resets the connection, one answers after two seconds). A ratio near 1 means the bad targets cost
+// the healthy one nothing but their share of the dispatcher's work.
+import { startWebhookDispatcher } from '../services/webhook-dispatcher/src/start.ts';
+import {
+  deleteQueue,
+  dispatcherEnv,
+  startWebhooksWorld,
+  waitForQueue,
+} from '../services/webhook-dispatcher/test/support.ts';
+import { webhookBody } from '../services/webhooks-gateway/test/support.ts';
+import { startWebhookTargets } from '../test/support/webhookTargets.ts';
+import type { Comparison, LoadMeasurement } from './harness.ts';
+
+const EVENTS = 400;
+const IN_FLIGHT = 8;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+
+export async function webhookIsolationBenchmarks(): Promise<Comparison[]> {
+  const targets = await startWebhookTargets();
+  const world = await startWebhooksWorld();
+  const env = dispatcherEnv(world, { WEBHOOK_HTTP_TIMEOUT_MS: '5000', LOG_LEVEL: 'silent' });
+  const dispatcher = await startWebhookDispatcher(env);
+  try {
+    await waitForQueue(env.WEBHOOK_EVENTS_QUEUE);
+    const client = world.client('service');
+    const base = `/tenant/${world.community.tenantId}/community/${world.community.id}`;
+    const subscribe = async (url: string, extra: Record<string, unknown> = {}) => {
+      const res = await client.request('PUT', `${base}/webhook`, webhookBody(url, extra));
+      if (res.status !== 200) throw new Error(`webhook not created: ${res.status}`);
+    };
+
+    /** EVENTS events through the intake; healthy deliveries per second and their latency. */
+    const round = async (name: string): Promise<LoadMeasurement> => {
+      const published = new Map<string, number>();
+      const started = Date.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          while (next++ < EVENTS) {
+            const at = Date.now();
+            const res = await client.request<{ eventId: string }>(
+              'PUT',
+              `${base}/event/E_IDV_DOCUMENT_VALIDATE`,
+              { dvcID: 'kyc', docType: 'passport', status: 'verified' },
+            );
+            if (res.status !== 202) throw new Error(`event refused: ${res.status}`);
+            published.set(res.body.eventId, at);
+          }
+        }),
+      );
+      const deadline = Date.now() + 120_000;
+      while ([...published.keys()].some((id) => !targets.arrivals.has(id))) {
+        if (Date.now() > deadline) throw new Error(`${name}: not every event was delivered`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const arrived = [...published].map(([id, at]) => targets.arrivals.get(id)! - at);
+      const last = Math.max(...[...published.keys()].map((id) => targets.arrivals.get(id)!));
+      arrived.sort((a, b) => a - b);
+      return {
+        name,
+        opsPerSecond: EVENTS / ((last - started) / 1000),
+        p50Ms: percentile(arrived, 50),
+        p99Ms: percentile(arrived, 99),
+      };
+    };
+
+    await subscribe(targets.urls.healthy);
+    await round('warm-up');
+    const alone = await round('healthy target alone');
+    const retry = { retryCodes: [503], retryCount: 2 };
+    await subscribe(targets.urls.hang, retry);
+    await subscribe(targets.urls.reset, retry);
+    await subscribe(targets.urls.slow, retry);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const beside = await round('beside hang, reset, slow');
+    return [
+      {
+        suite: 'webhook target isolation',
+        baseline: alone,
+        candidate: beside,
+        note: `healthy target's deliveries of ${EVENTS} events (${IN_FLIGHT} publishers); latency from intake alone p50 ${alone.p50Ms} ms, p99 ${alone.p99Ms} ms, beside the bad targets p50 ${beside.p50Ms} ms, p99 ${beside.p99Ms} ms (callback timeout 5000 ms); bad targets called ${JSON.stringify(targets.badCalls)}`,
+      },
+    ];
+  } finally {
+    await dispatcher.stop();
+    await targets.close();
+    await world.stop();
+    await deleteQueue(env.WEBHOOK_EVENTS_QUEUE);
+  }
+}
