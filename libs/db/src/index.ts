@@ -9,3 +9,4 @@ export {
   type Knex,
 } from './database.ts';
 export { migrate, type Migration, type MigrationSet } from './migrations.ts';
+export { createOutboxTable, EventOutbox, type OutboxLog, type OutboxOptions } from './outbox.ts';

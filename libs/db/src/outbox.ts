@@ -1,0 +1,124 @@
+// A transactional outbox for events: a service stores the events it owes before it answers its
+// caller, then publishes them and forgets each one the broker confirmed. What a crash or a broker
+// outage left behind, a relay publishes later (every replica runs one; SKIP LOCKED shares the rows).
+// An event may so be published twice, always under its own eventId, which consumers de-duplicate on.
+import type { Knex } from 'knex';
+
+export interface OutboxLog {
+  warn(details: object, message: string): void;
+}
+
+export interface OutboxOptions {
+  /** how often the relay looks for events left behind; default 1000 ms */
+  relayEveryMs?: number;
+  /** rows younger than this are still being published by the request that stored them */
+  graceMs?: number;
+  /** at most this many events per relay pass; default 200 */
+  batch?: number;
+}
+
+/** The table an outbox needs, for a service's migration. */
+export async function createOutboxTable(knex: Knex, schema: string, table: string): Promise<void> {
+  await knex.schema.withSchema(schema).createTable(table, (t) => {
+    t.uuid('event_id').primary();
+    t.jsonb('envelope').notNullable().comment('the event as it will be published; no raw PII');
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.index(['created_at']);
+  });
+}
+
+export class EventOutbox<E extends { eventId: string }> {
+  private timer: NodeJS.Timeout | undefined;
+  private relaying: Promise<unknown> = Promise.resolve();
+  private readonly relayEveryMs: number;
+  private readonly graceMs: number;
+  private readonly batch: number;
+
+  constructor(
+    private readonly db: Knex,
+    /** schema-qualified, e.g. docverify.event_outbox */
+    private readonly table: string,
+    private readonly publish: (event: E) => Promise<void>,
+    private readonly log: OutboxLog,
+    options: OutboxOptions = {},
+  ) {
+    this.relayEveryMs = options.relayEveryMs ?? 1000;
+    this.graceMs = options.graceMs ?? 5000;
+    this.batch = options.batch ?? 200;
+  }
+
+  /** Stores the events; once this resolves they will be published even if this process dies. */
+  async add(events: E[], trx: Knex = this.db): Promise<void> {
+    if (events.length === 0) return;
+    await trx(this.table).insert(
+      events.map((event) => ({ event_id: event.eventId, envelope: JSON.stringify(event) })),
+    );
+  }
+
+  /** Publishes now; each confirmed event leaves the outbox, the others wait for the relay. */
+  async flush(events: E[]): Promise<void> {
+    const confirmed = await this.publishAll(events);
+    if (confirmed.length === 0) return;
+    await this.db(this.table)
+      .whereIn('event_id', confirmed)
+      .delete()
+      .catch((err: Error) => {
+        // they stay and go out again later under the same eventId
+        this.log.warn({ reason: err.message }, 'published events not cleared from the outbox');
+      });
+  }
+
+  /** One pass over what was left behind; returns how many events it published. */
+  relayOnce(): Promise<number> {
+    const pass = this.relaying.then(() =>
+      this.db.transaction(async (trx) => {
+        const rows = (await trx(this.table)
+          .select('event_id', 'envelope')
+          .where(
+            'created_at',
+            '<',
+            trx.raw(`now() - (? * interval '1 millisecond')`, [this.graceMs]),
+          )
+          .orderBy('created_at')
+          .limit(this.batch)
+          .forUpdate()
+          .skipLocked()) as { event_id: string; envelope: E | string }[];
+        const events = rows.map((row) =>
+          typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as E) : row.envelope,
+        );
+        const confirmed = await this.publishAll(events);
+        if (confirmed.length > 0) await trx(this.table).whereIn('event_id', confirmed).delete();
+        return confirmed.length;
+      }),
+    );
+    this.relaying = pass.catch(() => undefined);
+    return pass;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.relayOnce().catch((err: Error) => {
+        this.log.warn({ reason: err.message }, 'outbox relay pass failed; retrying');
+      });
+    }, this.relayEveryMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.relaying;
+  }
+
+  private async publishAll(events: E[]): Promise<string[]> {
+    const outcomes = await Promise.allSettled(events.map((event) => this.publish(event)));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed)
+      this.log.warn(
+        { reason: (failed.reason as Error).message },
+        'events kept in the outbox until the broker takes them',
+      );
+    return events.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((e) => e.eventId);
+  }
+}

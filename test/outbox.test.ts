@@ -1,0 +1,133 @@
+// The event outbox (libs/db) with the real broker and database: events stored before an answer
+// are published at once when the broker takes them, kept while it is away and relayed after, and
+// relayed once between two replicas.
+import { expect } from 'chai';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { EventEnvelope } from '@idv/contracts';
+import { createBroker, type Broker } from '@idv/broker';
+import { createOutboxTable, EventOutbox, type MigrationSet } from '@idv/db';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createLogger } from '@idv/observability';
+import { deleteQueues } from './support/amqpCleanup.ts';
+import { TcpProxy } from './support/tcpProxy.ts';
+
+const outboxMigrations: MigrationSet = {
+  schema: 'outboxtest',
+  migrations: {
+    '001_outbox': {
+      up: (knex) => createOutboxTable(knex, 'outboxtest', 'event_outbox'),
+      down: (knex) => knex.schema.withSchema('outboxtest').dropTableIfExists('event_outbox'),
+    },
+  },
+};
+const TABLE = 'outboxtest.event_outbox';
+const tenantId = randomUUID();
+
+const event = (n: number): EventEnvelope => ({
+  eventId: randomUUID(),
+  eventName: 'E_IDV_FACE_VALIDATE',
+  version: 1,
+  tenantId,
+  communityId: randomUUID(),
+  ts: Date.now(),
+  data: { verificationId: randomUUID(), dvcID: `kyc-${n}`, status: 'verified' },
+});
+
+describe('event outbox', function () {
+  this.timeout(60_000);
+  const exchange = `test.outbox.${randomBytes(4).toString('hex')}`;
+  const queue = `${exchange}.received`;
+  const logger = createLogger({ service: 'outbox-test', level: 'silent' });
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let publisher: Broker;
+  let subscriber: Broker;
+  const received: string[] = [];
+
+  const outbox = (graceMs = 0) =>
+    new EventOutbox<EventEnvelope>(database.db, TABLE, (e) => publisher.publishEvent(e), logger, {
+      graceMs,
+    });
+  const stored = async () => (await database.db(TABLE).pluck('event_id')) as string[];
+  const waitReceived = async (ids: string[]) => {
+    const until = Date.now() + 10_000;
+    while (!ids.every((id) => received.includes(id)) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(ids.filter((id) => !received.includes(id))).to.deep.equal([]);
+  };
+
+  before(async () => {
+    database = await createTestDatabase([outboxMigrations]);
+    const url = new URL(await testAmqpUrl());
+    proxy = await TcpProxy.start(url.hostname, Number(url.port || 5672));
+    subscriber = createBroker({ url: url.toString(), logger, eventsExchange: exchange });
+    await subscriber.waitUntilConnected(10_000);
+    await subscriber.subscribeEvents(queue, ['#'], async (e) => {
+      received.push(e.eventId);
+    });
+    url.host = `127.0.0.1:${proxy.port}`;
+    publisher = createBroker({
+      url: url.toString(),
+      logger,
+      eventsExchange: exchange,
+      reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
+    });
+    await publisher.waitUntilConnected(10_000);
+  });
+  after(async () => {
+    proxy?.restore();
+    await publisher?.close();
+    await subscriber?.close();
+    await proxy?.close();
+    await database?.drop();
+    await deleteQueues(await testAmqpUrl(), [queue]);
+  });
+
+  it('publishes stored events at once and clears them', async () => {
+    const events = [event(1), event(2)];
+    const box = outbox();
+    await box.add(events);
+    expect(await stored()).to.have.members(events.map((e) => e.eventId));
+    await box.flush(events);
+    await waitReceived(events.map((e) => e.eventId));
+    expect(await stored()).to.deep.equal([]);
+  });
+
+  it('keeps events while the broker is away and relays them once it is back', async () => {
+    const box = outbox();
+    const e = event(3);
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 200));
+    await box.add([e]);
+    await box.flush([e]);
+    expect(await stored()).to.deep.equal([e.eventId]);
+    expect(await box.relayOnce()).to.equal(0);
+    expect(await stored()).to.deep.equal([e.eventId]);
+
+    proxy.restore();
+    await publisher.waitUntilConnected(10_000);
+    expect(await box.relayOnce()).to.equal(1);
+    await waitReceived([e.eventId]);
+    expect(await stored()).to.deep.equal([]);
+  });
+
+  it('relays what a process stored and never published (it died), after the grace period', async () => {
+    const e = event(4);
+    await outbox().add([e]);
+    const patient = outbox(60_000);
+    expect(await patient.relayOnce(), 'still within the grace period').to.equal(0);
+    expect(await outbox(0).relayOnce()).to.equal(1);
+    await waitReceived([e.eventId]);
+  });
+
+  it('shares the rows between two relaying replicas: each event goes out once', async () => {
+    const events = Array.from({ length: 60 }, (_, i) => event(100 + i));
+    await outbox().add(events);
+    const before = received.length;
+    const [a, b] = await Promise.all([outbox().relayOnce(), outbox().relayOnce()]);
+    expect(a + b).to.equal(60);
+    await waitReceived(events.map((e) => e.eventId));
+    expect(received.length - before).to.equal(60);
+    expect(await stored()).to.deep.equal([]);
+  });
+});
