@@ -5,6 +5,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { expect } from 'chai';
 import { TcpProxy } from '../support/tcpProxy.ts';
 
 const run = promisify(execFile);
@@ -12,6 +13,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export const realOutages = process.env.IDV_FAULTS_REAL === '1';
 /** How long RabbitMQ or PostgreSQL stays away; the issue asks for 10-30 s. */
 export const outageMs = Number(process.env.IDV_FAULTS_OUTAGE_S ?? 10) * 1000;
+/** no call of a fault suite may take longer than this */
+export const DEADLINE_MS = 15_000;
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -216,4 +219,104 @@ export async function databaseOutage(databaseUrl: string): Promise<Outage> {
     start,
     close: start,
   };
+}
+
+export type Phase = 'before' | 'outage' | 'after';
+
+export interface PhasedLoad {
+  concurrency: number;
+  op: (i: number) => Promise<{ status: number; body?: unknown }>;
+  /** the status of a success: 200, or 202 for accepted events */
+  ok: number;
+}
+
+export interface OutageRun {
+  outcomes: Outcome[][];
+  phaseOf(outcome: Outcome): Phase | undefined;
+  awayMs: number;
+}
+
+/**
+ * Runs the loads; once the first has `warmup` outcomes the server goes away for `outageMs`, then
+ * comes back; they go on until the first succeeded again and then made `afterwards` more calls.
+ */
+export async function loadThroughOutage(
+  outage: Outage,
+  loads: PhasedLoad[],
+  warmup: number,
+  afterwards: number,
+): Promise<OutageRun> {
+  let phase: Phase = 'before';
+  let stopAfter = Number.POSITIVE_INFINITY;
+  const phases = new Map<unknown, Phase>();
+  const running: ReturnType<typeof startLoad>[] = [];
+  for (const [n, load] of loads.entries()) {
+    const op = async (i: number) => {
+      const started = phase;
+      const res = await load.op(i);
+      phases.set(res.body, started);
+      return res;
+    };
+    running.push(
+      startLoad(
+        load.concurrency,
+        op,
+        () => (running[0]?.outcomes.length ?? 0) >= stopAfter && (n === 0 || phase === 'after'),
+        DEADLINE_MS,
+      ),
+    );
+  }
+  const first = running[0]!;
+  await until('calls before the outage', () => first.outcomes.length >= warmup);
+  const stoppedAt = Date.now();
+  await outage.stop();
+  phase = 'outage';
+  await sleep(outageMs);
+  const during = first.outcomes.length;
+  await outage.start();
+  const awayMs = Date.now() - stoppedAt;
+  phase = 'after';
+  await until(
+    'calls served again after the outage',
+    () => first.outcomes.slice(during).some((o) => o.status === loads[0]!.ok),
+    60_000,
+  );
+  stopAfter = first.outcomes.length + afterwards;
+  const outcomes = await Promise.all(running.map((r) => r.finished));
+  return { outcomes, phaseOf: (o) => phases.get(o.body), awayMs };
+}
+
+/** No hang; every refusal a 503 with the error body; refused meanwhile and served again after. */
+export function expectOutageBehaviour(run: OutageRun, loads: PhasedLoad[]): void {
+  for (const [n, outcomes] of run.outcomes.entries()) {
+    const { ok } = loads[n]!;
+    expect(
+      outcomes.filter((o) => o.status === -1),
+      'hung requests',
+    ).to.have.length(0);
+    for (const o of outcomes.filter((x) => x.status !== ok)) {
+      expect(o.status, JSON.stringify(o)).to.equal(503);
+      expect(o.body).to.include({ statusCode: 503, error: 'Service Unavailable' });
+    }
+    const count = (phase: Phase, status: number) =>
+      outcomes.filter((o) => run.phaseOf(o) === phase && o.status === status).length;
+    expect(count('outage', 503), `load ${n} refused during the outage`).to.be.greaterThan(0);
+    expect(count('after', ok), `load ${n} served again afterwards`).to.be.greaterThan(0);
+  }
+}
+
+/** Waits until every id was delivered; returns those that never were and the repeats. */
+export async function undelivered(
+  ids: string[],
+  delivered: () => string[],
+  timeoutMs = 60_000,
+): Promise<{ missing: string[]; repeats: number }> {
+  const complete = () => {
+    const seen = new Set(delivered());
+    return ids.every((id) => seen.has(id));
+  };
+  await until('every event delivered', complete, timeoutMs).catch(() => undefined);
+  const all = delivered();
+  const seen = new Set(all);
+  return { missing: ids.filter((id) => !seen.has(id)), repeats: all.length - seen.size };
 }
