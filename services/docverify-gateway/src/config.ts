@@ -20,6 +20,13 @@ export const DocverifyGatewayConfig = defineConfig({
     minimum: 100,
     description: 'how often expired verification results are purged',
   }),
+  DOCVERIFY_LOOKUP_CACHE_MS: Type.Integer({
+    default: 5000,
+    minimum: 0,
+    maximum: 60_000,
+    description:
+      'how long /verify reuses a config and verifiers it read; changes made on another replica show within this time',
+  }),
   CONNECTOR_QUEUE_PREFIX: Type.String({
     default: 'idv.connector',
     pattern: '^[A-Za-z0-9._-]+$',

@@ -28,8 +28,9 @@ export function startDocverifyGateway(
       variant: { serviceKeyReset: 'key-array', ecdsaHelper: 'data' },
       routes: (runtime) => {
         const box = createSecretBox(runtime.masterKey);
-        const verifiers = new VerifierStore(runtime.db, box);
-        const configs = new VerificationConfigStore(runtime.db);
+        const cacheMs = settings.DOCVERIFY_LOOKUP_CACHE_MS;
+        const verifiers = new VerifierStore(runtime.db, box, cacheMs);
+        const configs = new VerificationConfigStore(runtime.db, cacheMs);
         const verifications = new VerificationStore(runtime.db, box);
         runtime.lifecycle.onStop(
           'retention sweep',

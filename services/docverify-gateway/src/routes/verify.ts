@@ -66,7 +66,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
             issues,
           );
 
-        const configs = await deps.configs.find(scopeOf(credentials.licence), request.dvcID);
+        const configs = await deps.configs.findCached(scopeOf(credentials.licence), request.dvcID);
         if (configs.length === 0)
           throw new NotFound(`verification config ${request.dvcID} not found`);
         if (configs.length > 1)

@@ -3,6 +3,7 @@ import type { VerificationSettings } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import type { ConfigArrays } from '../domain/configItems.ts';
 import { UUID } from '@idv/platform';
+import { deepFreeze, ReadCache } from './readCache.ts';
 
 export interface VerificationConfigRecord {
   id: string;
@@ -49,7 +50,15 @@ function toRecord(row: Row): VerificationConfigRecord {
 }
 
 export class VerificationConfigStore {
-  constructor(private readonly db: Knex) {}
+  private readonly recent: ReadCache<VerificationConfigRecord[]>;
+
+  /** cacheMs: how long findCached may serve a config changed through another replica */
+  constructor(
+    private readonly db: Knex,
+    cacheMs = 0,
+  ) {
+    this.recent = new ReadCache(cacheMs);
+  }
 
   async create(
     input: Omit<VerificationConfigRecord, 'id' | 'createdAt' | 'updatedAt'>,
@@ -65,6 +74,7 @@ export class VerificationConfigStore {
           settings: JSON.stringify(input.settings),
         })
         .returning('*');
+      this.recent.clear();
       return toRecord(row as Row);
     } catch (err) {
       if ((err as { code?: string }).code === '23505')
@@ -90,6 +100,21 @@ export class VerificationConfigStore {
     return rows.map(toRecord);
   }
 
+  /**
+   * find() for POST /verify, served from a short cache (read-only records); a miss is never
+   * kept, so a config made on another replica is found at once.
+   */
+  findCached(
+    communityIds: string[] | 'all',
+    idOrTag: string,
+  ): Promise<readonly VerificationConfigRecord[]> {
+    return this.recent.get(
+      JSON.stringify([communityIds, idOrTag]),
+      async () => deepFreeze(await this.find(communityIds, idOrTag)),
+      (found) => found.length > 0,
+    );
+  }
+
   async update(
     config: VerificationConfigRecord,
     changes: {
@@ -105,10 +130,12 @@ export class VerificationConfigStore {
     if (changes.name !== undefined) patch.name = changes.name;
     if (changes.settings !== undefined) patch.settings = JSON.stringify(changes.settings);
     const [row] = await this.db(TABLE).where({ id: config.id }).update(patch).returning('*');
+    this.recent.clear();
     return toRecord(row as Row);
   }
 
   async delete(config: VerificationConfigRecord): Promise<void> {
     await this.db(TABLE).where({ id: config.id }).delete();
+    this.recent.clear();
   }
 }

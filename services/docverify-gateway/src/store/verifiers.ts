@@ -4,6 +4,7 @@ import type { ConnectorType } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
+import { deepFreeze, ReadCache } from './readCache.ts';
 
 export interface VerifierRecord {
   id: string;
@@ -36,10 +37,16 @@ export class DuplicateTag extends Error {
 const TABLE = 'docverify.verifiers';
 
 export class VerifierStore {
+  private readonly recent: ReadCache<VerifierRecord[]>;
+
+  /** cacheMs: how long findByTagsCached may serve a verifier changed through another replica */
   constructor(
     private readonly db: Knex,
     private readonly box: SecretBox,
-  ) {}
+    cacheMs = 0,
+  ) {
+    this.recent = new ReadCache(cacheMs);
+  }
 
   private toRecord(row: Row): VerifierRecord {
     return {
@@ -74,6 +81,7 @@ export class VerifierStore {
     };
     try {
       const [created] = await this.db(TABLE).insert(row).returning('*');
+      this.recent.clear();
       return this.toRecord(created as Row);
     } catch (err) {
       if ((err as { code?: string }).code === '23505')
@@ -105,6 +113,19 @@ export class VerifierStore {
     return rows.map((row) => this.toRecord(row));
   }
 
+  /**
+   * findByTags() for POST /verify, served from a short cache (read-only records, configs already
+   * opened); a result missing a tag is never kept, so a verifier made elsewhere is found at once.
+   */
+  findByTagsCached(communityId: string, tags: string[]): Promise<readonly VerifierRecord[]> {
+    const wanted = [...new Set(tags)].sort();
+    return this.recent.get(
+      JSON.stringify([communityId, wanted]),
+      async () => deepFreeze(await this.findByTags(communityId, wanted)),
+      (found) => found.length === wanted.length,
+    );
+  }
+
   async update(
     verifier: VerifierRecord,
     changes: {
@@ -122,10 +143,12 @@ export class VerifierStore {
         `verifier:${verifier.id}`,
       );
     const [row] = await this.db(TABLE).where({ id: verifier.id }).update(patch).returning('*');
+    this.recent.clear();
     return this.toRecord(row as Row);
   }
 
   async delete(verifier: VerifierRecord): Promise<void> {
     await this.db(TABLE).where({ id: verifier.id }).delete();
+    this.recent.clear();
   }
 }

@@ -16,12 +16,13 @@ export interface RunDeps extends AskDeps {
 }
 
 type Certification = VerifyResult['certifications'][number];
+type Prove = (c: Omit<Certification, 'proof'>) => Promise<string>;
 
-function certify(
+async function certify(
   kind: VerificationKind,
   answer: Answer,
-  proof: (c: Omit<Certification, 'proof'>) => string,
-): Certification {
+  proof: Prove,
+): Promise<Certification> {
   const { reply } = answer;
   const verified = reply.outcome === 'completed' && reply.result?.verified === true;
   const status =
@@ -35,16 +36,16 @@ function certify(
     ...(reply.result ? { result: reply.result } : {}),
     ...(answer.raw !== undefined ? { rawData: answer.raw } : {}),
   };
-  return { ...base, proof: proof(base) };
+  return { ...base, proof: await proof(base) };
 }
 
 /** The data_comparison certification, when the config asks for one and a document yielded data. */
-function compareWithDocument(
+async function compareWithDocument(
   config: VerificationConfigRecord,
   request: VerifyRequest,
   certifications: Certification[],
-  proof: (c: Omit<Certification, 'proof'>) => string,
-): Certification | undefined {
+  proof: Prove,
+): Promise<Certification | undefined> {
   const attributes = config.settings.dataComparisonAttributes ?? [];
   const source = certifications.find(
     (c) => c.result && 'extracted' in c.result && c.result.extracted,
@@ -71,7 +72,7 @@ function compareWithDocument(
       fieldScores: Object.fromEntries(fields.map((f) => [f.field, f.score])),
     },
   };
-  return { ...base, proof: proof(base) };
+  return { ...base, proof: await proof(base) };
 }
 
 export async function runVerification(
@@ -92,7 +93,7 @@ export async function runVerification(
   }
   const tags = [...new Set([...itemsByKind.values()].flat().map((item) => item.verifier))];
   const verifiers = new Map(
-    (await deps.verifiers.findByTags(config.communityId, tags)).map((v) => [v.tag, v]),
+    (await deps.verifiers.findByTagsCached(config.communityId, tags)).map((v) => [v.tag, v]),
   );
   const context = {
     tenantId: config.tenantId,
@@ -117,7 +118,7 @@ export async function runVerification(
   if (missing.length > 0)
     throw new Unavailable(`no verifier could do ${missing.join(', ')} now; retry shortly`);
 
-  const proof = (c: Omit<Certification, 'proof'>) =>
+  const proof: Prove = (c) =>
     signProof(key.keySecret, key.keyId, {
       verificationId,
       kind: c.kind,
@@ -126,8 +127,10 @@ export async function runVerification(
       status: c.status,
       dvcID: request.dvcID,
     });
-  const certifications = answers.map(([kind, answer]) => certify(kind, answer as Answer, proof));
-  const comparison = compareWithDocument(config, request, certifications, proof);
+  const certifications = await Promise.all(
+    answers.map(([kind, answer]) => certify(kind, answer as Answer, proof)),
+  );
+  const comparison = await compareWithDocument(config, request, certifications, proof);
   if (comparison) certifications.push(comparison);
   for (const c of certifications)
     if (c.kind !== 'data_comparison') deps.recordOutcome(c.kind, c.status);
