@@ -1,16 +1,25 @@
 // POST /verify (face_compare through a worker and the sandbox) at concurrency 1 and 32, against an
-// Express JSON echo on the same machine in the same run.
+// Express JSON echo on the same machine in the same run. The gateway, one face_compare_b worker
+// and the provider sandbox run as their own processes, started the way `make run` starts them
+// (node --import tsx <entry>), so each has its own event loop as in a deployment; this process
+// holds only the load generator and the echo. DOCVERIFY_BENCH_PROFILE=<dir> writes a CPU profile
+// of each child there.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { connect } from 'amqplib';
 import express from 'express';
 import { IdvClient } from '@idv/client';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { startHttpServer } from '@idv/http';
-import { startConnectorWorker } from '../services/connector-worker/src/start.ts';
-import { startSandbox } from '../services/provider-sandbox/src/start.ts';
+import { LicenceStore, platformMigrations, TenantStore } from '@idv/platform';
+import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
 import { deleteQueues } from '../test/support/amqpCleanup.ts';
-import { startPlatform } from '../test/support/platform.ts';
 import { latencyNote, load, type Comparison } from './harness.ts';
 
 const face = Buffer.from('FACE:testy').toString('base64');
+const root = new URL('../', import.meta.url);
 
 async function startEcho() {
   const app = express();
@@ -19,35 +28,161 @@ async function startEcho() {
   return startHttpServer(app, 0, '127.0.0.1');
 }
 
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Child {
+  name: string;
+  process: ChildProcess;
+  output: string[];
+}
+
+function startChild(name: string, entry: string, env: Record<string, string>): Child {
+  const profile = process.env.DOCVERIFY_BENCH_PROFILE;
+  const args = [
+    '--import',
+    'tsx',
+    ...(profile
+      ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : []),
+    entry,
+  ];
+  // logs at the deployed level (info) are written and dropped; stderr is kept for failures
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 50) output.shift();
+  });
+  return { name, process: child, output };
+}
+
+async function waitHealthy(child: Child, url: string, ready: (body: string) => boolean) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && child.process.exitCode === null) {
+    try {
+      const res = await fetch(url);
+      if (res.status === 200 && ready(await res.text())) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${child.name} did not become healthy: ${child.output.join('').slice(-2000)}`);
+}
+
+async function stopChild(child: Child): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  const exited = once(child.process, 'exit');
+  child.process.kill('SIGTERM');
+  const timer = setTimeout(() => child.process.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A test database with one tenant, its community and the two licences the bench uses. */
+async function seed(database: TestDatabase) {
+  const tenants = new TenantStore(database.db);
+  const tenant = await tenants.createTenant(`bench-${randomBytes(3).toString('hex')}`);
+  const community = await tenants.createCommunity(
+    tenant.id,
+    `bench-${randomBytes(3).toString('hex')}`,
+  );
+  const licences = new LicenceStore(database.db);
+  const service = await licences.create({ level: 'service', communityIds: [community.id] });
+  const caller = await licences.create({ level: 'community', communityIds: [community.id] });
+  return { community, service: service.licenseKey, caller: caller.licenseKey };
+}
+
+/**
+ * Events are routed to a bounded queue of the bench's own, as the dispatcher's queue takes them
+ * in a deployment; without any binding every publish would come back unroutable.
+ */
+async function sinkEvents(amqpUrl: string) {
+  const connection = await connect(amqpUrl);
+  const channel = await connection.createChannel();
+  const { queue } = await channel.assertQueue('', {
+    exclusive: true,
+    autoDelete: true,
+    arguments: { 'x-max-length': 1000 },
+  });
+  await channel.assertExchange('events', 'topic', { durable: true });
+  await channel.bindQueue(queue, 'events', '#');
+  return { close: () => connection.close().catch(() => undefined) };
+}
+
 export async function docverifyBenchmarks(): Promise<Comparison[]> {
   const prefix = `bench.${randomBytes(4).toString('hex')}`;
-  const sandbox = await startSandbox(0);
-  const platform = await startPlatform({ CONNECTOR_QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
-  const worker = await startConnectorWorker({
-    AMQP_URL: platform.env.AMQP_URL!,
-    MASTER_KEY: platform.env.MASTER_KEY!,
-    LOG_LEVEL: 'silent',
+  const database = await createTestDatabase([platformMigrations, docverifyMigrations]);
+  const amqpUrl = await testAmqpUrl();
+  const seeded = await seed(database);
+  const events = await sinkEvents(amqpUrl);
+  const [gatewayPort, workerPort, sandboxPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const env = {
+    DATABASE_URL: database.url,
+    AMQP_URL: amqpUrl,
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'info',
     CONNECTOR_QUEUE_PREFIX: prefix,
-    CONNECTOR_TYPE: 'face_compare_b',
-  });
+  };
+  const children = [
+    startChild('provider-sandbox', 'services/provider-sandbox/src/main.ts', {
+      ...env,
+      SANDBOX_PORT: String(sandboxPort),
+    }),
+    startChild('docverify-gateway', 'services/docverify-gateway/src/main.ts', {
+      ...env,
+      DOCVERIFY_PORT: String(gatewayPort),
+    }),
+    startChild('connector-face_compare_b', 'services/connector-worker/src/main.ts', {
+      ...env,
+      CONNECTOR_TYPE: 'face_compare_b',
+      WORKER_METRICS_PORT: String(workerPort),
+    }),
+  ] as const;
+  const [sandbox, gateway, worker] = children;
+  // a bench that dies half-way takes its children with it
+  const orphans = () => children.forEach((child) => child.process.kill('SIGTERM'));
+  process.once('exit', orphans);
   const echo = await startEcho();
   try {
-    const base = platform.services.docverify.url;
-    const admin = new IdvClient({ baseUrl: base, licenseKey: platform.licences.service });
-    const c = platform.community.id;
-    await admin.request('PUT', `/verifier/community/${c}`, {
+    const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+    const base = `http://127.0.0.1:${gatewayPort}`;
+    await Promise.all([
+      waitHealthy(sandbox, `${sandboxUrl}/healthz`, () => true),
+      waitHealthy(gateway, `${base}/healthz`, (body) => body.includes('"ok"')),
+      waitHealthy(worker, `http://127.0.0.1:${workerPort}/healthz?ready=1`, () => true),
+    ]);
+    const admin = new IdvClient({ baseUrl: base, licenseKey: seeded.service });
+    const c = seeded.community.id;
+    const made = await admin.request('PUT', `/verifier/community/${c}`, {
       name: 'faces',
       tag: 'faces',
       type: 'face_compare_b',
-      connectorUrl: sandbox.url,
+      connectorUrl: sandboxUrl,
       config: { apiKey: 'sandbox-key' },
     });
-    await admin.request('PUT', `/verificationConfig/community/${c}`, {
-      tenantId: platform.community.tenantId,
+    const configured = await admin.request('PUT', `/verificationConfig/community/${c}`, {
+      tenantId: seeded.community.tenantId,
       tag: 'bench',
       face_compare: [{ verifier: 'faces' }],
     });
-    const caller = new IdvClient({ baseUrl: base, licenseKey: platform.licences.community });
+    if (made.status >= 300 || configured.status >= 300)
+      throw new Error(`setup answered ${made.status} and ${configured.status}`);
+    const caller = new IdvClient({ baseUrl: base, licenseKey: seeded.caller });
     const request = {
       dvcID: 'bench',
       verifications: ['face_compare'],
@@ -75,15 +210,16 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
         suite: `docverify /verify c${concurrency}`,
         baseline,
         candidate,
-        note: `verify ${latencyNote(candidate)}; echo ${latencyNote(baseline)}`,
+        note: `verify ${latencyNote(candidate)}; echo ${latencyNote(baseline)}; gateway, face_compare_b worker and sandbox each in its own process as make run starts them (logs at info), echo and load generator in the bench process`,
       });
     }
     return comparisons;
   } finally {
     await echo.stop();
-    await worker.stop();
-    await platform.stop();
-    await sandbox.close();
-    await deleteQueues(platform.env.AMQP_URL!, [`${prefix}.face_compare_b`]);
+    await Promise.all(children.map(stopChild));
+    process.off('exit', orphans);
+    await events.close();
+    await database.drop();
+    await deleteQueues(amqpUrl, [`${prefix}.face_compare_b`]);
   }
 }
