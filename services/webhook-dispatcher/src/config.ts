@@ -35,7 +35,8 @@ export const WebhookDispatcherConfig = defineConfig({
     default: 64,
     minimum: 1,
     maximum: 1000,
-    description: 'callbacks in flight at once in this process',
+    description:
+      'callbacks in flight at once from the delivery table, and events taken from the broker at once (each attempted as it comes)',
   }),
   WEBHOOK_TARGET_CONCURRENCY: Type.Integer({
     default: 8,

@@ -6,6 +6,7 @@ import { createSecretBox } from '@idv/crypto';
 import type { RunningServer } from '@idv/http';
 import axios from 'axios';
 import { WebhookDispatcherConfig } from './config.ts';
+import { Attempts } from './delivery/attempt.ts';
 import { callbackSender } from './delivery/callbackHttp.ts';
 import { DeliveryLoop } from './delivery/deliveryLoop.ts';
 import { dispatcherMetrics } from './delivery/metrics.ts';
@@ -54,9 +55,7 @@ export async function startWebhookDispatcher(
   );
 
   const queue = new DeliveryQueue(runtime.db, settings.WEBHOOK_LEASE_MS);
-  const loop = new DeliveryLoop(
-    queue,
-    webhooks,
+  const attempts = new Attempts(
     {
       send: callbackSender(agents, settings.WEBHOOK_HTTP_TIMEOUT_MS),
       breakers,
@@ -66,12 +65,12 @@ export async function startWebhookDispatcher(
     },
     metrics,
     runtime.logger,
-    {
-      maxInFlight: settings.WEBHOOK_MAX_IN_FLIGHT,
-      pollMs: settings.WEBHOOK_POLL_MS,
-      retryBaseMs: settings.WEBHOOK_RETRY_BASE_MS,
-    },
+    settings.WEBHOOK_RETRY_BASE_MS,
   );
+  const loop = new DeliveryLoop(queue, webhooks, attempts, metrics, runtime.logger, {
+    maxInFlight: settings.WEBHOOK_MAX_IN_FLIGHT,
+    pollMs: settings.WEBHOOK_POLL_MS,
+  });
   const listener = listenForChanges(
     runtime.config.DATABASE_URL,
     {
@@ -88,12 +87,14 @@ export async function startWebhookDispatcher(
     recordEvent({
       webhooks,
       queue,
+      attempts,
       logger: runtime.logger,
       recorded: metrics.eventRecorded,
       wake: () => loop.wake(),
       stopping: () => stopping,
     }),
-    { prefetch: 200 },
+    // each event is held while its callbacks are attempted: the prefetch bounds those in flight
+    { prefetch: settings.WEBHOOK_MAX_IN_FLIGHT },
   );
   loop.start();
   runtime.lifecycle.onStop('event consumer', 0, async () => {

@@ -1,8 +1,11 @@
 // Events in, signed callbacks out: signatures checked by independent receivers, retries and the
 // delivery log, redelivery, query filters, disabled webhooks, auth schemes and SSRF refusal.
+import { randomUUID } from 'node:crypto';
+import amqp from 'amqplib';
 import { expect } from 'chai';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { verifyCallback } from '@idv/crypto';
+import { testAmqpUrl } from '@idv/db/testing';
 import { webhookBody } from '../../webhooks-gateway/test/support.ts';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
 import { startSink, type Sink } from './sink.ts';
@@ -225,6 +228,40 @@ describe('webhook dispatcher: delivery', function () {
     expect(tokens[0]!.body)
       .to.contain('grant_type=client_credentials')
       .and.contain('scope=callbacks%3Awrite');
+  });
+
+  it('keeps one delivery, under one webhook-id, for an event published twice', async () => {
+    const hook = await create('/twice');
+    const envelope = {
+      eventId: randomUUID(),
+      eventName: 'E_IDV_DOCUMENT_VALIDATE',
+      version: 1,
+      tenantId: world.community.tenantId,
+      communityId: world.community.id,
+      ts: Date.now(),
+      data: event,
+    };
+    const connection = await amqp.connect(await testAmqpUrl());
+    try {
+      const channel = await connection.createConfirmChannel();
+      for (let i = 0; i < 2; i++) {
+        channel.publish('events', envelope.eventName, Buffer.from(JSON.stringify(envelope)), {
+          persistent: true,
+          contentType: 'application/json',
+          messageId: envelope.eventId,
+        });
+        await channel.waitForConfirms();
+        await sink.waitFor(i + 1, '/twice');
+      }
+    } finally {
+      await connection.close();
+    }
+    const [delivery, ...more] = await settled(hook, 1);
+    expect(more, 'one delivery per (event, webhook)').to.deep.equal([]);
+    const ids = sink.received
+      .filter((r) => r.path === '/twice')
+      .map((r) => r.headers['webhook-id']);
+    expect(new Set(ids)).to.deep.equal(new Set([delivery!._id]));
   });
 
   it('refuses targets on private addresses outside the allow-list, with a clear error', async () => {

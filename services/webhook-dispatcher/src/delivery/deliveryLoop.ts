@@ -1,17 +1,14 @@
 // Works the delivery table: claims due rows up to the in-flight limit, attempts each, records the
 // attempt and the next step. Retry waits are rows with a future next_attempt_at, not timers.
 import type { Logger } from '@idv/observability';
-import { judgeAttempt, parseRetryAfter } from '../domain/retryPolicy.ts';
 import type { ClaimedDelivery, DeliveryQueue } from '../store/deliveryQueue.ts';
 import type { WebhookCache } from '../store/webhookCache.ts';
+import type { Attempts } from './attempt.ts';
 import type { DispatcherMetrics } from './metrics.ts';
-import { sendCallback, type CallbackDeps } from './sendCallback.ts';
-import { TargetBusy } from './targetBreakers.ts';
 
 export interface LoopOptions {
   maxInFlight: number;
   pollMs: number;
-  retryBaseMs: number;
 }
 
 export class DeliveryLoop {
@@ -27,7 +24,7 @@ export class DeliveryLoop {
   constructor(
     private readonly queue: DeliveryQueue,
     private readonly webhooks: WebhookCache,
-    private readonly callbacks: CallbackDeps,
+    private readonly attempts: Attempts,
     private readonly metrics: DispatcherMetrics,
     private readonly logger: Logger,
     private readonly options: LoopOptions,
@@ -108,72 +105,12 @@ export class DeliveryLoop {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    // a child logger per attempt costs a bindings serialisation even when info is off
-    const log = (fields: Record<string, unknown>, message: string): void => {
-      if (this.logger.isLevelEnabled('info'))
-        this.logger.info(
-          { deliveryId: delivery.id, eventId: delivery.eventId, ...fields },
-          message,
-        );
-    };
-    const webhook = await this.webhooks.byId(delivery.webhookId);
-    const at = new Date();
-    const skip = !webhook
-      ? 'webhook deleted'
-      : webhook.disabled
-        ? 'webhook disabled'
-        : delivery.expiresAt && delivery.expiresAt < at
-          ? 'ttl passed before the attempt'
-          : undefined;
-    if (skip || !webhook) {
-      await this.queue.record(delivery, {
-        at,
-        statusCode: null,
-        latencyMs: 0,
-        outcome: 'failed',
-        error: skip ?? null,
-      });
-      this.metrics.finished('failed');
-      log({ reason: skip }, 'delivery dropped');
+    const outcome = await this.attempts.run(delivery, await this.webhooks.byId(delivery.webhookId));
+    if (outcome.kind === 'busy') {
+      await this.queue.release(delivery.id, new Date(Date.now() + outcome.pauseMs));
       return;
     }
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let retryAfterMs: number | undefined;
-    let error: string | null = null;
-    try {
-      const response = await sendCallback(
-        webhook,
-        { id: delivery.id, body: delivery.body },
-        this.callbacks,
-      );
-      statusCode = response.status;
-      retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
-    } catch (err) {
-      if (err instanceof TargetBusy) {
-        await this.queue.release(delivery.id, new Date(Date.now() + err.pauseMs));
-        return;
-      }
-      error = (err as Error).message || String(err);
-    }
-    const latencyMs = Math.round(performance.now() - started);
-    const verdict = judgeAttempt({ statusCode, retryAfterMs }, webhook, {
-      attempt: delivery.roundAttempts + 1,
-      now: Date.now(),
-      expiresAt: delivery.expiresAt,
-      retryBaseMs: this.options.retryBaseMs,
-    });
-    if (verdict.outcome === 'failed' && !error && statusCode !== null) error = verdict.reason;
-    await this.queue.record(delivery, {
-      at,
-      statusCode,
-      latencyMs,
-      outcome: verdict.outcome,
-      error,
-      ...(verdict.outcome === 'retry' ? { nextAttemptAt: verdict.at } : {}),
-    });
-    this.metrics.attempted(verdict.outcome, latencyMs / 1000);
-    if (verdict.outcome !== 'retry') this.metrics.finished(verdict.outcome);
-    log({ statusCode, outcome: verdict.outcome, latencyMs }, 'callback attempted');
+    await this.queue.record(delivery, outcome.record);
+    this.attempts.recorded(delivery, outcome);
   }
 }

@@ -1,8 +1,11 @@
-// On an event from the broker: find the matching webhooks and record one delivery each, before the
-// ack. A database outage is waited out (the message stays unacked) rather than dead-lettered.
-import { randomUUID } from 'node:crypto';
+// On an event from the broker: find the matching webhooks and attempt each callback at once, then
+// record every delivery with its outcome before the ack. A delivery whose target is busy, and every
+// delivery of a redelivered event, is recorded pending for the delivery loop instead. A database
+// outage is waited out (the message stays unacked) rather than dead-lettered.
+import { createHash } from 'node:crypto';
 import type { EventEnvelope, WebhookCallbackBody } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
+import type { AttemptOutcome, Attempts } from '../delivery/attempt.ts';
 import { eventMatches } from '../domain/matchEvent.ts';
 import type { DeliveryQueue, NewDelivery } from '../store/deliveryQueue.ts';
 import type { WebhookCache } from '../store/webhookCache.ts';
@@ -11,11 +14,22 @@ import type { DispatchWebhook } from '../store/webhookReader.ts';
 export interface RecordEventDeps {
   webhooks: WebhookCache;
   queue: DeliveryQueue;
+  attempts: Attempts;
   logger: Logger;
   recorded: (eventAgeSeconds: number) => void;
-  /** deliveries were added: start them */
+  /** deliveries were added pending: start them */
   wake: () => void;
   stopping: () => boolean;
+}
+
+/**
+ * The delivery id (webhook-id of every attempt) follows from the event and the webhook, so a
+ * callback sent before a crash and sent again for the redelivered event carries the same id and
+ * the receiver can tell it is one delivery.
+ */
+export function deliveryId(eventId: string, webhookId: string): string {
+  const digest = createHash('sha256').update(`${eventId}\n${webhookId}`).digest('hex');
+  return `msg_${digest.slice(0, 32)}`;
 }
 
 export function deliveryFor(event: EventEnvelope, webhook: DispatchWebhook): NewDelivery {
@@ -30,7 +44,7 @@ export function deliveryFor(event: EventEnvelope, webhook: DispatchWebhook): New
     data: event.data,
   };
   return {
-    id: `msg_${randomUUID().replaceAll('-', '')}`,
+    id: deliveryId(event.eventId, webhook.id),
     webhookId: webhook.id,
     eventId: event.eventId,
     eventName: event.eventName,
@@ -41,17 +55,12 @@ export function deliveryFor(event: EventEnvelope, webhook: DispatchWebhook): New
 }
 
 export function recordEvent(deps: RecordEventDeps) {
-  return async (event: EventEnvelope): Promise<void> => {
+  /** Runs `step` until it succeeds; while stopping, gives up (the unacked event comes back). */
+  const persist = async <T>(step: () => Promise<T>, event: EventEnvelope): Promise<T> => {
     for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
       try {
-        const all = await deps.webhooks.ofCommunity(event.tenantId, event.communityId);
-        const matching = all.filter((webhook) => eventMatches(event, webhook));
-        await deps.queue.add(matching.map((webhook) => deliveryFor(event, webhook)));
-        deps.recorded((Date.now() - event.ts) / 1000);
-        if (matching.length > 0) deps.wake();
-        return;
+        return await step();
       } catch (err) {
-        // while stopping, give up: the unacked message goes back to the queue when the channel closes
         if (deps.stopping()) throw err;
         deps.logger.warn(
           { err: (err as Error).message, eventId: event.eventId },
@@ -60,5 +69,46 @@ export function recordEvent(deps: RecordEventDeps) {
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
+  };
+
+  /** One delivery attempted now; recorded with its outcome, or pending when its target was busy. */
+  const attemptNow = async (
+    delivery: NewDelivery,
+    webhook: DispatchWebhook,
+    event: EventEnvelope,
+  ): Promise<boolean> => {
+    const outcome: AttemptOutcome = await deps.attempts.run(
+      { ...delivery, roundAttempts: 0 },
+      webhook,
+    );
+    if (outcome.kind === 'busy') {
+      const later = { ...delivery, nextAttemptAt: new Date(Date.now() + outcome.pauseMs) };
+      await persist(() => deps.queue.add([later]), event);
+      return true;
+    }
+    await persist(() => deps.queue.addAttempted(delivery, outcome.record), event);
+    deps.attempts.recorded({ ...delivery, roundAttempts: 0 }, outcome);
+    return false;
+  };
+
+  return async (event: EventEnvelope, context?: { redelivered: boolean }) => {
+    const matching = await persist(async () => {
+      const all = await deps.webhooks.ofCommunity(event.tenantId, event.communityId);
+      return all.filter((webhook) => eventMatches(event, webhook));
+    }, event);
+    const deliveries = matching.map((webhook) => deliveryFor(event, webhook));
+    let pending = false;
+    if (context?.redelivered) {
+      // this event may have been handled before a crash: its rows (if any) decide what is left
+      await persist(() => deps.queue.add(deliveries), event);
+      pending = deliveries.length > 0;
+    } else {
+      const later = await Promise.all(
+        deliveries.map((delivery, i) => attemptNow(delivery, matching[i]!, event)),
+      );
+      pending = later.includes(true);
+    }
+    deps.recorded((Date.now() - event.ts) / 1000);
+    if (pending) deps.wake();
   };
 }

@@ -3,6 +3,7 @@
 import type { Knex } from '@idv/db';
 import { GroupCommit } from './groupCommit.ts';
 import { recordAttempts, type FinishedAttempt } from './recordAttempts.ts';
+import { recordFirstAttempts, type FirstAttempt } from './recordFirstAttempts.ts';
 
 export interface NewDelivery {
   id: string;
@@ -12,6 +13,8 @@ export interface NewDelivery {
   body: string;
   eventAt: Date;
   expiresAt: Date | null;
+  /** due later than now (its target was busy when it came) */
+  nextAttemptAt?: Date;
 }
 
 export interface ClaimedDelivery {
@@ -41,12 +44,14 @@ const INSERT_ROWS = 5000;
 export class DeliveryQueue {
   private readonly intake = new GroupCommit<NewDelivery[]>((events) => this.insert(events), 500);
   private readonly attempts: GroupCommit<FinishedAttempt>;
+  private readonly firstAttempts: GroupCommit<FirstAttempt>;
 
   constructor(
     private readonly db: Knex,
     private readonly leaseMs: number,
   ) {
     this.attempts = new GroupCommit((items) => recordAttempts(db, items), 500);
+    this.firstAttempts = new GroupCommit((items) => recordFirstAttempts(db, items), 500);
   }
 
   /**
@@ -67,6 +72,7 @@ export class DeliveryQueue {
       body: d.body,
       event_at: d.eventAt,
       expires_at: d.expiresAt,
+      ...(d.nextAttemptAt ? { next_attempt_at: d.nextAttemptAt } : {}),
     }));
     // 7 parameters a row: chunks stay far below PostgreSQL's 65 535; a retry repeats none (idempotent)
     for (let at = 0; at < rows.length; at += INSERT_ROWS)
@@ -117,5 +123,13 @@ export class DeliveryQueue {
    */
   record(delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
     return this.attempts.submit({ delivery, attempt });
+  }
+
+  /**
+   * Adds a delivery attempted before it had a row, with that attempt, atomically; resolves once
+   * committed (see recordFirstAttempts.ts). Idempotent per (event, webhook) like add().
+   */
+  addAttempted(delivery: NewDelivery, attempt: AttemptRecord): Promise<void> {
+    return this.firstAttempts.submit({ delivery, attempt });
   }
 }
