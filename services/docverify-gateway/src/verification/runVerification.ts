@@ -16,13 +16,12 @@ export interface RunDeps extends AskDeps {
 }
 
 type Certification = VerifyResult['certifications'][number];
-type Prove = (c: Omit<Certification, 'proof'>) => Promise<string>;
 
-async function certify(
+function certify(
   kind: VerificationKind,
   answer: Answer,
-  proof: Prove,
-): Promise<Certification> {
+  proof: (c: Omit<Certification, 'proof'>) => string,
+): Certification {
   const { reply } = answer;
   const verified = reply.outcome === 'completed' && reply.result?.verified === true;
   const status =
@@ -36,16 +35,16 @@ async function certify(
     ...(reply.result ? { result: reply.result } : {}),
     ...(answer.raw !== undefined ? { rawData: answer.raw } : {}),
   };
-  return { ...base, proof: await proof(base) };
+  return { ...base, proof: proof(base) };
 }
 
 /** The data_comparison certification, when the config asks for one and a document yielded data. */
-async function compareWithDocument(
+function compareWithDocument(
   config: VerificationConfigRecord,
   request: VerifyRequest,
   certifications: Certification[],
-  proof: Prove,
-): Promise<Certification | undefined> {
+  proof: (c: Omit<Certification, 'proof'>) => string,
+): Certification | undefined {
   const attributes = config.settings.dataComparisonAttributes ?? [];
   const source = certifications.find(
     (c) => c.result && 'extracted' in c.result && c.result.extracted,
@@ -72,7 +71,7 @@ async function compareWithDocument(
       fieldScores: Object.fromEntries(fields.map((f) => [f.field, f.score])),
     },
   };
-  return { ...base, proof: await proof(base) };
+  return { ...base, proof: proof(base) };
 }
 
 export async function runVerification(
@@ -118,7 +117,7 @@ export async function runVerification(
   if (missing.length > 0)
     throw new Unavailable(`no verifier could do ${missing.join(', ')} now; retry shortly`);
 
-  const proof: Prove = (c) =>
+  const proof = (c: Omit<Certification, 'proof'>) =>
     signProof(key.keySecret, key.keyId, {
       verificationId,
       kind: c.kind,
@@ -127,10 +126,8 @@ export async function runVerification(
       status: c.status,
       dvcID: request.dvcID,
     });
-  const certifications = await Promise.all(
-    answers.map(([kind, answer]) => certify(kind, answer as Answer, proof)),
-  );
-  const comparison = await compareWithDocument(config, request, certifications, proof);
+  const certifications = answers.map(([kind, answer]) => certify(kind, answer as Answer, proof));
+  const comparison = compareWithDocument(config, request, certifications, proof);
   if (comparison) certifications.push(comparison);
   for (const c of certifications)
     if (c.kind !== 'data_comparison') deps.recordOutcome(c.kind, c.status);
