@@ -1,8 +1,9 @@
 // The oauth schema's migration set.
 import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_oauth.ts';
+import * as partialModelIndexes from '../migrations/002_partial_model_indexes.ts';
 
 export const oauthMigrations: MigrationSet = {
   schema: 'oauth',
-  migrations: { '001_oauth': initial },
+  migrations: { '001_oauth': initial, '002_partial_model_indexes': partialModelIndexes },
 };
