@@ -2,6 +2,7 @@
 import type { Knex } from '@idv/db';
 import type { AdapterPayload } from 'oidc-provider';
 import { Batcher } from './batcher.ts';
+import { runPrepared, type PreparedStatement } from './preparedStatement.ts';
 
 export const MODELS_TABLE = 'oauth.oidc_models';
 
@@ -13,7 +14,6 @@ export interface ModelRow {
 }
 
 export interface ModelWrite {
-  community_id: string;
   model: string;
   id: string;
   payload: AdapterPayload;
@@ -27,6 +27,33 @@ export interface ModelWrite {
 export function live(db: Knex) {
   return db.raw('(expires_at IS NULL OR expires_at > now())');
 }
+
+/**
+ * One primary-key probe per wanted (model, id). The LIMIT keeps the subquery from being merged
+ * into a join, which the planner, on a table without statistics yet (a fresh deployment, the
+ * first minute of a benchmark), ran as a scan of every row of the community.
+ */
+const FIND: PreparedStatement = {
+  name: 'oauth_models_find',
+  text: `SELECT found.* FROM unnest($2::text[], $3::text[]) AS wanted(model, id),
+    LATERAL (SELECT m.model, m.id, m.payload, m.consumed_at FROM oauth.oidc_models m
+      WHERE m.community_id = $1 AND m.model = wanted.model AND m.id = wanted.id
+        AND (m.expires_at IS NULL OR m.expires_at > now())
+      LIMIT 1) AS found`,
+};
+
+/** The rows travel as one JSON array: one parameter whatever the batch size. */
+const UPSERT: PreparedStatement = {
+  name: 'oauth_models_upsert',
+  text: `INSERT INTO oauth.oidc_models
+      (community_id, model, id, payload, grant_id, uid, user_code, expires_at)
+    SELECT $1, r.model, r.id, r.payload, r.grant_id, r.uid, r.user_code, r.expires_at
+    FROM jsonb_to_recordset($2::jsonb) AS r(model text, id text, payload jsonb, grant_id text,
+      uid text, user_code text, expires_at timestamptz)
+    ON CONFLICT (community_id, model, id) DO UPDATE SET payload = excluded.payload,
+      grant_id = excluded.grant_id, uid = excluded.uid, user_code = excluded.user_code,
+      expires_at = excluded.expires_at`,
+};
 
 const keyOf = (row: { model: string; id: string }) => `${row.model}\u0000${row.id}`;
 
@@ -56,12 +83,11 @@ export class ModelBatches {
   }
 
   private async read(wanted: { model: string; id: string }[]) {
-    const rows: ModelRow[] = await this.db(MODELS_TABLE)
-      .where({ community_id: this.communityId })
-      .whereIn('id', [...new Set(wanted.map((w) => w.id))])
-      .whereIn('model', [...new Set(wanted.map((w) => w.model))])
-      .andWhere(live(this.db))
-      .select('model', 'id', 'payload', 'consumed_at');
+    const rows = await runPrepared<ModelRow>(this.db, FIND, [
+      this.communityId,
+      wanted.map((w) => w.model),
+      wanted.map((w) => w.id),
+    ]);
     const found = new Map(rows.map((row) => [keyOf(row), row]));
     return wanted.map((w) => found.get(keyOf(w)));
   }
@@ -69,10 +95,7 @@ export class ModelBatches {
   /** One INSERT; a key written twice in a batch keeps its last payload, as in sequence. */
   private async write(rows: ModelWrite[]) {
     const last = new Map(rows.map((row) => [keyOf(row), row]));
-    await this.db(MODELS_TABLE)
-      .insert([...last.values()])
-      .onConflict(['community_id', 'model', 'id'])
-      .merge(['payload', 'grant_id', 'uid', 'user_code', 'expires_at']);
+    await runPrepared(this.db, UPSERT, [this.communityId, JSON.stringify([...last.values()])]);
     return rows.map(() => undefined);
   }
 }

@@ -54,7 +54,6 @@ export class ModelStore implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const stored = this.hashed ? { ...payload, jti: undefined } : payload;
     await this.batches.upsert({
-      community_id: this.communityId,
       model: this.model,
       id: this.storedId(id),
       payload: stored,
