@@ -52,4 +52,19 @@ describe('webhook dispatcher: batching', () => {
     await slots.acquire('http://slow').catch((err: unknown) => (refused = err));
     expect(refused).to.be.instanceOf(TargetBusy);
   });
+
+  it('refuses a waiter once a fast target stops finishing its calls', async () => {
+    let now = 0;
+    const slots = new TargetSlots(1, () => now);
+    await slots.acquire('http://hangs');
+    slots.release('http://hangs', 5); // fast so far
+    await slots.acquire('http://hangs'); // this call never finishes
+    now += 2000; // no call has finished for longer than a waiter may wait
+    const waiter = slots.acquire('http://hangs').then(
+      () => 'granted',
+      (err: unknown) => err,
+    );
+    slots.release('http://hangs', undefined); // a queued waiter would have been handed this slot
+    expect(await waiter).to.be.instanceOf(TargetBusy);
+  });
 });

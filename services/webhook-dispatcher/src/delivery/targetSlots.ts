@@ -1,7 +1,9 @@
-// The per-target concurrency cap as a semaphore with a short FIFO wait. A claimed delivery whose
-// target is at the cap waits here when the target's recent latency says a slot frees soon;
-// otherwise (a slow or stalled target) it is refused at once and goes back to the table, so one
-// slow endpoint never holds the dispatcher's in-flight room that other targets need.
+// The per-target concurrency cap as a semaphore with a short FIFO wait. A delivery whose target is
+// at the cap waits here when the target's recent latency says a slot frees soon; otherwise (a slow
+// or stalled target) it is refused at once and goes back to the table, so one slow endpoint never
+// holds the in-flight room (or the events being handled) that other targets need. A target whose
+// calls stopped finishing counts as at least that slow, so one that hangs suddenly is refused after
+// a wait's length rather than only once its first calls time out.
 import { TargetBusy } from './targetBusy.ts';
 
 interface Target {
@@ -9,6 +11,8 @@ interface Target {
   waiting: (() => void)[];
   /** moving average of call duration, ms; undefined until the first call finished */
   latencyMs: number | undefined;
+  /** when a call last finished, or calls started after an idle spell (ms, clock below) */
+  progressAt: number;
 }
 
 /** How far ahead a waiter may expect its slot; also the hard limit of one wait. */
@@ -19,21 +23,26 @@ export const BUSY_PAUSE_MS = 100;
 export class TargetSlots {
   private readonly targets = new Map<string, Target>();
 
-  constructor(private readonly concurrency: number) {}
+  constructor(
+    private readonly concurrency: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** Takes a slot of `target` (waiting briefly when the wait is predictably short), or TargetBusy. */
   async acquire(target: string): Promise<void> {
     let state = this.targets.get(target);
     if (!state) {
-      state = { busy: 0, waiting: [], latencyMs: undefined };
+      state = { busy: 0, waiting: [], latencyMs: undefined, progressAt: this.now() };
       this.targets.set(target, state);
     }
     if (state.busy < this.concurrency) {
+      if (state.busy === 0) state.progressAt = this.now();
       state.busy += 1;
       return;
     }
     // before the first answer, at most one round of waiters (as many as the cap)
-    const latency = state.latencyMs ?? MAX_WAIT_MS;
+    const stalledMs = this.now() - state.progressAt;
+    const latency = Math.max(state.latencyMs ?? MAX_WAIT_MS, stalledMs);
     const expectedWait = ((state.waiting.length + 1) / this.concurrency) * latency;
     if (expectedWait > MAX_WAIT_MS) throw new TargetBusy('target at capacity', BUSY_PAUSE_MS);
     const waiting = state.waiting;
@@ -55,6 +64,7 @@ export class TargetSlots {
   release(target: string, tookMs: number | undefined): void {
     const state = this.targets.get(target);
     if (!state) return;
+    state.progressAt = this.now();
     if (tookMs !== undefined)
       state.latencyMs =
         state.latencyMs === undefined ? tookMs : state.latencyMs * 0.8 + tookMs * 0.2;
