@@ -59,12 +59,31 @@ describe('docverify gateway: read cache', () => {
     await off.get('k', first.load);
     await off.get('k', first.load);
     expect(first.calls.count).to.equal(2);
-    const short = new ReadCache<string[]>(1);
+    let now = 1000;
+    const short = new ReadCache<string[]>(50, 10, () => now);
     const second = counter();
     await short.get('k', second.load);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    now += 49;
+    await short.get('k', second.load);
+    expect(second.calls.count).to.equal(1);
+    now += 1;
     await short.get('k', second.load);
     expect(second.calls.count).to.equal(2);
+  });
+
+  it('lets expired values go at the next read of any key, so no secret lingers', async () => {
+    let now = 1000;
+    const cache = new ReadCache<string[]>(50, 10, () => now);
+    await cache.get('a', counter().load);
+    now += 10;
+    await cache.get('b', counter().load);
+    expect(cache.size).to.equal(2);
+    now += 45;
+    await cache.get('c', counter().load);
+    expect(cache.size).to.equal(2);
+    now += 100;
+    await cache.get('c', counter().load);
+    expect(cache.size).to.equal(1);
   });
 
   it('freezes values deeply, so no request can change what another one reads', () => {

@@ -12,6 +12,7 @@ export class ReadCache<V> {
   constructor(
     private readonly ttlMs: number,
     private readonly capacity = 10_000,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /**
@@ -20,11 +21,15 @@ export class ReadCache<V> {
    */
   get(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     if (this.ttlMs <= 0) return load();
+    const now = this.clock();
+    this.dropExpired(now);
     const hit = this.entries.get(key);
-    if (hit && hit.until > Date.now()) return hit.value;
+    if (hit && hit.until > now) return hit.value;
+    // deleted first, so that the map's order stays the order of expiry
+    this.entries.delete(key);
     const value = load();
     if (this.entries.size >= this.capacity) this.entries.clear();
-    const entry = { value, until: Date.now() + this.ttlMs };
+    const entry = { value, until: now + this.ttlMs };
     this.entries.set(key, entry);
     const forget = () => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
@@ -32,6 +37,22 @@ export class ReadCache<V> {
     // a failed read is not kept either: the next request tries again
     value.then((loaded) => (keep(loaded) ? undefined : forget()), forget);
     return value;
+  }
+
+  /**
+   * Entries sit in insertion order, which is expiry order: expired ones (verifier secrets among
+   * them) leave memory at the next read instead of lingering until their key is asked again.
+   */
+  private dropExpired(now: number): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.until > now) return;
+      this.entries.delete(key);
+    }
+  }
+
+  /** Entries held, expired ones not yet dropped included. */
+  get size(): number {
+    return this.entries.size;
   }
 
   /**
