@@ -1,6 +1,6 @@
 // The event outbox (libs/db) with the real broker and database: events stored before an answer
 // are published at once when the broker takes them, kept while it is away and relayed after, and
-// relayed once between two replicas.
+// relayed once between two replicas; the docverify gateway stores its verification events there.
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@idv/contracts';
@@ -10,6 +10,7 @@ import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/test
 import { createLogger } from '@idv/observability';
 import { deleteQueues } from './support/amqpCleanup.ts';
 import { TcpProxy } from './support/tcpProxy.ts';
+import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
 
 const outboxMigrations: MigrationSet = {
   schema: 'outboxtest',
@@ -129,5 +130,51 @@ describe('event outbox', function () {
     await waitReceived(events.map((e) => e.eventId));
     expect(received.length - before).to.equal(60);
     expect(await stored()).to.deep.equal([]);
+  });
+});
+
+describe('docverify event outbox', function () {
+  this.timeout(60_000);
+  let world: VerifyWorld;
+
+  before(async () => {
+    world = await startVerifyWorld({ name: 'dvoutbox', dispatcher: true });
+    await world.subscribe('/faces', ['E_IDV_FACE_VALIDATE']);
+  });
+  after(async () => world?.stop());
+
+  const outboxRows = async () =>
+    (await world.platform.database.db('docverify.event_outbox').pluck('event_id')) as string[];
+
+  it('publishes the event of a verification and clears it from the outbox', async () => {
+    const res = await world
+      .client('docverify', 'community')
+      .encryptedRequest<{ verificationId: string }>('POST', '/verify', world.verifyBody());
+    expect(res.status).to.equal(200);
+    const until = Date.now() + 10_000;
+    while (!world.verificationEvents('/faces').includes(res.body.verificationId)) {
+      if (Date.now() > until) throw new Error('the verification event never came');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    while ((await outboxRows()).length > 0 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await outboxRows()).to.deep.equal([]);
+  });
+
+  it('relays an event a previous process stored and never published', async () => {
+    const { community } = world.platform;
+    const left = event(1);
+    Object.assign(left, { tenantId: community.tenantId, communityId: community.id });
+    await world.platform.database.db('docverify.event_outbox').insert({
+      event_id: left.eventId,
+      envelope: JSON.stringify(left),
+      created_at: new Date(Date.now() - 60_000),
+    });
+    const until = Date.now() + 15_000;
+    while (!world.delivered('/faces').includes(left.eventId)) {
+      if (Date.now() > until) throw new Error('the left-behind event was never relayed');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await outboxRows()).to.deep.equal([]);
   });
 });

@@ -2,8 +2,13 @@
 import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_docverify.ts';
 import * as verifications from '../migrations/002_verifications.ts';
+import * as eventOutbox from '../migrations/003_event_outbox.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
-  migrations: { '001_docverify': initial, '002_verifications': verifications },
+  migrations: {
+    '001_docverify': initial,
+    '002_verifications': verifications,
+    '003_event_outbox': eventOutbox,
+  },
 };

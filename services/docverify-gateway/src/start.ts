@@ -2,6 +2,8 @@
 import { startHttpService, type StartedService } from '@idv/common-endpoints';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
+import type { EventEnvelope } from '@idv/contracts';
+import { EventOutbox } from '@idv/db';
 import { DocverifyGatewayConfig } from './config.ts';
 import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
 import { verifierRoutes } from './routes/verifiers.ts';
@@ -10,7 +12,7 @@ import { verificationMetrics } from './verification/metrics.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
 import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { VerifierStore } from './store/verifiers.ts';
-import { VerificationStore } from './store/verifications.ts';
+import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
 import { startRetentionSweep } from './jobs/retentionSweep.ts';
 
 /** Interface version from the service's spec, reported by /environment. */
@@ -37,6 +39,15 @@ export function startDocverifyGateway(
           0,
           startRetentionSweep(verifications, settings.RETENTION_SWEEP_MS, runtime.logger),
         );
+        // verification events owed to answered callers; every replica relays what is left behind
+        const outbox = new EventOutbox<EventEnvelope>(
+          runtime.db,
+          OUTBOX_TABLE,
+          (event) => runtime.broker.publishEvent(event),
+          runtime.logger,
+        );
+        outbox.start();
+        runtime.lifecycle.onStop('event outbox relay', 0, () => outbox.stop());
         const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
         const verify = {
           ...deps,
@@ -44,6 +55,7 @@ export function startDocverifyGateway(
           broker: runtime.broker,
           box,
           verifications,
+          outbox,
           logger: runtime.logger,
           timeoutMs: settings.CONNECTOR_TIMEOUT_MS,
           queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,

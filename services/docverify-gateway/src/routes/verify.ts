@@ -9,10 +9,13 @@ import { checkVerifyRules } from '../domain/verifyRules.ts';
 import type { VerificationStore } from '../store/verifications.ts';
 import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
 import { runVerification, type RunDeps } from '../verification/runVerification.ts';
-import { publishVerificationEvents, type EventDeps } from '../verification/events.ts';
+import { verificationEvents } from '../verification/events.ts';
+import type { EventOutbox } from '@idv/db';
+import type { EventEnvelope } from '@idv/contracts';
 
-export interface VerifyRouteDeps extends RunDeps, EventDeps {
+export interface VerifyRouteDeps extends RunDeps {
   auth: CredentialAuth;
+  outbox: EventOutbox<EventEnvelope>;
   configs: VerificationConfigStore;
   verifications: VerificationStore;
 }
@@ -76,18 +79,21 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
 
         const config = configs[0]!;
         const result = await runVerification(deps, request, config);
+        // the result (if kept) and the events it owes are stored before the answer
+        const events = verificationEvents(config, result);
         await deps.verifications.keep(
           config.communityId,
           result,
           retentionPlan(config.settings, new Date()),
+          events,
         );
         const { keyId } = await deps.serviceKey();
         res.json({
           data: encrypt(credentials.sharedKey, JSON.stringify(result)),
           publicKey: keyId,
         });
-        // after the answer: the caller does not wait for the broker's confirm; failures are logged
-        void publishVerificationEvents(deps, config, result);
+        // after the answer, so the caller does not wait for the broker; the outbox keeps what fails
+        void deps.outbox.flush(events);
       },
     },
     {

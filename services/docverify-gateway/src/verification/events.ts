@@ -1,14 +1,8 @@
-// After a verification: one event per family of kinds, with statuses and no raw PII.
+// After a verification: one event per family of kinds, with statuses and no raw PII. They go
+// through the outbox (docverify.event_outbox), stored with the result before the caller's answer.
 import { randomUUID } from 'node:crypto';
-import type { Broker } from '@idv/broker';
-import type { EventName, VerificationKind, VerifyResult } from '@idv/contracts';
-import type { Logger } from '@idv/observability';
+import type { EventEnvelope, EventName, VerificationKind, VerifyResult } from '@idv/contracts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
-
-export interface EventDeps {
-  broker: Broker;
-  logger: Logger;
-}
 
 const FAMILY: Record<VerificationKind | 'data_comparison', EventName> = {
   dl_verify: 'E_IDV_DOCUMENT_VALIDATE',
@@ -23,41 +17,32 @@ const FAMILY: Record<VerificationKind | 'data_comparison', EventName> = {
   person_verify: 'E_IDV_PERSON_VALIDATE',
 };
 
-/** A broker outage does not fail the verification the caller already has: it is logged. */
-export async function publishVerificationEvents(
-  deps: EventDeps,
+/** One event per family of kinds the verification ran, with statuses and no raw PII. */
+export function verificationEvents(
   config: VerificationConfigRecord,
   result: VerifyResult,
-): Promise<void> {
+): EventEnvelope[] {
   const byEvent = new Map<EventName, VerifyResult['certifications']>();
   for (const c of result.certifications)
     byEvent.set(FAMILY[c.kind], [...(byEvent.get(FAMILY[c.kind]) ?? []), c]);
-  await Promise.all(
-    [...byEvent].map(async ([eventName, certifications]) => {
-      const data: Record<string, unknown> = {
-        verificationId: result.verificationId,
-        dvcID: result.dvcID,
-        status: certifications.every((c) => c.verified) ? 'verified' : 'not_verified',
-        verifications: certifications.map((c) => c.kind),
-        statuses: Object.fromEntries(certifications.map((c) => [c.kind, c.status])),
-      };
-      if (eventName === 'E_IDV_DOCUMENT_VALIDATE') data.docType = result.docType;
-      try {
-        await deps.broker.publishEvent({
-          eventId: randomUUID(),
-          eventName,
-          version: 1,
-          tenantId: config.tenantId,
-          communityId: config.communityId,
-          ts: Date.now(),
-          data,
-        });
-      } catch (err) {
-        deps.logger.warn(
-          { eventName, reason: (err as Error).message },
-          'verification event not published',
-        );
-      }
-    }),
-  );
+  const ts = Date.now();
+  return [...byEvent].map(([eventName, certifications]) => {
+    const data: Record<string, unknown> = {
+      verificationId: result.verificationId,
+      dvcID: result.dvcID,
+      status: certifications.every((c) => c.verified) ? 'verified' : 'not_verified',
+      verifications: certifications.map((c) => c.kind),
+      statuses: Object.fromEntries(certifications.map((c) => [c.kind, c.status])),
+    };
+    if (eventName === 'E_IDV_DOCUMENT_VALIDATE') data.docType = result.docType;
+    return {
+      eventId: randomUUID(),
+      eventName,
+      version: 1,
+      tenantId: config.tenantId,
+      communityId: config.communityId,
+      ts,
+      data,
+    } as EventEnvelope;
+  });
 }
