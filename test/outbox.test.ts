@@ -161,6 +161,33 @@ describe('docverify event outbox', function () {
     expect(await outboxRows()).to.deep.equal([]);
   });
 
+  it('tells subscribers of E_IDV_VERIFIER_CHANGED of each verifier write, without its config', async () => {
+    await world.subscribe('/verifiers', ['E_IDV_VERIFIER_CHANGED']);
+    const c = world.platform.community.id;
+    const admin = world.client('docverify', 'service');
+    const created = await admin.request<{ id: string }>('PUT', `/verifier/community/${c}`, {
+      name: 'second',
+      tag: 'second',
+      type: 'face_compare_b',
+      connectorUrl: world.sandbox.url,
+      config: { apiKey: 'sandbox-secret-key' },
+    });
+    expect(created.status).to.equal(200);
+    const renamed = await admin.request('PATCH', `/verifier/community/${c}/second`, {
+      name: 'renamed',
+    });
+    expect(renamed.status).to.equal(200);
+    expect((await admin.request('DELETE', `/verifier/community/${c}/second`)).status).to.equal(204);
+    const callbacks = await world.sink!.waitFor(3, '/verifiers', 15_000);
+    const changes = callbacks.map(
+      (r) => JSON.parse(r.body) as { data: { verifierId: string; tag: string; change: string } },
+    );
+    expect(changes.map((e) => e.data.change)).to.have.members(['created', 'updated', 'deleted']);
+    for (const e of changes)
+      expect(e.data).to.include({ verifierId: created.body.id, tag: 'second' });
+    expect(callbacks.map((r) => r.body).join()).not.to.contain('sandbox-secret-key');
+  });
+
   it('relays an event a previous process stored and never published', async () => {
     const { community } = world.platform;
     const left = event(1);

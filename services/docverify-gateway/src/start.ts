@@ -31,15 +31,7 @@ export function startDocverifyGateway(
       routes: (runtime) => {
         const box = createSecretBox(runtime.masterKey);
         const cacheMs = settings.DOCVERIFY_LOOKUP_CACHE_MS;
-        const verifiers = new VerifierStore(runtime.db, box, cacheMs);
-        const configs = new VerificationConfigStore(runtime.db, cacheMs);
-        const verifications = new VerificationStore(runtime.db, box);
-        runtime.lifecycle.onStop(
-          'retention sweep',
-          0,
-          startRetentionSweep(verifications, settings.RETENTION_SWEEP_MS, runtime.logger),
-        );
-        // verification events owed to answered callers; every replica relays what is left behind
+        // events owed to answered callers; every replica relays what is left behind
         const outbox = new EventOutbox<EventEnvelope>(
           runtime.db,
           OUTBOX_TABLE,
@@ -48,6 +40,14 @@ export function startDocverifyGateway(
         );
         outbox.start();
         runtime.lifecycle.onStop('event outbox relay', 0, () => outbox.stop());
+        const verifiers = new VerifierStore(runtime.db, box, outbox, cacheMs);
+        const configs = new VerificationConfigStore(runtime.db, cacheMs);
+        const verifications = new VerificationStore(runtime.db, box);
+        runtime.lifecycle.onStop(
+          'retention sweep',
+          0,
+          startRetentionSweep(verifications, settings.RETENTION_SWEEP_MS, runtime.logger),
+        );
         const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
         const verify = {
           ...deps,

@@ -49,11 +49,13 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
   ];
   const communityOf = communityOfPath(deps.tenants);
   const community = async (req: Request): Promise<string> => (await communityOf(req)).id;
-  const verifier = async (req: Request): Promise<VerifierRecord> => {
-    const found = await deps.verifiers.find(await community(req), String(req.params.idOrTag));
+  const verifierOf = async (req: Request) => {
+    const scope = await communityOf(req);
+    const found = await deps.verifiers.find(scope.id, String(req.params.idOrTag));
     if (!found) throw new NotFound(`verifier ${String(req.params.idOrTag)} not found`);
-    return found;
+    return { verifier: found, tenantId: scope.tenantId };
   };
+  const verifier = async (req: Request) => (await verifierOf(req)).verifier;
   const base = '/verifier/community/:communityId';
   const one = `${base}/:idOrTag`;
 
@@ -73,7 +75,7 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
         const config = checkConfig(input.type, input.config);
         try {
           res.json(
-            present(await deps.verifiers.create(await community(req), { ...input, config }), res),
+            present(await deps.verifiers.create(await communityOf(req), { ...input, config }), res),
           );
         } catch (err) {
           if (err instanceof DuplicateTag) throw new Conflict(err.message);
@@ -114,7 +116,7 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       handler: async (req, res) => {
         refuseFixedMembers(req.body, ['tag', 'type']);
         const changes = parseBody(VerifierPatch, req.body);
-        const current = await verifier(req);
+        const { verifier: current, tenantId } = await verifierOf(req);
         const moved =
           changes.connectorUrl !== undefined && changes.connectorUrl !== current.connectorUrl;
         if (moved && changes.config === undefined) {
@@ -141,7 +143,9 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
           }
           config = checkConfig(current.type, value as Record<string, unknown>);
         }
-        res.json(present(await deps.verifiers.update(current, { ...changes, config }), res));
+        res.json(
+          present(await deps.verifiers.update(current, { ...changes, config }, tenantId), res),
+        );
       },
     },
     {
@@ -150,7 +154,8 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       guards,
       doc: { summary: 'deletes a verifier permanently', success: 204 },
       handler: async (req, res) => {
-        await deps.verifiers.delete(await verifier(req));
+        const { verifier: gone, tenantId } = await verifierOf(req);
+        await deps.verifiers.delete(gone, tenantId);
         res.status(204).end();
       },
     },

@@ -1,8 +1,9 @@
-// Verifier rows; the config is sealed as one JSON document bound to the verifier id.
+// Verifier rows; the config is sealed as one JSON document bound to the verifier id. Every write
+// stores an E_IDV_VERIFIER_CHANGED event in the outbox in the same transaction.
 import { randomUUID } from 'node:crypto';
-import type { ConnectorType } from '@idv/contracts';
+import type { ConnectorType, EventEnvelope } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
-import type { Knex } from '@idv/db';
+import type { EventOutbox, Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
 
@@ -36,6 +37,20 @@ export class DuplicateTag extends Error {
 
 const TABLE = 'docverify.verifiers';
 
+type Change = 'created' | 'updated' | 'deleted';
+
+function changed(verifier: VerifierRecord, change: Change, tenantId: string): EventEnvelope {
+  return {
+    eventId: randomUUID(),
+    eventName: 'E_IDV_VERIFIER_CHANGED',
+    version: 1,
+    tenantId,
+    communityId: verifier.communityId,
+    ts: Date.now(),
+    data: { verifierId: verifier.id, tag: verifier.tag, type: verifier.type, change },
+  } as EventEnvelope;
+}
+
 export class VerifierStore {
   private readonly recent: ReadCache<VerifierRecord[]>;
 
@@ -43,6 +58,7 @@ export class VerifierStore {
   constructor(
     private readonly db: Knex,
     private readonly box: SecretBox,
+    private readonly outbox: EventOutbox<EventEnvelope>,
     cacheMs = 0,
   ) {
     this.recent = new ReadCache(cacheMs);
@@ -66,13 +82,13 @@ export class VerifierStore {
   }
 
   async create(
-    communityId: string,
+    community: { id: string; tenantId: string },
     input: Omit<VerifierRecord, 'id' | 'communityId' | 'createdAt' | 'updatedAt'>,
   ): Promise<VerifierRecord> {
     const id = randomUUID();
     const row = {
       id,
-      community_id: communityId,
+      community_id: community.id,
       name: input.name,
       tag: input.tag,
       type: input.type,
@@ -80,14 +96,32 @@ export class VerifierStore {
       config_sealed: this.box.seal(JSON.stringify(input.config), `verifier:${id}`),
     };
     try {
-      const [created] = await this.db(TABLE).insert(row).returning('*');
-      this.recent.clear();
-      return this.toRecord(created as Row);
+      return await this.write(community.tenantId, 'created', async (trx) => {
+        const [created] = await trx(TABLE).insert(row).returning('*');
+        return this.toRecord(created as Row);
+      });
     } catch (err) {
       if ((err as { code?: string }).code === '23505')
         throw new DuplicateTag(`a verifier tagged "${input.tag}" already exists`);
       throw err;
     }
+  }
+
+  /** One write and its event in a transaction; then the cache is cleared and the event sent. */
+  private async write(
+    tenantId: string,
+    change: Change,
+    apply: (trx: Knex.Transaction) => Promise<VerifierRecord>,
+  ): Promise<VerifierRecord> {
+    const { record, events } = await this.db.transaction(async (trx) => {
+      const done = await apply(trx);
+      const owed = [changed(done, change, tenantId)];
+      await this.outbox.add(owed, trx);
+      return { record: done, events: owed };
+    });
+    this.recent.clear();
+    void this.outbox.flush(events);
+    return record;
   }
 
   async list(communityId: string): Promise<VerifierRecord[]> {
@@ -133,6 +167,7 @@ export class VerifierStore {
       connectorUrl?: string | undefined;
       config?: Record<string, unknown> | undefined;
     },
+    tenantId: string,
   ): Promise<VerifierRecord> {
     const patch: Record<string, unknown> = { updated_at: this.db.fn.now() };
     if (changes.name !== undefined) patch.name = changes.name;
@@ -142,13 +177,16 @@ export class VerifierStore {
         JSON.stringify(changes.config),
         `verifier:${verifier.id}`,
       );
-    const [row] = await this.db(TABLE).where({ id: verifier.id }).update(patch).returning('*');
-    this.recent.clear();
-    return this.toRecord(row as Row);
+    return this.write(tenantId, 'updated', async (trx) => {
+      const [row] = await trx(TABLE).where({ id: verifier.id }).update(patch).returning('*');
+      return this.toRecord(row as Row);
+    });
   }
 
-  async delete(verifier: VerifierRecord): Promise<void> {
-    await this.db(TABLE).where({ id: verifier.id }).delete();
-    this.recent.clear();
+  async delete(verifier: VerifierRecord, tenantId: string): Promise<void> {
+    await this.write(tenantId, 'deleted', async (trx) => {
+      await trx(TABLE).where({ id: verifier.id }).delete();
+      return verifier;
+    });
   }
 }
