@@ -70,6 +70,10 @@ export function verifyProof(token: string, rules: ProofRules): VerifiedProof {
   const { sub, jti, iat, exp } = claims;
   if (typeof sub !== 'string' || !sub) throw new ProofRejected('proof has no sub');
   if (typeof jti !== 'string' || !jti) throw new ProofRejected('proof has no jti');
+  // both are stored (the replay log, the grant): text PostgreSQL can hold
+  if (sub.includes('\u0000') || jti.includes('\u0000')) {
+    throw new ProofRejected('proof sub and jti must not contain NUL characters');
+  }
   if (typeof iat !== 'number' || typeof exp !== 'number') {
     throw new ProofRejected('proof needs numeric iat and exp');
   }

@@ -31,7 +31,7 @@ export function eamHintIntake(trust: TrustStore) {
         algorithms: ['RS256', 'ES256', 'PS256'],
       }).catch(() => undefined);
       const { oid, tid } = checked?.payload ?? {};
-      if (typeof oid === 'string' && typeof tid === 'string') {
+      if (storable(oid) && storable(tid)) {
         const ref = await trust.saveEamContext(community.id, { oid, tid }, TTL.Interaction);
         url.searchParams.delete('id_token_hint');
         url.searchParams.set('eam_ref', ref);
@@ -42,6 +42,10 @@ export function eamHintIntake(trust: TrustStore) {
     next();
   };
 }
+
+/** A claim PostgreSQL text can hold; anything else counts as not verified. */
+const storable = (claim: unknown): claim is string =>
+  typeof claim === 'string' && !claim.includes('\u0000');
 
 function safeIssuer(token: string): string | undefined {
   try {

@@ -1,6 +1,7 @@
 // End-user accounts per community for the login page; passwords hashed with scrypt.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Knex } from '@idv/db';
+import { holdsNul } from './storableText.ts';
 
 const TABLE = 'oauth.accounts';
 const PARAMS = { N: 16384, r: 8, p: 1 };
@@ -80,9 +81,9 @@ export class AccountStore {
     username: string,
     password: string,
   ): Promise<Account | undefined> {
-    const row: AccountRow | undefined = await this.db(TABLE)
-      .where({ community_id: communityId, username })
-      .first();
+    const row: AccountRow | undefined = holdsNul(username)
+      ? undefined
+      : await this.db(TABLE).where({ community_id: communityId, username }).first();
     const ok = await passwordMatches(
       password,
       row?.password_hash ?? (await (this.decoy ??= hashPassword(randomBytes(16).toString('hex')))),

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createSecretBox, type SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
 import type { Adapter, AdapterPayload, ResponseType } from 'oidc-provider';
+import { holdsNul } from './storableText.ts';
 
 const TABLE = 'oauth.clients';
 
@@ -62,6 +63,7 @@ export class ClientStore {
   }
 
   async find(communityId: string, clientId: string): Promise<AdapterPayload | undefined> {
+    if (holdsNul(clientId)) return undefined;
     const key = `${communityId}|${clientId}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS && hit.client) return hit.client;

@@ -13,14 +13,11 @@ export interface ModelRow {
   consumed_at: Date | null;
 }
 
+/** One row to upsert: its key, and the row (model, id, payload, grant_id, uid, user_code, expires_at) as JSON. */
 export interface ModelWrite {
   model: string;
   id: string;
-  payload: AdapterPayload;
-  grant_id: string | null;
-  uid: string | null;
-  user_code: string | null;
-  expires_at: Date | null;
+  json: string;
 }
 
 /** Expired rows are invisible at once; the sweep removes them later. */
@@ -42,7 +39,7 @@ const FIND: PreparedStatement = {
       LIMIT 1) AS found`,
 };
 
-/** The rows travel as one JSON array: one parameter whatever the batch size. */
+/** The rows travel as one JSON array (each serialised once, by its caller): one parameter. */
 const UPSERT: PreparedStatement = {
   name: 'oauth_models_upsert',
   text: `INSERT INTO oauth.oidc_models
@@ -95,7 +92,8 @@ export class ModelBatches {
   /** One INSERT; a key written twice in a batch keeps its last payload, as in sequence. */
   private async write(rows: ModelWrite[]) {
     const last = new Map(rows.map((row) => [keyOf(row), row]));
-    await runPrepared(this.db, UPSERT, [this.communityId, JSON.stringify([...last.values()])]);
+    const json = `[${[...last.values()].map((row) => row.json).join(',')}]`;
+    await runPrepared(this.db, UPSERT, [this.communityId, json]);
     return rows.map(() => undefined);
   }
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from '@idv/db';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { live, MODELS_TABLE as TABLE, type ModelBatches, type ModelRow } from './modelBatches.ts';
+import { holdsNul, jsonStorable } from './storableText.ts';
 
 /**
  * Models whose id is a bearer credential: the row is keyed by the id's SHA-256 and the payload
@@ -51,25 +52,34 @@ export class ModelStore implements Adapter {
     return this.db(TABLE).where({ community_id: this.communityId, model: this.model });
   }
 
+  /**
+   * Request parameters end up in payloads (state, nonce, login_hint of an interaction): one that
+   * jsonb cannot hold is the client's invalid request, answered as oidc-provider answers those.
+   */
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-    const stored = this.hashed ? { ...payload, jti: undefined } : payload;
-    await this.batches.upsert({
+    const row = JSON.stringify({
       model: this.model,
       id: this.storedId(id),
-      payload: stored,
+      payload: this.hashed ? { ...payload, jti: undefined } : payload,
       grant_id: payload.grantId ?? null,
       uid: payload.uid ?? null,
       user_code: payload.userCode ?? null,
       expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
     });
+    if (!jsonStorable(row)) {
+      throw new errors.InvalidRequest('parameters must not contain NUL or unpaired surrogates');
+    }
+    await this.batches.upsert({ model: this.model, id: this.storedId(id), json: row });
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    if (holdsNul(id)) return undefined;
     const found = withConsumed(await this.batches.find(this.model, this.storedId(id)));
     return found && this.hashed ? { ...found, jti: id } : found;
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (holdsNul(uid)) return undefined;
     const row: ModelRow | undefined = await this.rows()
       .andWhere({ uid })
       .andWhere(live(this.db))
@@ -78,6 +88,7 @@ export class ModelStore implements Adapter {
   }
 
   async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    if (holdsNul(userCode)) return undefined;
     const row: ModelRow | undefined = await this.rows()
       .andWhere({ user_code: userCode })
       .andWhere(live(this.db))
@@ -87,6 +98,7 @@ export class ModelStore implements Adapter {
 
   /** One UPDATE guarded by consumed_at: of two racing redemptions only one changes the row. */
   async consume(id: string): Promise<void> {
+    if (holdsNul(id)) throw new errors.InvalidGrant('grant not found');
     const changed = await this.rows()
       .andWhere({ id: this.storedId(id) })
       .whereNull('consumed_at')
@@ -95,12 +107,14 @@ export class ModelStore implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    if (holdsNul(id)) return;
     await this.rows()
       .andWhere({ id: this.storedId(id) })
       .delete();
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    if (holdsNul(grantId)) return;
     await this.db(TABLE).where({ community_id: this.communityId, grant_id: grantId }).delete();
   }
 }
