@@ -1,7 +1,7 @@
 // POST /v1/authorize: with a proof JWT, a code straight away (303 to redirect_uri with code or
 // error); without one, the same request as a GET, which leads to the login and consent pages.
 import type { Request, Response } from 'express';
-import { BadRequest } from '@idv/http';
+import { HttpError } from '@idv/http';
 import type { JsonWebKey } from 'node:crypto';
 import { ProofRejected, verifyProof } from '../domain/proof.ts';
 import type { OauthEvents } from '../events.ts';
@@ -17,9 +17,34 @@ export interface AuthorizeDeps {
   events: OauthEvents;
 }
 
+/** The parameters this route reads itself; the others go on to oidc-provider untouched. */
+const OWN_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+  'proof_of_authentication_jwt',
+];
+
+/**
+ * Refusals before a redirect_uri is trusted: the body oidc-provider renders for the GET on
+ * this endpoint (see renderError), the OAuth error code in `error`.
+ */
+const refused = (error: string, message: string) => new HttpError(400, error, message);
+
 function field(body: Record<string, unknown>, name: string): string | undefined {
   const value = body[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** As oidc-provider: a parameter given twice is refused, not guessed at. */
+function refuseDuplicates(body: Record<string, unknown>): void {
+  const twice = OWN_PARAMS.find((name) => Array.isArray(body[name]));
+  if (twice) throw refused('invalid_request', `'${twice}' parameter must not be provided twice`);
 }
 
 function redirect(res: Response, target: string, params: Record<string, string | undefined>) {
@@ -32,23 +57,33 @@ function redirect(res: Response, target: string, params: Record<string, string |
 
 export function postAuthorize(deps: AuthorizeDeps) {
   return async (req: Request, res: Response) => {
+    // a JSON or multipart body would otherwise read as "no parameters" and lose them silently
+    if (!req.is('application/x-www-form-urlencoded')) {
+      throw refused(
+        'invalid_request',
+        'only application/x-www-form-urlencoded content-type bodies are supported on POST /v1/authorize',
+      );
+    }
     const body = (req.body ?? {}) as Record<string, unknown>;
+    refuseDuplicates(body);
     const proof = field(body, 'proof_of_authentication_jwt');
     const found = res.locals.issuer as CommunityIssuer;
     if (!proof) {
       const query = new URLSearchParams();
       for (const [name, value] of Object.entries(body)) {
-        if (typeof value === 'string') query.append(name, value);
+        for (const one of [value].flat()) if (typeof one === 'string') query.append(name, one);
       }
       return res.redirect(303, `${req.baseUrl}/v1/authorize?${query.toString()}`);
     }
     const { provider, issuer, community } = found;
     const clientId = field(body, 'client_id');
     const redirectUri = field(body, 'redirect_uri');
-    const client = clientId ? await provider.Client.find(clientId) : undefined;
-    if (!client) throw new BadRequest('client_id: unknown client');
-    if (!redirectUri || !client.redirectUriAllowed(redirectUri)) {
-      throw new BadRequest('redirect_uri: not registered for this client');
+    if (!clientId) throw refused('invalid_request', "missing required parameter 'client_id'");
+    const client = await provider.Client.find(clientId);
+    if (!client) throw refused('invalid_client', 'client_id: unknown client');
+    if (!redirectUri) throw refused('invalid_request', "missing required parameter 'redirect_uri'");
+    if (!client.redirectUriAllowed(redirectUri)) {
+      throw refused('invalid_redirect_uri', 'redirect_uri: not registered for this client');
     }
     const state = field(body, 'state');
     const fail = (error: string, description: string) => {
@@ -60,6 +95,9 @@ export function postAuthorize(deps: AuthorizeDeps) {
       }
       redirect(res, redirectUri, { error, error_description: description, state, iss: issuer });
     };
+    if (OWN_PARAMS.some((name) => field(body, name)?.includes('\u0000'))) {
+      return fail('invalid_request', 'parameters must not contain NUL characters');
+    }
     if (field(body, 'response_type') !== 'code') {
       return fail('unsupported_response_type', 'response_type must be code');
     }
