@@ -55,7 +55,10 @@ export function deliveryFor(event: EventEnvelope, webhook: DispatchWebhook): New
 }
 
 export function recordEvent(deps: RecordEventDeps) {
-  /** Runs `step` until it succeeds; while stopping, gives up (the unacked event comes back). */
+  /**
+   * Runs `step` until it succeeds. While stopping it gives up: the broker library then moves the
+   * event to `<queue>.dead` (it cannot requeue one), from where it can be replayed.
+   */
   const persist = async <T>(step: () => Promise<T>, event: EventEnvelope): Promise<T> => {
     for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
       try {
