@@ -54,12 +54,15 @@ export function deliveryFor(event: EventEnvelope, webhook: DispatchWebhook): New
   };
 }
 
+/** foreign_key_violation: the delivery's webhook was deleted after the event matched it */
+const WEBHOOK_GONE = '23503';
+
 export function recordEvent(deps: RecordEventDeps) {
   /**
    * Runs `step` until it succeeds. While stopping it gives up: the broker library then moves the
    * event to `<queue>.dead` (it cannot requeue one), from where it can be replayed.
    */
-  const persist = async <T>(step: () => Promise<T>, event: EventEnvelope): Promise<T> => {
+  const retrying = async <T>(step: () => Promise<T>, event: EventEnvelope): Promise<T> => {
     for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
       try {
         return await step();
@@ -74,44 +77,54 @@ export function recordEvent(deps: RecordEventDeps) {
     }
   };
 
+  /** Writes one delivery (retrying); false when its webhook is gone, so there is none to write. */
+  const record = (write: () => Promise<void>, delivery: NewDelivery, event: EventEnvelope) =>
+    retrying(
+      () =>
+        write().then(
+          () => true,
+          (err: unknown) => {
+            if ((err as { code?: unknown }).code !== WEBHOOK_GONE) throw err;
+            deps.logger.info(
+              { deliveryId: delivery.id, eventId: event.eventId },
+              'webhook deleted before its delivery was recorded',
+            );
+            return false;
+          },
+        ),
+      event,
+    );
+
   /** One delivery attempted now; recorded with its outcome, or pending when its target was busy. */
   const attemptNow = async (
     delivery: NewDelivery,
     webhook: DispatchWebhook,
     event: EventEnvelope,
   ): Promise<boolean> => {
-    const outcome: AttemptOutcome = await deps.attempts.run(
-      { ...delivery, roundAttempts: 0 },
-      webhook,
-    );
+    const attempted = { ...delivery, roundAttempts: 0 };
+    const outcome: AttemptOutcome = await deps.attempts.run(attempted, webhook);
     if (outcome.kind === 'busy') {
       const later = { ...delivery, nextAttemptAt: new Date(Date.now() + outcome.pauseMs) };
-      await persist(() => deps.queue.add([later]), event);
-      return true;
+      return record(() => deps.queue.add([later]), delivery, event);
     }
-    await persist(() => deps.queue.addAttempted(delivery, outcome.record), event);
-    deps.attempts.recorded({ ...delivery, roundAttempts: 0 }, outcome);
+    const write = () => deps.queue.addAttempted(delivery, outcome.record);
+    if (await record(write, delivery, event)) deps.attempts.recorded(attempted, outcome);
     return false;
   };
 
   return async (event: EventEnvelope, context?: { redelivered: boolean }) => {
-    const matching = await persist(async () => {
+    const matching = await retrying(async () => {
       const all = await deps.webhooks.ofCommunity(event.tenantId, event.communityId);
       return all.filter((webhook) => eventMatches(event, webhook));
     }, event);
     const deliveries = matching.map((webhook) => deliveryFor(event, webhook));
-    let pending = false;
-    if (context?.redelivered) {
-      // this event may have been handled before a crash: its rows (if any) decide what is left
-      await persist(() => deps.queue.add(deliveries), event);
-      pending = deliveries.length > 0;
-    } else {
-      const later = await Promise.all(
-        deliveries.map((delivery, i) => attemptNow(delivery, matching[i]!, event)),
-      );
-      pending = later.includes(true);
-    }
+    const pending = await Promise.all(
+      context?.redelivered
+        ? // this event may have been handled before a crash: its rows (if any) decide what is left
+          deliveries.map((delivery) => record(() => deps.queue.add([delivery]), delivery, event))
+        : deliveries.map((delivery, i) => attemptNow(delivery, matching[i]!, event)),
+    );
     deps.recorded((Date.now() - event.ts) / 1000);
-    if (pending) deps.wake();
+    if (pending.includes(true)) deps.wake();
   };
 }
