@@ -4,16 +4,20 @@
 // same event published twice) is left alone and gets no attempt row.
 import type { Knex } from '@idv/db';
 import type { AttemptRecord, NewDelivery } from './deliveryQueue.ts';
+import { runPrepared, type PreparedStatement } from './preparedStatement.ts';
 
 export interface FirstAttempt {
   delivery: NewDelivery;
   attempt: AttemptRecord;
 }
 
-// json, not jsonb: the rows are read once, and the callback bodies are the bulk of the text
-const RECORD_FIRST_SQL = `
+// json, not jsonb: the rows are read once, and the callback bodies are the bulk of the text.
+// Prepared: it is the statement of nearly every event.
+const RECORD_FIRST: PreparedStatement = {
+  name: 'webhooks_record_first_attempts',
+  text: `
 WITH input AS (
-  SELECT * FROM json_to_recordset(?::json) AS i(
+  SELECT * FROM json_to_recordset($1::json) AS i(
     id text, webhook_id uuid, event_id text, event_name text, body text, event_at timestamptz,
     expires_at timestamptz, at timestamptz, status_code integer, latency_ms integer,
     outcome text, error text, next_attempt_at timestamptz)
@@ -31,7 +35,8 @@ WITH input AS (
 )
 INSERT INTO webhooks.attempts (delivery_id, attempt, at, status_code, latency_ms, outcome, error)
 SELECT i.id, 1, i.at, i.status_code, i.latency_ms, i.outcome, i.error
-  FROM input i JOIN made m ON m.id = i.id`;
+  FROM input i JOIN made m ON m.id = i.id`,
+};
 
 export async function recordFirstAttempts(db: Knex, items: FirstAttempt[]): Promise<void> {
   const rows = items.map(({ delivery, attempt }) => ({
@@ -49,5 +54,5 @@ export async function recordFirstAttempts(db: Knex, items: FirstAttempt[]): Prom
     error: attempt.error,
     next_attempt_at: attempt.nextAttemptAt?.toISOString() ?? null,
   }));
-  await db.raw(RECORD_FIRST_SQL, [JSON.stringify(rows)]);
+  await runPrepared(db, RECORD_FIRST, [JSON.stringify(rows)]);
 }
