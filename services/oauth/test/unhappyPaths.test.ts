@@ -487,28 +487,90 @@ describe('oauth unhappy paths', () => {
     });
   });
 
-  it('answers a wrong-password page, not a 500, for a login with NUL in the username', async () => {
-    const start = await send(
-      `${oauth.issuer(oauth.community)}/v1/authorize?${authorizeForm({})}`,
-      'GET',
-      {},
-    );
+  /** A fresh sign-in: the interaction page's URL and its cookie, as a browser would hold them. */
+  async function interaction() {
+    const url = `${oauth.issuer(oauth.community)}/v1/authorize?${authorizeForm({})}`;
+    const start = await send(url, 'GET', {});
     expect(start.status).to.equal(303);
-    const interaction = new URL(String(start.headers.location), oauth.url);
-    const cookies = [start.headers['set-cookie'] ?? []]
+    const cookie = [start.headers['set-cookie'] ?? []]
       .flat()
       .map((c) => c.split(';')[0])
       .join('; ');
-    const login = await send(
-      `${interaction.href}/login`,
-      'POST',
-      {
-        'content-type': FORM,
-        cookie: cookies,
-      },
-      'username=testy%00mctestface&password=x',
-    );
-    expect(login.status).to.equal(401);
-    expect(login.text).to.contain('Wrong username or password');
+    return { page: new URL(String(start.headers.location), oauth.url).href, cookie };
+  }
+
+  const interactionCases: {
+    breaks: string;
+    step: 'login' | 'consent';
+    type?: string;
+    body: string;
+    status: number;
+    says: RegExp;
+  }[] = [
+    {
+      breaks: 'username: NUL (cannot be in the database)',
+      step: 'login',
+      body: 'username=testy%00mctestface&password=x',
+      status: 401,
+      says: /Wrong username or password/,
+    },
+    {
+      breaks: 'password: given twice',
+      step: 'login',
+      body: 'username=testy&password=x&password=y',
+      status: 400,
+      says: /password: given more than once/,
+    },
+    {
+      breaks: 'proof_of_authentication_jwt: given twice',
+      step: 'login',
+      body: 'proof_of_authentication_jwt=a&proof_of_authentication_jwt=b',
+      status: 400,
+      says: /given more than once/,
+    },
+    {
+      breaks: 'proof_of_authentication_jwt: NUL',
+      step: 'login',
+      body: 'proof_of_authentication_jwt=%00',
+      status: 401,
+      says: /The proof was not accepted/,
+    },
+    {
+      breaks: 'content type: JSON instead of the form',
+      step: 'login',
+      type: 'application/json',
+      body: '{"username":"testy","password":"x"}',
+      status: 400,
+      says: /application\/x-www-form-urlencoded/,
+    },
+    {
+      breaks: 'decision: given twice',
+      step: 'consent',
+      body: 'decision=allow&decision=allow',
+      status: 400,
+      says: /decision: given more than once/,
+    },
+    {
+      breaks: 'consent: before any login',
+      step: 'consent',
+      body: 'decision=allow',
+      status: 400,
+      says: /nothing to consent to/,
+    },
+  ];
+
+  it('answers a clear 4xx on the login and consent forms of a live sign-in', async () => {
+    for (const c of interactionCases) {
+      const { page, cookie } = await interaction();
+      const answer = await send(
+        `${page}/${c.step}`,
+        'POST',
+        { 'content-type': c.type ?? FORM, cookie },
+        c.body,
+      );
+      const label = `${c.breaks}: ${answer.status} ${answer.text.slice(0, 200)}`;
+      expect(answer.status, label).to.equal(c.status);
+      expect(answer.text, label).to.match(c.says);
+    }
   });
 });

@@ -49,11 +49,25 @@ export function showInteraction() {
 
 type Body = Record<string, string | undefined>;
 
+/**
+ * The page's form, as the browser sends it: any other content type, or a field given twice
+ * (read as an array, it would reach the password check or be taken for a refusal), is a 400.
+ */
+function formBody(req: Request, fields: string[]): Body {
+  if (!req.is('application/x-www-form-urlencoded')) {
+    throw new BadRequest('the form must be sent as application/x-www-form-urlencoded');
+  }
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const twice = fields.find((name) => Array.isArray(body[name]));
+  if (twice) throw new BadRequest(`${twice}: given more than once`);
+  return Object.fromEntries(fields.map((name) => [name, body[name] as string | undefined]));
+}
+
 export function submitLogin(deps: InteractionDeps) {
   return async (req: Request, res: Response) => {
     const interaction = await details(req, res);
     const { provider, community, issuer } = res.locals.issuer as CommunityIssuer;
-    const body = (req.body ?? {}) as Body;
+    const body = formBody(req, ['username', 'password', 'proof_of_authentication_jwt']);
     const clientId = String(interaction.params.client_id ?? '');
     const again = (error: string, reason: string) => {
       deps.events(community, 'E_OAUTH_LOGIN_FAILED', { clientId, reason });
@@ -107,7 +121,7 @@ export function submitConsent() {
   return async (req: Request, res: Response) => {
     const interaction = await details(req, res);
     const { provider } = res.locals.issuer as CommunityIssuer;
-    if ((req.body as Body | undefined)?.decision !== 'allow') {
+    if (formBody(req, ['decision']).decision !== 'allow') {
       const denied = { error: 'access_denied', error_description: 'the user denied the request' };
       return provider.interactionFinished(req, res, denied, { mergeWithLastSubmission: false });
     }
