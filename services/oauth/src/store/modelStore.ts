@@ -57,9 +57,10 @@ export class ModelStore implements Adapter {
    * jsonb cannot hold is the client's invalid request, answered as oidc-provider answers those.
    */
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    const stored = this.storedId(id);
     const row = JSON.stringify({
       model: this.model,
-      id: this.storedId(id),
+      id: stored,
       payload: this.hashed ? { ...payload, jti: undefined } : payload,
       grant_id: payload.grantId ?? null,
       uid: payload.uid ?? null,
@@ -69,7 +70,7 @@ export class ModelStore implements Adapter {
     if (!jsonStorable(row)) {
       throw new errors.InvalidRequest('parameters must not contain NUL or unpaired surrogates');
     }
-    await this.batches.upsert({ model: this.model, id: this.storedId(id), json: row });
+    await this.batches.upsert({ model: this.model, id: stored, json: row });
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
