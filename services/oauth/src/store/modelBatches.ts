@@ -13,7 +13,7 @@ export interface ModelRow {
   consumed_at: Date | null;
 }
 
-/** One row to upsert: its key, and the row (model, id, payload, grant_id, uid, user_code, expires_at) as JSON. */
+/** A row to upsert: its key, and the whole row as JSON (the columns of UPSERT's recordset). */
 export interface ModelWrite {
   model: string;
   id: string;
