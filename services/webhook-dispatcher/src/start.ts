@@ -91,6 +91,7 @@ export async function startWebhookDispatcher(
       logger: runtime.logger,
       recorded: metrics.eventRecorded,
       wake: () => loop.wake(),
+      wakeAt: (at) => loop.wakeAt(at),
       stopping: () => stopping,
     }),
     // each event is held while its callbacks are attempted: the prefetch bounds those in flight

@@ -1,5 +1,6 @@
-// The event intake's edge cases: a webhook deleted after an event matched it (its callback may
-// already have gone out) leaves nothing to record, and the event is settled rather than retried.
+// Callbacks attempted as their event arrives: a retry comes at its due time although the delivery
+// loop polls rarely, and a webhook deleted after an event matched it (its callback may already
+// have gone out) leaves nothing to record, the event being settled rather than retried.
 import amqp from 'amqplib';
 import { expect } from 'chai';
 import { testAmqpUrl } from '@idv/db/testing';
@@ -28,7 +29,8 @@ describe('webhook dispatcher: event intake', function () {
   before(async () => {
     world = await startWebhooksWorld();
     sink = await startSink();
-    const env = dispatcherEnv(world);
+    // a poll far beyond the test's patience: whatever happens, happens because it was woken
+    const env = dispatcherEnv(world, { WEBHOOK_POLL_MS: '600000' });
     queue = env.WEBHOOK_EVENTS_QUEUE;
     dispatcher = await startWebhookDispatcher(env);
     await dispatcher.runtime.broker.waitUntilConnected(15_000);
@@ -40,25 +42,41 @@ describe('webhook dispatcher: event intake', function () {
     if (queue) await deleteQueue(queue);
   });
 
+  const base = () => `/tenant/${world.community.tenantId}/community/${world.community.id}`;
+  const publish = async () =>
+    expect(
+      (
+        await world.client('service').request('PUT', `${base()}/event/E_IDV_DOCUMENT_VALIDATE`, {
+          dvcID: 'kyc-basic',
+          docType: 'passport',
+          status: 'verified',
+        })
+      ).status,
+    ).to.equal(202);
+
+  it('retries a callback at its due time, not at the next poll', async () => {
+    sink.script('/again', [503, 200]);
+    const hook = await world
+      .client('service')
+      .request(
+        'PUT',
+        `${base()}/webhook`,
+        webhookBody(`${sink.url}/again`, { retryCodes: [503], retryCount: 1 }),
+      );
+    expect(hook.status).to.equal(200);
+    await publish();
+    const calls = await sink.waitFor(2, '/again', 20_000);
+    expect(calls.map((r) => r.headers['webhook-id'])).to.have.length(2);
+  });
+
   it('settles an event whose webhook was deleted after it matched, recording nothing', async () => {
     const client = world.client('service');
-    const base = `/tenant/${world.community.tenantId}/community/${world.community.id}`;
     const hook = await client.request<{ _id: string }>(
       'PUT',
-      `${base}/webhook`,
+      `${base()}/webhook`,
       webhookBody(`${sink.url}/deleted`),
     );
     expect(hook.status).to.equal(200);
-    const publish = async () =>
-      expect(
-        (
-          await client.request('PUT', `${base}/event/E_IDV_DOCUMENT_VALIDATE`, {
-            dvcID: 'kyc-basic',
-            docType: 'passport',
-            status: 'verified',
-          })
-        ).status,
-      ).to.equal(202);
     await publish();
     await sink.waitFor(1, '/deleted'); // the dispatcher now has the webhook cached
     // deleted behind the gateway's back: no change notification, so the cache still matches it

@@ -20,6 +20,8 @@ export class DeliveryLoop {
   /** the last claim filled all the room: more rows are probably due */
   private backlog = false;
   private finished: Promise<void> | undefined;
+  /** the earliest due time announced with wakeAt, and its timer */
+  private alarm: { at: number; timer: NodeJS.Timeout } | undefined;
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -41,8 +43,28 @@ export class DeliveryLoop {
     this.wakeUp?.();
   }
 
+  /**
+   * A row of ours comes due at `at` (a retry, a delivery whose target was busy): look then rather
+   * than at the next poll. One timer, for the earliest such time.
+   */
+  wakeAt(at: Date): void {
+    const due = at.getTime();
+    if (!this.running || (this.alarm && this.alarm.at <= due)) return;
+    clearTimeout(this.alarm?.timer);
+    const timer = setTimeout(
+      () => {
+        this.alarm = undefined;
+        this.wake();
+      },
+      Math.max(0, due - Date.now()),
+    );
+    this.alarm = { at: due, timer };
+  }
+
   async stop(): Promise<void> {
     this.running = false;
+    clearTimeout(this.alarm?.timer);
+    this.alarm = undefined;
     this.wake();
     await this.finished;
   }
@@ -107,10 +129,13 @@ export class DeliveryLoop {
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const outcome = await this.attempts.run(delivery, await this.webhooks.byId(delivery.webhookId));
     if (outcome.kind === 'busy') {
-      await this.queue.release(delivery.id, new Date(Date.now() + outcome.pauseMs));
+      const at = new Date(Date.now() + outcome.pauseMs);
+      await this.queue.release(delivery.id, at);
+      this.wakeAt(at);
       return;
     }
     await this.queue.record(delivery, outcome.record);
     this.attempts.recorded(delivery, outcome);
+    if (outcome.record.nextAttemptAt) this.wakeAt(outcome.record.nextAttemptAt);
   }
 }

@@ -17,8 +17,10 @@ export interface RecordEventDeps {
   attempts: Attempts;
   logger: Logger;
   recorded: (eventAgeSeconds: number) => void;
-  /** deliveries were added pending: start them */
+  /** deliveries were added due now: start them */
   wake: () => void;
+  /** a delivery was added due later (its target was busy, or a retry): start it then */
+  wakeAt: (at: Date) => void;
   stopping: () => boolean;
 }
 
@@ -100,16 +102,19 @@ export function recordEvent(deps: RecordEventDeps) {
     delivery: NewDelivery,
     webhook: DispatchWebhook,
     event: EventEnvelope,
-  ): Promise<boolean> => {
+  ): Promise<void> => {
     const attempted = { ...delivery, roundAttempts: 0 };
     const outcome: AttemptOutcome = await deps.attempts.run(attempted, webhook);
     if (outcome.kind === 'busy') {
-      const later = { ...delivery, nextAttemptAt: new Date(Date.now() + outcome.pauseMs) };
-      return record(() => deps.queue.add([later]), delivery, event);
+      const at = new Date(Date.now() + outcome.pauseMs);
+      if (await record(() => deps.queue.add([{ ...delivery, nextAttemptAt: at }]), delivery, event))
+        deps.wakeAt(at);
+      return;
     }
     const write = () => deps.queue.addAttempted(delivery, outcome.record);
-    if (await record(write, delivery, event)) deps.attempts.recorded(attempted, outcome);
-    return false;
+    if (!(await record(write, delivery, event))) return;
+    deps.attempts.recorded(attempted, outcome);
+    if (outcome.record.nextAttemptAt) deps.wakeAt(outcome.record.nextAttemptAt);
   };
 
   return async (event: EventEnvelope, context?: { redelivered: boolean }) => {
@@ -118,13 +123,15 @@ export function recordEvent(deps: RecordEventDeps) {
       return all.filter((webhook) => eventMatches(event, webhook));
     }, event);
     const deliveries = matching.map((webhook) => deliveryFor(event, webhook));
-    const pending = await Promise.all(
-      context?.redelivered
-        ? // this event may have been handled before a crash: its rows (if any) decide what is left
-          deliveries.map((delivery) => record(() => deps.queue.add([delivery]), delivery, event))
-        : deliveries.map((delivery, i) => attemptNow(delivery, matching[i]!, event)),
-    );
+    if (context?.redelivered) {
+      // this event may have been handled before a crash: its rows (if any) decide what is left
+      const added = await Promise.all(
+        deliveries.map((delivery) => record(() => deps.queue.add([delivery]), delivery, event)),
+      );
+      if (added.includes(true)) deps.wake();
+    } else {
+      await Promise.all(deliveries.map((delivery, i) => attemptNow(delivery, matching[i]!, event)));
+    }
     deps.recorded((Date.now() - event.ts) / 1000);
-    if (pending.includes(true)) deps.wake();
   };
 }
