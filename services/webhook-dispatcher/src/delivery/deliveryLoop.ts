@@ -1,5 +1,7 @@
-// Works the delivery table: claims due rows up to the in-flight limit, attempts each, records the
-// attempt and the next step. Retry waits are rows with a future next_attempt_at, not timers.
+// Works the delivery table: claims due rows (retries, deliveries whose target was busy, redelivered
+// events, manual redeliveries, a dead dispatcher's leases) up to the in-flight limit, attempts each,
+// records the attempt and the next step; a new event's first attempts are made at intake. Retry
+// waits are rows with a future next_attempt_at; one timer wakes the loop at the earliest it knows.
 import type { Logger } from '@idv/observability';
 import type { ClaimedDelivery, DeliveryQueue } from '../store/deliveryQueue.ts';
 import type { WebhookCache } from '../store/webhookCache.ts';
