@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { connect } from 'amqplib';
 import express from 'express';
@@ -105,10 +105,42 @@ function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
+/** The shared servers a /verify also costs: every PostgreSQL process and RabbitMQ's VM. */
+const SERVERS = { postgres: 'postgres', rabbitmq: 'beam.smp' } as const;
+
+/** CPU ms of the shared servers' processes by server, read from /proc; {} where unreadable. */
+function serversCpuMs(): Record<string, number> {
+  const totals: Record<string, number> = {};
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return totals;
+  }
+  for (const pid of pids) {
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue; // ended meanwhile
+    }
+    const server = Object.entries(SERVERS).find(([, name]) => name === comm)?.[0];
+    const used = server ? cpuMs(Number(pid)) : undefined;
+    if (server && used !== undefined) totals[server] = (totals[server] ?? 0) + used;
+  }
+  return totals;
+}
+
+/** This process's CPU ms: during a /verify round only the load generator runs in it. */
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 interface Round {
   baseline: LoadMeasurement;
   candidate: LoadMeasurement;
-  /** CPU ms per /verify of each child, when readable */
+  /** CPU ms per /verify of each child, the shared servers and the load generator, when readable */
   cpu: string[];
 }
 
@@ -128,17 +160,23 @@ async function alternate(
       verified += 1;
     };
     const before = children.map((child) => cpuMs(child.process.pid));
+    const [serversBefore, ownBefore] = [serversCpuMs(), ownCpuMs()];
     const candidate = await load(
       `/verify face_compare c${concurrency}`,
       counted,
       concurrency,
       ROUND_MS,
     );
+    const perVerify = (ms: number) => (ms / verified).toFixed(1);
+    const serversAfter = serversCpuMs();
     const cpu = children.flatMap((child, j) => {
       const [start, end] = [before[j], cpuMs(child.process.pid)];
       if (start === undefined || end === undefined) return [];
-      return [`${child.name} ${((end - start) / verified).toFixed(1)}`];
+      return [`${child.name} ${perVerify(end - start)}`];
     });
+    for (const [server, end] of Object.entries(serversAfter))
+      cpu.push(`${server} ${perVerify(end - (serversBefore[server] ?? 0))}`);
+    cpu.push(`load generator ${perVerify(ownCpuMs() - ownBefore)}`);
     rounds.push({ baseline, candidate, cpu });
   }
   const ratio = (r: Round) => r.candidate.opsPerSecond / r.baseline.opsPerSecond;
