@@ -1,7 +1,7 @@
 // Callback signatures in the Standard Webhooks layout: "v1,<HMAC>" with the webhook secret and
 // "v1k,<r||s>" ECDSA with the webhooks service key, over `${id}.${timestamp}.${body}`.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { signMessage, signMessageAsync, verifyMessage } from './ecdsa.ts';
+import { signMessage, verifyMessage } from './ecdsa.ts';
 
 export const SECRET_PREFIX = 'whsec_';
 const DEFAULT_TOLERANCE_S = 300;
@@ -41,16 +41,6 @@ export function signCallback(callback: CallbackToSign): string {
   const entries = callback.secrets.map((secret) => `v1,${hmac(secret, content)}`);
   if (callback.servicePrivateKey)
     entries.push(`v1k,${signMessage(callback.servicePrivateKey, content)}`);
-  return entries.join(' ');
-}
-
-/** The same header with the ECDSA entry signed off the event loop (for busy dispatchers). */
-export async function signCallbackAsync(callback: CallbackToSign): Promise<string> {
-  const content = signedContent(callback.id, callback.timestamp, callback.body);
-  const entries = callback.secrets.map((secret) => `v1,${hmac(secret, content)}`);
-  if (callback.servicePrivateKey) {
-    entries.push(`v1k,${await signMessageAsync(callback.servicePrivateKey, content)}`);
-  }
   return entries.join(' ');
 }
 

@@ -10,11 +10,10 @@ export {
 } from './keys.ts';
 export { deriveSharedKey, KeyAgreement } from './sharedKey.ts';
 export { encrypt, decrypt, DecryptError } from './cipher.ts';
-export { signMessage, signMessageAsync, verifyMessage } from './ecdsa.ts';
+export { signMessage, verifyMessage } from './ecdsa.ts';
 export { createSecretBox, hashLicenceKey, randomToken, type SecretBox } from './secretBox.ts';
 export {
   signCallback,
-  signCallbackAsync,
   verifyCallback,
   generateWebhookSecret,
   type CallbackToSign,

@@ -1,5 +1,5 @@
 // secp256k1 key handling in the wire format of DESIGN 2.1: raw base64 scalars and X||Y points.
-import { createECDH, createPrivateKey, createPublicKey, ECDH, type KeyObject } from 'node:crypto';
+import { createECDH, createPublicKey, ECDH, type KeyObject } from 'node:crypto';
 
 export const CURVE = 'secp256k1';
 
@@ -79,22 +79,6 @@ export function publicKeyFromPrivate(privateKey: string): string {
 
 function b64url(buf: Buffer): string {
   return buf.toString('base64url');
-}
-
-/** KeyObject for signing, built from the raw scalar through JWK (node has no raw EC import). */
-export function signingKey(privateKey: string): KeyObject {
-  const d = privateKeyBytes(privateKey);
-  const point = publicKeyPoint(publicKeyFromPrivate(privateKey));
-  return createPrivateKey({
-    format: 'jwk',
-    key: {
-      kty: 'EC',
-      crv: CURVE,
-      d: b64url(d),
-      x: b64url(point.subarray(1, 33)),
-      y: b64url(point.subarray(33)),
-    },
-  });
 }
 
 export function verifyingKey(publicKey: string): KeyObject {

@@ -1,5 +1,6 @@
 // The DESIGN 2.1 scheme against the shared interop vectors, byte for byte, plus its edges.
 import { expect } from 'chai';
+import { createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   DecryptError,
@@ -148,5 +149,47 @@ describe('crypto: ECDSA signatures', () => {
       verifyMessage(other.publicKey, 'message 0', signMessage(pair.privateKey, 'message 0')),
     ).to.equal(false);
     expect(verifyMessage(pair.publicKey, 'x', 'short')).to.equal(false);
+  });
+
+  it('is deterministic (RFC 6979) and matches the published secp256k1 vector byte for byte', () => {
+    // private key 1, message "Satoshi Nakamoto": the widely published RFC 6979 test vector
+    const one = Buffer.alloc(32);
+    one[31] = 1;
+    const signature = signMessage(one.toString('base64'), 'Satoshi Nakamoto');
+    expect(Buffer.from(signature, 'base64').toString('hex')).to.equal(
+      '934b1ea10a4b3c1757e2b0c017d0b6143ce3c9a7e6a4a49860d7a6ab210ee3d8' +
+        '2442ce9d2b916064108014783e923ec36b49743e2ffa1c4496f01a512aafd9e5',
+    );
+    expect(signMessage(one.toString('base64'), 'Satoshi Nakamoto')).to.equal(signature);
+  });
+
+  it("verifies with node:crypto's own ECDSA on a JWK of the public key", () => {
+    const pair = generateKeyPair();
+    const point = Buffer.from(pair.publicKey, 'base64');
+    const key = createPublicKey({
+      format: 'jwk',
+      key: {
+        kty: 'EC',
+        crv: 'secp256k1',
+        x: point.subarray(0, 32).toString('base64url'),
+        y: point.subarray(32).toString('base64url'),
+      },
+    });
+    const signature = Buffer.from(signMessage(pair.privateKey, 'a callback body'), 'base64');
+    expect(
+      verify(
+        'sha256',
+        Buffer.from('a callback body'),
+        { key, dsaEncoding: 'ieee-p1363' },
+        signature,
+      ),
+    ).to.equal(true);
+  });
+
+  it('refuses a scalar that is not a secp256k1 private key', () => {
+    expect(() => signMessage(Buffer.alloc(32).toString('base64'), 'x')).to.throw(InvalidKeyError);
+    expect(() => signMessage(Buffer.alloc(32, 0xff).toString('base64'), 'x')).to.throw(
+      InvalidKeyError,
+    );
   });
 });

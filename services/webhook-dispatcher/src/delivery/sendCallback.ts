@@ -1,7 +1,7 @@
 // One callback attempt: the signed Standard Webhooks headers, the api's authentication, the call
 // through the target's breaker, and a single token refresh when an oauth2 target answers 401.
 import type { SendRequest } from './callbackHttp.ts';
-import { signCallbackAsync } from '@idv/crypto';
+import { signCallback } from '@idv/crypto';
 import type { OAuthTokens, TokenRequest } from './oauthTokens.ts';
 import type { TargetBreakers, TargetResponse } from './targetBreakers.ts';
 import type { DispatchWebhook } from '../store/webhookReader.ts';
@@ -73,7 +73,7 @@ export async function sendCallback(
       ...(await authHeaders(webhook, deps)),
       'webhook-id': callback.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': await signCallbackAsync({
+      'webhook-signature': signCallback({
         id: callback.id,
         timestamp,
         body: callback.body,
