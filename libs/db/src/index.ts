@@ -10,3 +10,5 @@ export {
 } from './database.ts';
 export { migrate, type Migration, type MigrationSet } from './migrations.ts';
 export { createOutboxTable, EventOutbox, type OutboxLog, type OutboxOptions } from './outbox.ts';
+export { Batcher } from './batcher.ts';
+export { runPrepared, type PreparedStatement } from './preparedStatement.ts';

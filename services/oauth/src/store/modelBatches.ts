@@ -1,8 +1,6 @@
 // Reads and writes of oidc-provider rows of one community, grouped into few statements.
-import type { Knex } from '@idv/db';
+import { Batcher, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { AdapterPayload } from 'oidc-provider';
-import { Batcher } from './batcher.ts';
-import { runPrepared, type PreparedStatement } from './preparedStatement.ts';
 
 export const MODELS_TABLE = 'oauth.oidc_models';
 

@@ -1,7 +1,6 @@
 // The durable delivery queue in `webhooks.deliveries`: rows made per (event, webhook) before the
 // broker ack, claimed with a lease (SKIP LOCKED) so a killed dispatcher's work is taken over.
-import type { Knex } from '@idv/db';
-import { GroupCommit } from './groupCommit.ts';
+import { Batcher, type Knex } from '@idv/db';
 import { recordAttempts, type FinishedAttempt } from './recordAttempts.ts';
 import { recordFirstAttempts, type FirstAttempt } from './recordFirstAttempts.ts';
 
@@ -42,16 +41,19 @@ const DELIVERIES = 'webhooks.deliveries';
 const INSERT_ROWS = 5000;
 
 export class DeliveryQueue {
-  private readonly intake = new GroupCommit<NewDelivery[]>((events) => this.insert(events), 500);
-  private readonly attempts: GroupCommit<FinishedAttempt>;
-  private readonly firstAttempts: GroupCommit<FirstAttempt>;
+  // one write at a time each: what arrives meanwhile gathers for the next (two gained nothing)
+  private readonly intake = new Batcher<NewDelivery[]>((events) => this.insert(events), {
+    maxBatch: 500,
+  });
+  private readonly attempts: Batcher<FinishedAttempt>;
+  private readonly firstAttempts: Batcher<FirstAttempt>;
 
   constructor(
     private readonly db: Knex,
     private readonly leaseMs: number,
   ) {
-    this.attempts = new GroupCommit((items) => recordAttempts(db, items), 500);
-    this.firstAttempts = new GroupCommit((items) => recordFirstAttempts(db, items), 500);
+    this.attempts = new Batcher((items) => recordAttempts(db, items), { maxBatch: 500 });
+    this.firstAttempts = new Batcher((items) => recordFirstAttempts(db, items), { maxBatch: 500 });
   }
 
   /**

@@ -2,9 +2,8 @@
 // inserted already in its outcome's state (retry -> pending at its due time, else final) together
 // with its first attempt, so a crash leaves both or neither. A delivery already in the table (the
 // same event published twice) is left alone and gets no attempt row.
-import type { Knex } from '@idv/db';
+import { runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { AttemptRecord, NewDelivery } from './deliveryQueue.ts';
-import { runPrepared, type PreparedStatement } from './preparedStatement.ts';
 
 export interface FirstAttempt {
   delivery: NewDelivery;

@@ -1,5 +1,5 @@
 // Named statements on the knex pool's own connections, for the adapter's hottest paths.
-import type { Knex } from '@idv/db';
+import type { Knex } from 'knex';
 
 /** A fixed text under a fixed name: PostgreSQL parses and plans it once per connection. */
 export interface PreparedStatement {

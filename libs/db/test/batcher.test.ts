@@ -1,0 +1,61 @@
+// Group commit: calls made together share one statement, each gets its own answer, a bad row
+// fails only its own call, and an outage fails the whole batch at once.
+import { expect } from 'chai';
+import { Batcher } from '../src/batcher.ts';
+
+const sqlError = (code: string) => Object.assign(new Error(`sqlstate ${code}`), { code });
+
+describe('libs/db: Batcher (group commit)', () => {
+  it('runs what is submitted together as one statement, and settles each after it', async () => {
+    const runs: number[][] = [];
+    const batcher = new Batcher<number>(async (items) => {
+      runs.push(items);
+    });
+    await Promise.all([1, 2, 3, 4].map((n) => batcher.submit(n)));
+    expect(runs).to.deep.equal([[1, 2, 3, 4]]);
+  });
+
+  it('answers each call with its own output, in order', async () => {
+    const batcher = new Batcher<number, number>(async (items) => items.map((n) => n * 10));
+    expect(await Promise.all([1, 2, 3].map((n) => batcher.submit(n)))).to.deep.equal([10, 20, 30]);
+  });
+
+  it('gathers the calls made while a statement runs into the next one, at most maxBatch each', async () => {
+    const runs: number[][] = [];
+    let release: () => void = () => undefined;
+    const batcher = new Batcher<number>(
+      async (items) => {
+        runs.push(items);
+        if (runs.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      },
+      { maxBatch: 2 },
+    );
+    const first = batcher.submit(1);
+    await new Promise((resolve) => setImmediate(resolve)); // the first statement is running
+    const later = [2, 3, 4].map((n) => batcher.submit(n));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).to.deep.equal([[1]]); // nothing else runs beside it
+    release();
+    await Promise.all([first, ...later]);
+    expect(runs).to.deep.equal([[1], [2, 3], [4]]);
+  });
+
+  it('retries call by call after a row-specific error, so only the bad call fails', async () => {
+    const batcher = new Batcher<number>(async (items) => {
+      if (items.includes(13)) throw sqlError('23503');
+    });
+    const results = await Promise.allSettled([12, 13, 14].map((n) => batcher.submit(n)));
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
+  it('fails every call of a statement at once when the database is out (no per-call retries)', async () => {
+    let calls = 0;
+    const batcher = new Batcher<number>(async () => {
+      calls += 1;
+      throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.submit(n)));
+    expect(results.every((r) => r.status === 'rejected')).to.equal(true);
+    expect(calls).to.equal(1);
+  });
+});
