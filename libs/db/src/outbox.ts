@@ -3,6 +3,7 @@
 // outage left behind, a relay publishes later (every replica runs one; SKIP LOCKED shares the rows).
 // An event may so be published twice, always under its own eventId, which consumers de-duplicate on.
 import type { Knex } from 'knex';
+import { Batcher } from './batcher.ts';
 
 export interface OutboxLog {
   warn(details: object, message: string): void;
@@ -33,6 +34,8 @@ export class EventOutbox<E extends { eventId: string }> {
   private readonly relayEveryMs: number;
   private readonly graceMs: number;
   private readonly batch: number;
+  /** the published events of concurrent requests leave the table in one DELETE */
+  private readonly clearing: Batcher<string[]>;
 
   constructor(
     private readonly db: Knex,
@@ -45,6 +48,9 @@ export class EventOutbox<E extends { eventId: string }> {
     this.relayEveryMs = options.relayEveryMs ?? 1000;
     this.graceMs = options.graceMs ?? 5000;
     this.batch = options.batch ?? 200;
+    this.clearing = new Batcher(async (confirmed) => {
+      await this.db(this.table).whereIn('event_id', confirmed.flat()).delete();
+    });
   }
 
   /** Stores the events; once this resolves they will be published even if this process dies. */
@@ -59,13 +65,10 @@ export class EventOutbox<E extends { eventId: string }> {
   async flush(events: E[]): Promise<void> {
     const confirmed = await this.publishAll(events);
     if (confirmed.length === 0) return;
-    await this.db(this.table)
-      .whereIn('event_id', confirmed)
-      .delete()
-      .catch((err: Error) => {
-        // they stay and go out again later under the same eventId
-        this.log.warn({ reason: err.message }, 'published events not cleared from the outbox');
-      });
+    await this.clearing.submit(confirmed).catch((err: Error) => {
+      // they stay and go out again later under the same eventId
+      this.log.warn({ reason: err.message }, 'published events not cleared from the outbox');
+    });
   }
 
   /** One pass over what was left behind; returns how many events it published. */

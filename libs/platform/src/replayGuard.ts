@@ -1,18 +1,44 @@
 // Replay protection on requestid uuids, shared by every replica through PostgreSQL.
-import type { Knex } from '@idv/db';
+import { Batcher, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
+
+interface Use {
+  uuid: string;
+  expiresAtEpochS: number;
+}
+
+/** The uuids of one batch that no earlier request had used; RETURNING names those it stored. */
+const RECORD_FIRST_USES: PreparedStatement = {
+  name: 'platform_nonces_first_use',
+  text: `INSERT INTO platform.request_nonces (uuid, expires_at)
+    SELECT u.uuid, to_timestamp(u.expires_at) FROM unnest($1::text[], $2::float8[]) AS u(uuid, expires_at)
+    ON CONFLICT (uuid) DO NOTHING RETURNING uuid`,
+};
 
 export class ReplayGuard {
   private sweeper: NodeJS.Timeout | undefined;
+  /** every authenticated request records its uuid: concurrent requests share one INSERT */
+  private readonly uses: Batcher<Use, boolean>;
 
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly db: Knex) {
+    this.uses = new Batcher((uses) => this.record(uses));
+  }
 
   /** Records `uuid` until `expiresAtEpochS`; false when it was already seen (a replay). */
-  async firstUse(uuid: string, expiresAtEpochS: number): Promise<boolean> {
-    const result = await this.db.raw(
-      'INSERT INTO platform.request_nonces (uuid, expires_at) VALUES (?, to_timestamp(?)) ON CONFLICT (uuid) DO NOTHING',
-      [uuid, expiresAtEpochS],
-    );
-    return (result as { rowCount: number }).rowCount === 1;
+  firstUse(uuid: string, expiresAtEpochS: number): Promise<boolean> {
+    return this.uses.submit({ uuid, expiresAtEpochS });
+  }
+
+  /** Of two uses of one uuid in the same batch only the first is new: the second is a replay. */
+  private async record(uses: Use[]): Promise<boolean[]> {
+    const firsts = new Map<string, Use>();
+    for (const use of uses) if (!firsts.has(use.uuid)) firsts.set(use.uuid, use);
+    const unique = [...firsts.values()];
+    const stored = await runPrepared<{ uuid: string }>(this.db, RECORD_FIRST_USES, [
+      unique.map((use) => use.uuid),
+      unique.map((use) => use.expiresAtEpochS),
+    ]);
+    const fresh = new Set(stored.map((row) => row.uuid));
+    return uses.map((use) => firsts.get(use.uuid) === use && fresh.has(use.uuid));
   }
 
   async sweep(): Promise<number> {

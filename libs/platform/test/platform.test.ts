@@ -140,5 +140,29 @@ describe('platform data', () => {
       expect(await guard.sweep()).to.be.at.least(1);
       expect(await guard.firstUse(old, now + 60)).to.equal(true);
     });
+
+    it('of concurrent uses, sharing one statement, accepts each uuid exactly once', async () => {
+      const guard = new ReplayGuard(t.db);
+      const now = Math.floor(Date.now() / 1000);
+      const [a, b, seen] = [randomUUID(), randomUUID(), randomUUID()];
+      await guard.firstUse(seen, now + 60);
+      // made in one turn of the event loop, so they travel together
+      const verdicts = await Promise.all(
+        [a, b, a, seen, b, a].map((uuid) => guard.firstUse(uuid, now + 60)),
+      );
+      expect(verdicts).to.deep.equal([true, true, false, false, false, false]);
+    });
+
+    it('refuses a uuid PostgreSQL cannot store without failing the others of its batch', async () => {
+      const guard = new ReplayGuard(t.db);
+      const now = Math.floor(Date.now() / 1000);
+      const good = randomUUID();
+      const [bad, ok] = await Promise.allSettled([
+        guard.firstUse('nul\u0000inside', now + 60),
+        guard.firstUse(good, now + 60),
+      ]);
+      expect(bad.status).to.equal('rejected');
+      expect(ok).to.deep.equal({ status: 'fulfilled', value: true });
+    });
   });
 });

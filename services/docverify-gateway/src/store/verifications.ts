@@ -1,8 +1,9 @@
 // Kept verification results: sealed at rest, read once or until they expire, then purged. The
-// result and the events it owes are written by one statement, so neither is ever without the other.
+// result and the events it owes are written by one statement, so neither is ever without the other
+// (the statement is shared by the requests answered together).
 import type { EventEnvelope, VerifyResult } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
-import type { Knex } from '@idv/db';
+import { Batcher, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { RetentionPlan } from '../domain/retention.ts';
 import { UUID } from '@idv/platform';
 
@@ -14,42 +15,75 @@ export interface KeptVerification {
   result: VerifyResult;
 }
 
-const INSERT_EVENTS = `INSERT INTO ${OUTBOX_TABLE} (event_id, envelope)
-  SELECT event_id, envelope FROM jsonb_to_recordset(?::jsonb) AS e(event_id uuid, envelope jsonb)`;
+/** What one answered /verify stores: its sealed result (when its plan keeps it) and its events. */
+interface KeptRows {
+  verification?: {
+    id: string;
+    community_id: string;
+    result_sealed: string;
+    mode: string;
+    expires_at: Date;
+  };
+  events: { event_id: string; envelope: EventEnvelope }[];
+}
+
+/**
+ * The results and events of every request in the batch, in one statement: a data-modifying CTE
+ * runs whether or not the outer statement reads it, so each request's result and events are
+ * stored together or not at all.
+ */
+const KEEP: PreparedStatement = {
+  name: 'docverify_keep_verifications',
+  text: `WITH kept AS (
+      INSERT INTO ${TABLE} (id, community_id, result_sealed, mode, expires_at)
+      SELECT v.id, v.community_id, v.result_sealed, v.mode, v.expires_at
+      FROM jsonb_to_recordset($1::jsonb)
+        AS v(id uuid, community_id uuid, result_sealed text, mode text, expires_at timestamptz))
+    INSERT INTO ${OUTBOX_TABLE} (event_id, envelope)
+    SELECT e.event_id, e.envelope FROM jsonb_to_recordset($2::jsonb) AS e(event_id uuid, envelope jsonb)`,
+};
 
 export class VerificationStore {
+  /** every answered /verify stores something: concurrent ones share one statement */
+  private readonly keeping: Batcher<KeptRows>;
+
   constructor(
     private readonly db: Knex,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    this.keeping = new Batcher(async (batch) => {
+      const verifications = batch.flatMap((rows) => (rows.verification ? [rows.verification] : []));
+      if (verifications.length === 0 && batch.every((rows) => rows.events.length === 0)) return;
+      await runPrepared(this.db, KEEP, [
+        JSON.stringify(verifications),
+        JSON.stringify(batch.flatMap((rows) => rows.events)),
+      ]);
+    });
+  }
 
   /** Keeps the result when the plan says so, and stores its events in the outbox, atomically. */
-  async keep(
+  keep(
     communityId: string,
     result: VerifyResult,
     plan: RetentionPlan,
     events: EventEnvelope[] = [],
   ): Promise<void> {
-    const outbox = JSON.stringify(events.map((e) => ({ event_id: e.eventId, envelope: e })));
-    if (!plan.keep) {
-      if (events.length > 0) await this.db.raw(INSERT_EVENTS, [outbox]);
-      return;
-    }
-    // a data-modifying CTE runs whether or not the outer statement reads it
-    await this.db.raw(
-      `WITH kept AS (
-         INSERT INTO ${TABLE} (id, community_id, result_sealed, mode, expires_at)
-         VALUES (?, ?, ?, ?, ?))
-       ${INSERT_EVENTS}`,
-      [
-        result.verificationId,
-        communityId,
-        this.box.seal(JSON.stringify(result), result.verificationId),
-        plan.mode,
-        plan.expiresAt,
-        outbox,
-      ],
-    );
+    const rows: KeptRows = {
+      events: events.map((envelope) => ({ event_id: envelope.eventId, envelope })),
+      ...(plan.keep
+        ? {
+            verification: {
+              id: result.verificationId,
+              community_id: communityId,
+              result_sealed: this.box.seal(JSON.stringify(result), result.verificationId),
+              mode: plan.mode,
+              expires_at: plan.expiresAt,
+            },
+          }
+        : {}),
+    };
+    if (!rows.verification && rows.events.length === 0) return Promise.resolve();
+    return this.keeping.submit(rows);
   }
 
   /** The result if kept and unexpired; a read-once result is deleted by the same statement. */
