@@ -1,7 +1,10 @@
-// Per-target isolation in the dispatcher: deliveries to a healthy target per second, alone and then
-// with three bad targets subscribed to the same events (one hangs until the callback timeout, one
-// resets the connection, one answers after two seconds). A ratio near 1 means the bad targets cost
-// the healthy one nothing but their share of the dispatcher's work.
+// Per-target isolation in the dispatcher: deliveries to a healthy target per second beside three
+// other healthy targets, then beside three bad ones subscribed to the same events instead (one hangs
+// until the callback timeout, one resets the connection, one answers after two seconds). Both rounds
+// fan each event out to four webhooks, so the dispatcher's work is alike and a ratio near 1 means the
+// bad targets' behaviour costs the healthy one nothing. The rate alone is reported too.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startWebhookDispatcher } from '../services/webhook-dispatcher/src/start.ts';
 import {
   deleteQueue,
@@ -16,11 +19,22 @@ import type { Comparison, LoadMeasurement } from './harness.ts';
 const EVENTS = 400;
 const IN_FLIGHT = 8;
 
+/** A healthy peer target: its own origin (so its own per-target slots), answering 200 at once. */
+async function startPeer(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/peer` };
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 export async function webhookIsolationBenchmarks(): Promise<Comparison[]> {
   const targets = await startWebhookTargets();
+  const peers = await Promise.all([1, 2, 3].map(startPeer));
   const world = await startWebhooksWorld();
   const env = dispatcherEnv(world, { WEBHOOK_HTTP_TIMEOUT_MS: '5000', LOG_LEVEL: 'silent' });
   const dispatcher = await startWebhookDispatcher(env);
@@ -29,8 +43,13 @@ export async function webhookIsolationBenchmarks(): Promise<Comparison[]> {
     const client = world.client('service');
     const base = `/tenant/${world.community.tenantId}/community/${world.community.id}`;
     const subscribe = async (url: string, extra: Record<string, unknown> = {}) => {
-      const res = await client.request('PUT', `${base}/webhook`, webhookBody(url, extra));
+      const res = await client.request<{ _id: string }>(
+        'PUT',
+        `${base}/webhook`,
+        webhookBody(url, extra),
+      );
       if (res.status !== 200) throw new Error(`webhook not created: ${res.status}`);
+      return res.body._id;
     };
 
     /** EVENTS events through the intake; healthy deliveries per second and their latency. */
@@ -72,22 +91,28 @@ export async function webhookIsolationBenchmarks(): Promise<Comparison[]> {
     await round('warm-up');
     const alone = await round('healthy target alone');
     const retry = { retryCodes: [503], retryCount: 2 };
+    const peerIds = await Promise.all(peers.map((peer) => subscribe(peer.url, retry)));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const besideHealthy = await round('beside three healthy targets');
+    for (const id of peerIds) await client.request('DELETE', `${base}/webhook/${id}`);
     await subscribe(targets.urls.hang, retry);
     await subscribe(targets.urls.reset, retry);
     await subscribe(targets.urls.slow, retry);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const beside = await round('beside hang, reset, slow');
+    const latency = (m: LoadMeasurement) => `p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms`;
     return [
       {
         suite: 'webhook target isolation',
-        baseline: alone,
+        baseline: besideHealthy,
         candidate: beside,
-        note: `healthy target's deliveries of ${EVENTS} events (${IN_FLIGHT} publishers); latency from intake alone p50 ${alone.p50Ms} ms, p99 ${alone.p99Ms} ms, beside the bad targets p50 ${beside.p50Ms} ms, p99 ${beside.p99Ms} ms (callback timeout 5000 ms); bad targets called ${JSON.stringify(targets.badCalls)}`,
+        note: `healthy target's deliveries of ${EVENTS} events (${IN_FLIGHT} publishers), each event also going to three other webhooks; latency from intake beside healthy ${latency(besideHealthy)}, beside the bad targets ${latency(beside)} (callback timeout 5000 ms); alone (no other webhook) ${alone.opsPerSecond.toFixed(0)} deliveries/s, ${latency(alone)}; bad targets called ${JSON.stringify(targets.badCalls)}`,
       },
     ];
   } finally {
     await dispatcher.stop();
     await targets.close();
+    for (const peer of peers) await new Promise((resolve) => peer.server.close(resolve));
     await world.stop();
     await deleteQueue(env.WEBHOOK_EVENTS_QUEUE);
   }
