@@ -15,7 +15,7 @@ import { ClientStore } from '../services/oauth/src/store/clientStore.ts';
 import { measure, type Comparison, type Measurement } from './harness.ts';
 
 const CONCURRENCY = 8;
-const ROUNDS = 3;
+const ROUNDS = 5;
 /** Rates kept climbing for seconds after start (V8 tiers up oidc-provider's whole pipeline). */
 const WARM_UP_MS = 2000;
 
