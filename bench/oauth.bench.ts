@@ -16,6 +16,8 @@ import { measure, type Comparison, type Measurement } from './harness.ts';
 
 const CONCURRENCY = 8;
 const ROUNDS = 5;
+/** long enough that a passing hiccup of the shared machine is a small part of a round */
+const ROUND_MS = 2000;
 /** Rates kept climbing for seconds after start (V8 tiers up oidc-provider's whole pipeline). */
 const WARM_UP_MS = 2000;
 
@@ -67,7 +69,7 @@ async function rates(targets: Target[], op: (t: Target) => Promise<unknown>) {
     const order = [...targets.entries()];
     if (round % 2 === 1) order.reverse();
     for (const [i, target] of order) {
-      const batch = await measure(target.name, inFlight(target));
+      const batch = await measure(target.name, inFlight(target), ROUND_MS);
       runs[i]!.push(batch.opsPerSecond * CONCURRENCY);
     }
   }
