@@ -22,6 +22,25 @@ describe('webhook dispatcher: target slots', () => {
     expect(refused).to.be.instanceOf(TargetBusy);
   });
 
+  it('sends a refused delivery back when a slot can be expected, within 100 ms .. 5 s', async () => {
+    const pauseOf = async (latencyMs: number) => {
+      const slots = new TargetSlots(1);
+      await slots.acquire('http://target');
+      slots.release('http://target', latencyMs);
+      await slots.acquire('http://target'); // the one slot is taken again
+      const refused = await slots.acquire('http://target').then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(refused).to.be.instanceOf(TargetBusy);
+      return (refused as TargetBusy).pauseMs;
+    };
+    // a 2 s target frees its slot in about 2 s: no use looking again ten times a second
+    expect(await pauseOf(2000)).to.be.within(1600, 2400);
+    // a target slower than the cap is looked at again every 5 s (with jitter) at most
+    expect(await pauseOf(60_000)).to.be.within(4000, 6000);
+  });
+
   it('refuses a waiter once a fast target stops finishing its calls', async () => {
     let now = 0;
     const slots = new TargetSlots(1, () => now);

@@ -17,8 +17,20 @@ interface Target {
 
 /** How far ahead a waiter may expect its slot; also the hard limit of one wait. */
 const MAX_WAIT_MS = 1000;
-/** A delivery refused here is looked at again after this pause. */
-export const BUSY_PAUSE_MS = 100;
+/** The bounds of the pause after which a refused delivery is looked at again. */
+const MIN_BUSY_PAUSE_MS = 100;
+const MAX_BUSY_PAUSE_MS = 5000;
+
+/**
+ * A refused delivery comes back when a slot can be expected, not sooner: each return costs a claim
+ * and an update in the delivery table, and with a fixed short pause the deliveries to one stalled
+ * target came back ten times a second, taking database time the healthy targets needed. Jitter
+ * keeps the deliveries refused together from all returning at once.
+ */
+function busyPauseMs(expectedWaitMs: number): number {
+  const pause = Math.min(MAX_BUSY_PAUSE_MS, Math.max(MIN_BUSY_PAUSE_MS, expectedWaitMs));
+  return Math.round(pause * (0.8 + Math.random() * 0.4));
+}
 
 export class TargetSlots {
   private readonly targets = new Map<string, Target>();
@@ -44,7 +56,8 @@ export class TargetSlots {
     const stalledMs = this.now() - state.progressAt;
     const latency = Math.max(state.latencyMs ?? MAX_WAIT_MS, stalledMs);
     const expectedWait = ((state.waiting.length + 1) / this.concurrency) * latency;
-    if (expectedWait > MAX_WAIT_MS) throw new TargetBusy('target at capacity', BUSY_PAUSE_MS);
+    if (expectedWait > MAX_WAIT_MS)
+      throw new TargetBusy('target at capacity', busyPauseMs(expectedWait));
     const waiting = state.waiting;
     await new Promise<void>((resolve, reject) => {
       const grant = (): void => {
@@ -54,7 +67,7 @@ export class TargetSlots {
       const timer = setTimeout(() => {
         const at = waiting.indexOf(grant);
         if (at >= 0) waiting.splice(at, 1);
-        reject(new TargetBusy('target at capacity', BUSY_PAUSE_MS));
+        reject(new TargetBusy('target at capacity', busyPauseMs(expectedWait)));
       }, MAX_WAIT_MS);
       waiting.push(grant);
     });
