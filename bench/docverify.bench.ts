@@ -1,9 +1,11 @@
 // POST /verify (face_compare through a worker and the sandbox) at concurrency 1 and 32, against an
-// Express JSON echo on the same machine in the same run. The gateway, one face_compare_b worker
-// and the provider sandbox run as their own processes, started the way `make run` starts them
-// (node --import tsx <entry>), so each has its own event loop as in a deployment; this process
-// holds only the load generator and the echo. Echo and /verify alternate for a few rounds and the
-// round of median ratio is reported, with each child's CPU per /verify (read from /proc), which
+// Express JSON echo on the same machine in the same run, and against its bare shape (the same
+// processes and hops with none of the work, bench/barePipeline.ts). The gateway, one
+// face_compare_b worker and the provider sandbox run as their own processes, started the way
+// `make run` starts them (node --import tsx <entry>), so each has its own event loop as in a
+// deployment; this process holds only the load generator and the echo. Echo, bare pipeline and
+// /verify alternate for a few rounds and the round of median ratio is reported, with the CPU per
+// /verify of each child, PostgreSQL, RabbitMQ and the load generator (read from /proc), which
 // varies far less than throughput on a shared machine. DOCVERIFY_BENCH_PROFILE=<dir> writes a CPU
 // profile of each child there.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -48,18 +50,24 @@ interface Child {
   output: string[];
 }
 
-function startChild(name: string, entry: string, env: Record<string, string>): Child {
+function startChild(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Child {
   const profile = process.env.DOCVERIFY_BENCH_PROFILE;
-  const args = [
+  const nodeArgs = [
     '--import',
     'tsx',
     ...(profile
       ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name}.cpuprofile`]
       : []),
     entry,
+    ...args,
   ];
   // logs at the deployed level (info) are written and dropped; stderr is kept for failures
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -140,20 +148,27 @@ const ownCpuMs = () => {
 interface Round {
   baseline: LoadMeasurement;
   candidate: LoadMeasurement;
+  /** the same shape (gateway, broker RPC, worker, provider call) with none of the work */
+  bare: LoadMeasurement;
   /** CPU ms per /verify of each child, the shared servers and the load generator, when readable */
   cpu: string[];
 }
 
-/** ROUNDS of echo then /verify; the round of median ratio, its figures kept together. */
+/** ROUNDS of echo, bare pipeline and /verify; the round of median ratio, its figures together. */
 async function alternate(
   concurrency: number,
-  echoOnce: () => Promise<void>,
-  verify: () => Promise<void>,
+  ops: {
+    echoOnce: () => Promise<void>;
+    bareOnce: () => Promise<void>;
+    verify: () => Promise<void>;
+  },
   children: readonly Child[],
 ): Promise<{ median: Round; ratios: number[] }> {
+  const { echoOnce, bareOnce, verify } = ops;
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const baseline = await load(`echo c${concurrency}`, echoOnce, concurrency, ROUND_MS);
+    const bare = await load(`bare pipeline c${concurrency}`, bareOnce, concurrency, ROUND_MS);
     let verified = 0;
     const counted = async () => {
       await verify();
@@ -177,7 +192,7 @@ async function alternate(
     for (const [server, end] of Object.entries(serversAfter))
       cpu.push(`${server} ${perVerify(end - (serversBefore[server] ?? 0))}`);
     cpu.push(`load generator ${perVerify(ownCpuMs() - ownBefore)}`);
-    rounds.push({ baseline, candidate, cpu });
+    rounds.push({ baseline, candidate, bare, cpu });
   }
   const ratio = (r: Round) => r.candidate.opsPerSecond / r.baseline.opsPerSecond;
   const ratios = rounds.map(ratio).sort((a, b) => a - b);
@@ -222,7 +237,9 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
   const amqpUrl = await testAmqpUrl();
   const seeded = await seed(database);
   const events = await sinkEvents(amqpUrl);
-  const [gatewayPort, workerPort, sandboxPort] = [
+  const [gatewayPort, workerPort, sandboxPort, bareGatewayPort, bareProviderPort] = [
+    await freePort(),
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -250,8 +267,29 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     }),
   ] as const;
   const [sandbox, gateway, worker] = children;
+  const bareEnv = {
+    AMQP_URL: amqpUrl,
+    BARE_QUEUE: `${prefix}.bare`,
+    BARE_PROVIDER_URL: `http://127.0.0.1:${bareProviderPort}/compare`,
+  };
+  const bareRole = (role: string, port?: number) =>
+    startChild(
+      `bare ${role}`,
+      'bench/barePipeline.ts',
+      {
+        ...bareEnv,
+        ...(port ? { BARE_PORT: String(port) } : {}),
+      },
+      [role],
+    );
+  const bare = [
+    bareRole('provider', bareProviderPort),
+    bareRole('worker'),
+    bareRole('gateway', bareGatewayPort),
+  ] as const;
+  const everyChild = [...children, ...bare];
   // a bench that dies half-way takes its children with it
-  const orphans = () => children.forEach((child) => child.process.kill('SIGTERM'));
+  const orphans = () => everyChild.forEach((child) => child.process.kill('SIGTERM'));
   process.once('exit', orphans);
   const echo = await startEcho();
   try {
@@ -261,6 +299,8 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
       waitHealthy(sandbox, `${sandboxUrl}/healthz`, () => true),
       waitHealthy(gateway, `${base}/healthz`, (body) => body.includes('"ok"')),
       waitHealthy(worker, `http://127.0.0.1:${workerPort}/healthz?ready=1`, () => true),
+      waitHealthy(bare[0], bareEnv.BARE_PROVIDER_URL, () => true),
+      waitHealthy(bare[2], `http://127.0.0.1:${bareGatewayPort}/healthz`, () => true),
     ]);
     const admin = new IdvClient({ baseUrl: base, licenseKey: seeded.service });
     const c = seeded.community.id;
@@ -298,29 +338,41 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
       });
       await res.text();
     };
+    const bareOnce = async () => {
+      const res = await fetch(`http://127.0.0.1:${bareGatewayPort}/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      if (res.status !== 200) throw new Error(`bare pipeline answered ${res.status}`);
+      await res.text();
+    };
     const comparisons: Comparison[] = [];
     for (const concurrency of [1, 32]) {
-      const { median, ratios } = await alternate(concurrency, echoOnce, verify, [
-        gateway,
-        worker,
-        sandbox,
-      ]);
+      const ops = { echoOnce, bareOnce, verify };
+      const { median, ratios } = await alternate(concurrency, ops, [gateway, worker, sandbox]);
       const spread = `${ratios[0]!.toFixed(2)}..${ratios[ratios.length - 1]!.toFixed(2)}`;
       const cpu = median.cpu.length > 0 ? `; CPU ms per /verify: ${median.cpu.join(', ')}` : '';
       comparisons.push({
         suite: `docverify /verify c${concurrency}`,
         baseline: median.baseline,
         candidate: median.candidate,
-        note: `verify ${latencyNote(median.candidate)}; echo ${latencyNote(median.baseline)}; median of ${ROUNDS} alternating rounds (ratios ${spread})${cpu}; gateway, face_compare_b worker and sandbox each in its own process as make run starts them, echo and load generator in this one`,
+        note: `verify ${latencyNote(median.candidate)}; echo ${latencyNote(median.baseline)}; median of ${ROUNDS} alternating rounds (ratios ${spread})${cpu}; gateway, face_compare_b worker and sandbox each in its own process as make run starts them, echo and load generator in this one (goal at c32: ratio >= 0.5)`,
+      });
+      comparisons.push({
+        suite: `docverify /verify c${concurrency}, against its bare shape`,
+        baseline: median.bare,
+        candidate: median.candidate,
+        note: `the bare pipeline (bench/barePipeline.ts) is Express, a RabbitMQ request-reply to a worker process and its HTTP call to a provider process, with no credentials, crypto, validation, database or events: the floor of the design's hops on this machine; bare ${latencyNote(median.bare)}; same rounds as the row above`,
       });
     }
     return comparisons;
   } finally {
     await echo.stop();
-    await Promise.all(children.map(stopChild));
+    await Promise.all(everyChild.map(stopChild));
     process.off('exit', orphans);
     await events.close();
     await database.drop();
-    await deleteQueues(amqpUrl, [`${prefix}.face_compare_b`]);
+    await deleteQueues(amqpUrl, [`${prefix}.face_compare_b`, bareEnv.BARE_QUEUE]);
   }
 }
