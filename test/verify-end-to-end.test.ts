@@ -1,7 +1,7 @@
 // POST /verify end to end: gateway -> RabbitMQ -> a connector worker per type -> provider sandbox,
 // for each of the 13 types a match and a mismatch; failover to the second verifier; the event.
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, randomBytes, verify as verifySignature } from 'node:crypto';
 import bwipjs from 'bwip-js/node';
 import { createBroker, type Broker } from '@idv/broker';
 import { IdvClient } from '@idv/client';
@@ -15,6 +15,38 @@ import { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY } from '../services/provider-sandbox
 import { startSandbox, type RunningSandbox } from '../services/provider-sandbox/src/start.ts';
 import { deleteQueues } from './support/amqpCleanup.ts';
 import { startPlatform, type RunningPlatform } from './support/platform.ts';
+
+/**
+ * Checks a certification's proof as anyone holding the docverify key from /publickeys would: a
+ * compact ES256K JWS, verified with node:crypto (OpenSSL), not with the platform's own signer.
+ */
+async function proofVerifies(docverifyUrl: string, proof: string): Promise<boolean> {
+  const { publicKey } = (await (await fetch(`${docverifyUrl}/publickeys`)).json()) as {
+    publicKey: string;
+  };
+  const point = Buffer.from(publicKey, 'base64');
+  const key = createPublicKey({
+    format: 'jwk',
+    key: {
+      kty: 'EC',
+      crv: 'secp256k1',
+      x: point.subarray(0, 32).toString('base64url'),
+      y: point.subarray(32).toString('base64url'),
+    },
+  });
+  const [header, payload, signature] = proof.split('.');
+  if (!header || !payload || !signature) return false;
+  const alg = (JSON.parse(Buffer.from(header, 'base64url').toString()) as { alg: string }).alg;
+  return (
+    alg === 'ES256K' &&
+    verifySignature(
+      'sha256',
+      Buffer.from(`${header}.${payload}`),
+      { key, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    )
+  );
+}
 
 const img = (text: string) => Buffer.from(text).toString('base64');
 const key = 'sandbox-key';
@@ -175,7 +207,15 @@ describe('POST /verify end to end through the workers and the provider sandbox',
       expect(good.status, JSON.stringify(good.body)).to.equal(200);
       expect(good.body.status).to.equal('verified');
       expect(good.body.certifications[0]).to.include({ kind: t.kind, verified: true });
-      expect(good.body.certifications[0]?.proof.split('.')).to.have.length(3);
+      const proof = good.body.certifications[0]!.proof;
+      expect(await proofVerifies(platform.services.docverify.url, proof)).to.equal(true);
+      const [header, payload] = proof.split('.');
+      const forged = `${header}.${Buffer.from('{"verified":true}').toString('base64url')}.${proof.split('.')[2]}`;
+      expect(await proofVerifies(platform.services.docverify.url, forged)).to.equal(false);
+      expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).to.include({
+        kind: t.kind,
+        verified: true,
+      });
       const bad = await verify(`cfg-${t.tag ?? t.type}`, t.kind, await t.mismatch());
       expect(bad.status, JSON.stringify(bad.body)).to.equal(200);
       expect(bad.body.status).to.equal('not_verified');
