@@ -6,13 +6,25 @@ import { Batcher } from '../src/batcher.ts';
 const sqlError = (code: string) => Object.assign(new Error(`sqlstate ${code}`), { code });
 
 describe('libs/db: Batcher (group commit)', () => {
-  it('runs what is submitted together as one statement, and settles each after it', async () => {
+  it('runs what is submitted in one turn of the event loop as one statement', async () => {
     const runs: number[][] = [];
     const batcher = new Batcher<number>(async (items) => {
       runs.push(items);
     });
     await Promise.all([1, 2, 3, 4].map((n) => batcher.submit(n)));
     expect(runs).to.deep.equal([[1, 2, 3, 4]]);
+  });
+
+  it('with sendAtOnce, sends a call at once when no statement runs, the rest after it', async () => {
+    const runs: number[][] = [];
+    const batcher = new Batcher<number>(
+      async (items) => {
+        runs.push(items);
+      },
+      { sendAtOnce: true },
+    );
+    await Promise.all([1, 2, 3, 4].map((n) => batcher.submit(n)));
+    expect(runs).to.deep.equal([[1], [2, 3, 4]]);
   });
 
   it('answers each call with its own output, in order', async () => {
@@ -49,13 +61,13 @@ describe('libs/db: Batcher (group commit)', () => {
   });
 
   it('fails every call of a statement at once when the database is out (no per-call retries)', async () => {
-    let calls = 0;
-    const batcher = new Batcher<number>(async () => {
-      calls += 1;
+    const runs: number[][] = [];
+    const batcher = new Batcher<number>(async (items) => {
+      runs.push(items);
       throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     });
     const results = await Promise.allSettled([1, 2, 3].map((n) => batcher.submit(n)));
     expect(results.every((r) => r.status === 'rejected')).to.equal(true);
-    expect(calls).to.equal(1);
+    expect(runs).to.deep.equal([[1, 2, 3]]);
   });
 });

@@ -66,7 +66,8 @@ export class ModelBatches {
     private readonly communityId: string,
   ) {
     this.reads = new Batcher((wanted) => this.read(wanted));
-    this.writes = new Batcher((rows) => this.write(rows));
+    // token requests would otherwise wait on each write together, in lock-step (see Batcher)
+    this.writes = new Batcher((rows) => this.write(rows), { sendAtOnce: true });
   }
 
   find(model: string, id: string): Promise<ModelRow | undefined> {
