@@ -39,12 +39,15 @@ async function worker(): Promise<void> {
   await jobs.consume(env('BARE_QUEUE'), (message) => {
     if (!message) return;
     void (async () => {
-      const res = await fetch(providerUrl, {
+      // a failed call is answered, not dropped: the gateway turns it into a 502
+      const reply = await fetch(providerUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: message.content,
-      });
-      const reply = Buffer.from(await res.text());
+      }).then(
+        async (res) => Buffer.from(await res.text()),
+        (err: Error) => Buffer.from(JSON.stringify({ error: err.message })),
+      );
       jobs.sendToQueue(message.properties.replyTo as string, reply, {
         correlationId: message.properties.correlationId as string,
       });
@@ -76,7 +79,8 @@ async function gateway(): Promise<void> {
       correlationId,
       replyTo: REPLY_TO,
     });
-    res.json(await reply);
+    const answer = (await reply) as { error?: string };
+    res.status(answer.error ? 502 : 200).json(answer);
   });
   app.listen(Number(env('BARE_PORT')), '127.0.0.1');
 }

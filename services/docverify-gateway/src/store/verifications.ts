@@ -53,7 +53,6 @@ export class VerificationStore {
   ) {
     this.keeping = new Batcher(async (batch) => {
       const verifications = batch.flatMap((rows) => (rows.verification ? [rows.verification] : []));
-      if (verifications.length === 0 && batch.every((rows) => rows.events.length === 0)) return;
       await runPrepared(this.db, KEEP, [
         JSON.stringify(verifications),
         JSON.stringify(batch.flatMap((rows) => rows.events)),

@@ -41,7 +41,6 @@ const DELIVERIES = 'webhooks.deliveries';
 const INSERT_ROWS = 5000;
 
 export class DeliveryQueue {
-  // one write at a time each: what arrives meanwhile gathers for the next (two gained nothing)
   private readonly intake = new Batcher<NewDelivery[]>((events) => this.insert(events), {
     maxBatch: 500,
   });
