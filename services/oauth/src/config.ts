@@ -20,6 +20,11 @@ export const OauthConfig = defineConfig({
     description:
       'how often a cached issuer checks for a signing key rotation made by `oauth-key rotate`',
   }),
+  OAUTH_DURABLE_ISSUANCE: Type.Boolean({
+    default: false,
+    description:
+      'false: new tokens, codes, sessions commit asynchronously (a database crash may lose the last ones: they fail closed); true: they wait for the disk, like code use and revoking',
+  }),
   OAUTH_SWEEP_INTERVAL_MS: Type.Integer({
     default: 60_000,
     minimum: 1000,

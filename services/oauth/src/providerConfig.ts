@@ -36,6 +36,8 @@ export interface CommunityProviderDeps {
   masterKey: Buffer;
   clients: ClientStore;
   accounts: AccountStore;
+  /** OAUTH_DURABLE_ISSUANCE: new tokens, codes and sessions wait for the WAL flush too */
+  durableIssuance?: boolean;
 }
 
 export function interactionPath(communityName: string, uid: string): string {
@@ -57,7 +59,7 @@ export function providerConfiguration(
     adapter: (model: string) =>
       model === 'Client'
         ? deps.clients.adapterFor(community.id)
-        : new ModelStore(deps.db, community.id, model, batches),
+        : new ModelStore(deps.db, community.id, model, batches, deps.durableIssuance),
     jwks: { keys },
     clientDefaults: {
       id_token_signed_response_alg: 'ES256',

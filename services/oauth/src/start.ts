@@ -77,6 +77,7 @@ export async function startOauth(
     accounts,
     keys: new SigningKeyStore(db, masterKey),
     keyRefreshMs: settings.OAUTH_KEY_REFRESH_MS,
+    durableIssuance: settings.OAUTH_DURABLE_ISSUANCE,
     onProvider: ({ provider, community }) => {
       provider.on('grant.success', (ctx) => {
         const { client, params, entities } = ctx.oidc;

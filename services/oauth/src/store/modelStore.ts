@@ -21,6 +21,12 @@ const CREDENTIAL_MODELS = new Set([
   'InitialAccessToken',
 ]);
 
+/**
+ * Models whose loss in a database crash would let something through again: ReplayDetection
+ * holds the jti of each client assertion (and DPoP proof) already seen. Always flushed.
+ */
+const ALWAYS_DURABLE = new Set(['ReplayDetection']);
+
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 function withConsumed(
@@ -38,6 +44,8 @@ export class ModelStore implements Adapter {
     private readonly model: string,
     /** shared by the community's models: concurrent finds and upserts share statements */
     private readonly batches: ModelBatches,
+    /** OAUTH_DURABLE_ISSUANCE: every upsert waits for the WAL flush (see ModelBatches) */
+    private readonly durableIssuance = false,
   ) {}
 
   private get hashed(): boolean {
@@ -70,7 +78,8 @@ export class ModelStore implements Adapter {
     if (!jsonStorable(row)) {
       throw new errors.InvalidRequest('parameters must not contain NUL or unpaired surrogates');
     }
-    await this.batches.upsert({ model: this.model, id: stored, json: row });
+    const durable = this.durableIssuance || ALWAYS_DURABLE.has(this.model);
+    await this.batches.upsert({ model: this.model, id: stored, json: row, durable });
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {

@@ -1,0 +1,137 @@
+// The PostgreSQL adapter on its own: racing consumes, expiry, the sweep, community scope, and
+// which writes wait for the WAL flush.
+import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createDatabase, type Knex } from '@idv/db';
+import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { platformMigrations, TenantStore, type Community } from '@idv/platform';
+import { errors } from 'oidc-provider';
+import { oauthMigrations } from '../src/migrations.ts';
+import { ModelBatches, UPSERT } from '../src/store/modelBatches.ts';
+import { ModelStore, sweepExpiredModels } from '../src/store/modelStore.ts';
+
+describe('oauth PostgreSQL adapter', () => {
+  let database: TestDatabase;
+  let community: Community;
+  let other: Community;
+  /** one connection, so pg_prepared_statements shows every statement the adapter ran */
+  let single: Knex;
+
+  const store = (model: string, of = community, durableIssuance = false, db = database.db) =>
+    new ModelStore(db, of.id, model, new ModelBatches(db, of.id), durableIssuance);
+  const newId = () => randomBytes(32).toString('base64url');
+  const preparedOn = async (db: Knex) =>
+    ((await db.raw('SELECT name FROM pg_prepared_statements')).rows as { name: string }[])
+      .map((row) => row.name)
+      .filter((name) => name.startsWith('oauth_models_upsert'))
+      .sort();
+
+  before(async () => {
+    database = await createTestDatabase([platformMigrations, oauthMigrations]);
+    const tenants = new TenantStore(database.db);
+    const tenant = await tenants.createTenant(`tenant-${randomBytes(3).toString('hex')}`);
+    community = await tenants.createCommunity(tenant.id, `c-${randomBytes(3).toString('hex')}`);
+    other = await tenants.createCommunity(tenant.id, `o-${randomBytes(3).toString('hex')}`);
+    single = createDatabase({ url: database.url, poolMax: 1 });
+  });
+  after(async () => {
+    await single?.destroy();
+    await database?.drop();
+  });
+
+  it('lets exactly one of many racing consumes of a code through', async () => {
+    const codes = store('AuthorizationCode');
+    const id = newId();
+    await codes.upsert(id, { kind: 'AuthorizationCode', clientId: 'cl_race' }, 60);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, () => store('AuthorizationCode').consume(id)),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
+    for (const o of outcomes.filter((o) => o.status === 'rejected')) {
+      expect((o as PromiseRejectedResult).reason).to.be.instanceOf(errors.InvalidGrant);
+    }
+    expect((await codes.find(id))?.consumed).to.be.a('number');
+  });
+
+  it('hides an expired row at once and the sweep deletes it', async () => {
+    const tokens = store('AccessToken');
+    const [expired, live] = [newId(), newId()];
+    await tokens.upsert(expired, { kind: 'AccessToken' }, 3600);
+    await tokens.upsert(live, { kind: 'AccessToken' }, 3600);
+    expect(await tokens.find(expired)).to.include({ kind: 'AccessToken', jti: expired });
+    // rows of bearer credentials are keyed by the credential's SHA-256
+    const stored = createHash('sha256').update(expired).digest('hex');
+    await database
+      .db('oauth.oidc_models')
+      .where({ community_id: community.id, model: 'AccessToken', id: stored })
+      .update({ expires_at: database.db.raw("now() - interval '1 second'") });
+    expect(await tokens.find(expired)).to.equal(undefined);
+    expect(await tokens.find(live)).to.include({ jti: live });
+    expect(await sweepExpiredModels(database.db)).to.equal(1);
+    expect(await database.db('oauth.oidc_models').where({ id: stored }).first()).to.equal(
+      undefined,
+    );
+  });
+
+  it('keeps a row of one community invisible to another', async () => {
+    const id = newId();
+    await store('ClientCredentials').upsert(id, { kind: 'ClientCredentials' }, 600);
+    expect(await store('ClientCredentials').find(id)).to.include({ jti: id });
+    expect(await store('ClientCredentials', other).find(id)).to.equal(undefined);
+  });
+
+  it('writes new tokens without waiting for the flush, replay records and OAUTH_DURABLE_ISSUANCE with it', async () => {
+    await store('ClientCredentials', community, false, single).upsert(newId(), { a: 1 }, 600);
+    expect(await preparedOn(single)).to.deep.equal(['oauth_models_upsert_relaxed']);
+    const relaxedId = newId();
+    await store('ClientCredentials', community, false, single).upsert(relaxedId, { a: 2 }, 600);
+    // the setting lasted for the statement's own transaction only
+    expect((await single.raw('SHOW synchronous_commit')).rows[0].synchronous_commit).to.equal('on');
+    expect(await store('ClientCredentials').find(relaxedId)).to.include({ a: 2 });
+
+    await store('ReplayDetection', community, false, single).upsert(newId(), { iat: 1 }, 60);
+    expect(await preparedOn(single)).to.deep.equal([
+      'oauth_models_upsert',
+      'oauth_models_upsert_relaxed',
+    ]);
+  });
+
+  it('uses the flushed statement for every write when issuance is durable', async () => {
+    const db = createDatabase({ url: database.url, poolMax: 1 });
+    try {
+      await store('AccessToken', community, true, db).upsert(newId(), { b: 1 }, 60);
+      await store('Session', community, true, db).upsert(newId(), { b: 2 }, 60);
+      expect(await preparedOn(db)).to.deep.equal(['oauth_models_upsert']);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('turns synchronous_commit off for its own transaction only (relaxed statement)', async () => {
+    const connection = new pg.Client({ connectionString: database.url });
+    await connection.connect();
+    try {
+      const setting = async () =>
+        (await connection.query('SHOW synchronous_commit')).rows[0].synchronous_commit as string;
+      const row = { model: 'AccessToken', id: newId(), payload: { c: 1 } };
+      await connection.query('BEGIN');
+      await connection.query({
+        text: UPSERT.relaxed.text,
+        values: [community.id, JSON.stringify([row])],
+      });
+      expect(await setting()).to.equal('off');
+      await connection.query('COMMIT');
+      expect(await setting()).to.equal('on');
+      await connection.query('BEGIN');
+      await connection.query({
+        text: UPSERT.durable.text,
+        values: [community.id, JSON.stringify([{ ...row, id: newId() }])],
+      });
+      expect(await setting()).to.equal('on');
+      await connection.query('COMMIT');
+    } finally {
+      await connection.end();
+    }
+  });
+});
