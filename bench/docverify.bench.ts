@@ -21,7 +21,14 @@ import { startHttpServer } from '@idv/http';
 import { LicenceStore, platformMigrations, TenantStore } from '@idv/platform';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
 import { deleteQueues } from '../test/support/amqpCleanup.ts';
-import { latencyNote, load, type Comparison, type LoadMeasurement } from './harness.ts';
+import {
+  latencyNote,
+  load,
+  medianRound,
+  spreadOf,
+  type Comparison,
+  type LoadMeasurement,
+} from './harness.ts';
 
 const face = Buffer.from('FACE:testy').toString('base64');
 const root = new URL('../', import.meta.url);
@@ -194,10 +201,7 @@ async function alternate(
     cpu.push(`load generator ${perVerify(ownCpuMs() - ownBefore)}`);
     rounds.push({ baseline, candidate, bare, cpu });
   }
-  const ratio = (r: Round) => r.candidate.opsPerSecond / r.baseline.opsPerSecond;
-  const ratios = rounds.map(ratio).sort((a, b) => a - b);
-  const median = rounds.find((r) => ratio(r) === ratios[ratios.length >> 1]) ?? rounds[0]!;
-  return { median, ratios };
+  return medianRound(rounds);
 }
 
 /** A test database with one tenant, its community and the two licences the bench uses. */
@@ -351,7 +355,7 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     for (const concurrency of [1, 32]) {
       const ops = { echoOnce, bareOnce, verify };
       const { median, ratios } = await alternate(concurrency, ops, [gateway, worker, sandbox]);
-      const spread = `${ratios[0]!.toFixed(2)}..${ratios[ratios.length - 1]!.toFixed(2)}`;
+      const spread = spreadOf(ratios);
       const cpu = median.cpu.length > 0 ? `; CPU ms per /verify: ${median.cpu.join(', ')}` : '';
       comparisons.push({
         suite: `docverify /verify c${concurrency}`,

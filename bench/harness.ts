@@ -28,6 +28,25 @@ export async function measure(name: string, op: () => unknown, ms = 1000): Promi
   return { name, opsPerSecond: count / seconds };
 }
 
+/**
+ * Of rounds that each measured a baseline and a candidate side by side, the round whose ratio is
+ * the median, so the figures reported belong together, and every round's ratio, sorted. The
+ * shared machine drifts and stalls for seconds at a time: a ratio from one round cancels what
+ * both of its measurements shared, which medians of each side taken apart do not.
+ */
+export function medianRound<R extends { baseline: Measurement; candidate: Measurement }>(
+  rounds: R[],
+): { median: R; ratios: number[] } {
+  const ratio = (r: R) => r.candidate.opsPerSecond / r.baseline.opsPerSecond;
+  const ratios = rounds.map(ratio).sort((a, b) => a - b);
+  const median = rounds.find((r) => ratio(r) === ratios[ratios.length >> 1]) ?? rounds[0]!;
+  return { median, ratios };
+}
+
+/** "0.71..0.93": the spread of sorted ratios, for a note. */
+export const spreadOf = (ratios: number[]) =>
+  `${ratios[0]!.toFixed(2)}..${ratios[ratios.length - 1]!.toFixed(2)}`;
+
 /** Two significant digits below 10, so 0.08 and 0.36 stay apart. */
 function ratio(value: number): string {
   return value >= 10 ? `${value.toFixed(0)}x` : `${value.toPrecision(2)}x`;
