@@ -15,8 +15,6 @@ describe('oauth PostgreSQL adapter', () => {
   let database: TestDatabase;
   let community: Community;
   let other: Community;
-  /** one connection, so pg_prepared_statements shows every statement the adapter ran */
-  let single: Knex;
 
   const store = (model: string, of = community, durableIssuance = false, db = database.db) =>
     new ModelStore(db, of.id, model, new ModelBatches(db, of.id), durableIssuance);
@@ -33,10 +31,8 @@ describe('oauth PostgreSQL adapter', () => {
     const tenant = await tenants.createTenant(`tenant-${randomBytes(3).toString('hex')}`);
     community = await tenants.createCommunity(tenant.id, `c-${randomBytes(3).toString('hex')}`);
     other = await tenants.createCommunity(tenant.id, `o-${randomBytes(3).toString('hex')}`);
-    single = createDatabase({ url: database.url, poolMax: 1 });
   });
   after(async () => {
-    await single?.destroy();
     await database?.drop();
   });
 
@@ -81,32 +77,62 @@ describe('oauth PostgreSQL adapter', () => {
     expect(await store('ClientCredentials', other).find(id)).to.equal(undefined);
   });
 
-  it('writes new tokens without waiting for the flush, replay records and OAUTH_DURABLE_ISSUANCE with it', async () => {
-    await store('ClientCredentials', community, false, single).upsert(newId(), { a: 1 }, 600);
-    expect(await preparedOn(single)).to.deep.equal(['oauth_models_upsert_relaxed']);
-    const relaxedId = newId();
-    await store('ClientCredentials', community, false, single).upsert(relaxedId, { a: 2 }, 600);
-    // the setting lasted for the statement's own transaction only
-    expect((await single.raw('SHOW synchronous_commit')).rows[0].synchronous_commit).to.equal('on');
-    expect(await store('ClientCredentials').find(relaxedId)).to.include({ a: 2 });
-
-    await store('ReplayDetection', community, false, single).upsert(newId(), { iat: 1 }, 60);
-    expect(await preparedOn(single)).to.deep.equal([
-      'oauth_models_upsert',
-      'oauth_models_upsert_relaxed',
-    ]);
-  });
-
-  it('uses the flushed statement for every write when issuance is durable', async () => {
+  /** a pool of one connection, so pg_prepared_statements shows every statement the adapter ran */
+  async function onOneConnection(check: (db: Knex, setting: string) => Promise<void>) {
     const db = createDatabase({ url: database.url, poolMax: 1 });
     try {
-      await store('AccessToken', community, true, db).upsert(newId(), { b: 1 }, 60);
-      await store('Session', community, true, db).upsert(newId(), { b: 2 }, 60);
-      expect(await preparedOn(db)).to.deep.equal(['oauth_models_upsert']);
+      await check(db, await synchronousCommit(db));
     } finally {
       await db.destroy();
     }
-  });
+  }
+  const synchronousCommit = async (db: Knex) =>
+    (await db.raw('SHOW synchronous_commit')).rows[0].synchronous_commit as string;
+
+  it('writes new tokens, codes and sessions without waiting for the flush, for that statement only', () =>
+    onOneConnection(async (db, setting) => {
+      const id = newId();
+      await store('ClientCredentials', community, false, db).upsert(id, { a: 1 }, 600);
+      await store('AuthorizationCode', community, false, db).upsert(newId(), { a: 2 }, 60);
+      await store('Session', community, false, db).upsert(newId(), { a: 3 }, 60);
+      expect(await preparedOn(db)).to.deep.equal(['oauth_models_upsert_relaxed']);
+      // the connection's own setting is untouched afterwards
+      expect(await synchronousCommit(db)).to.equal(setting);
+      expect(await store('ClientCredentials').find(id)).to.include({ a: 1 });
+    }));
+
+  it('flushes replay records, models it does not know, and every write under OAUTH_DURABLE_ISSUANCE', () =>
+    onOneConnection(async (db) => {
+      await store('ReplayDetection', community, false, db).upsert(newId(), { iat: 1 }, 60);
+      await store('DeviceCode', community, false, db).upsert(newId(), { inFlight: true }, 60);
+      await store('AccessToken', community, true, db).upsert(newId(), { b: 1 }, 60);
+      await store('Session', community, true, db).upsert(newId(), { b: 2 }, 60);
+      expect(await preparedOn(db)).to.deep.equal(['oauth_models_upsert']);
+    }));
+
+  it('flushes a shared statement when one of its rows must be flushed', () =>
+    onOneConnection(async (db) => {
+      const batches = new ModelBatches(db, community.id);
+      const of = (model: string) => new ModelStore(db, community.id, model, batches);
+      // the first goes at once; the two made while it runs share the next statement
+      await Promise.all([
+        of('AccessToken').upsert(newId(), { c: 1 }, 60),
+        of('ReplayDetection').upsert(newId(), { c: 2 }, 60),
+        of('AccessToken').upsert(newId(), { c: 3 }, 60),
+      ]);
+      expect(await preparedOn(db)).to.deep.equal([
+        'oauth_models_upsert',
+        'oauth_models_upsert_relaxed',
+      ]);
+    }));
+
+  it('flushes what it writes inside a transaction (the setting would last until its COMMIT)', () =>
+    onOneConnection(async (db) => {
+      await db.transaction(async (trx) => {
+        await store('AccessToken', community, false, trx).upsert(newId(), { d: 1 }, 60);
+      });
+      expect(await preparedOn(db)).to.deep.equal(['oauth_models_upsert']);
+    }));
 
   it('turns synchronous_commit off for its own transaction only (relaxed statement)', async () => {
     const connection = new pg.Client({ connectionString: database.url });
@@ -114,6 +140,7 @@ describe('oauth PostgreSQL adapter', () => {
     try {
       const setting = async () =>
         (await connection.query('SHOW synchronous_commit')).rows[0].synchronous_commit as string;
+      const before = await setting();
       const row = { model: 'AccessToken', id: newId(), payload: { c: 1 } };
       await connection.query('BEGIN');
       await connection.query({
@@ -122,13 +149,13 @@ describe('oauth PostgreSQL adapter', () => {
       });
       expect(await setting()).to.equal('off');
       await connection.query('COMMIT');
-      expect(await setting()).to.equal('on');
+      expect(await setting()).to.equal(before);
       await connection.query('BEGIN');
       await connection.query({
         text: UPSERT.durable.text,
         values: [community.id, JSON.stringify([{ ...row, id: newId() }])],
       });
-      expect(await setting()).to.equal('on');
+      expect(await setting()).to.equal(before);
       await connection.query('COMMIT');
     } finally {
       await connection.end();

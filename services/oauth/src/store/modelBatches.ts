@@ -69,15 +69,16 @@ const keyOf = (row: { model: string; id: string }) => `${row.model}\u0000${row.i
  * them all (see Batcher for why no caller gets a stale answer).
  *
  * Writes of new state (a token, a code, a session, a grant) commit asynchronously unless a row
- * of the batch is `durable`: the WAL flush was about 70 us of PostgreSQL's CPU and 250 us of
- * waiting per statement, and the oauth bench's token issuance measured 0.06-0.19 higher without
- * it (three runs, both variants side by side in each). What a database crash can then lose is
- * the last fraction of a second of such writes (PostgreSQL's WAL writer flushes at least every
- * 200 ms), and every such loss fails closed: the token is inactive, the code or refresh token
- * is invalid_grant, the user logs in again. What must never come back after a crash (a used
- * code, a revoked token or grant, a logged-out session) is written by consume, destroy and
- * revokeByGrantId, which always wait for the flush; their flush also makes every write before
- * them durable, since the WAL is one sequence.
+ * of the batch is `durable` (see RELAXABLE in modelStore.ts): the WAL flush was about 70 us of
+ * PostgreSQL's CPU and 250 us of waiting per statement, and PostgreSQL's CPU slows the provider
+ * beside it on a small machine. What a database crash can then lose is the last moments of such
+ * writes (at most three times wal_writer_delay: 600 ms by default), and every such loss fails
+ * closed: the token is inactive, the code or refresh token is invalid_grant, the user logs in
+ * again. What must never come back after a crash (a used code, a revoked token or grant, a
+ * logged-out session) is written by consume, destroy and revokeByGrantId, which always wait
+ * for the flush; their flush also makes every write before them durable, since the WAL is one
+ * sequence. Given a transaction instead of the pool, writes are always flushed: the relaxed
+ * setting would otherwise last until that transaction's COMMIT, covering whatever else it did.
  */
 export class ModelBatches {
   private readonly reads: Batcher<{ model: string; id: string }, ModelRow | undefined>;
@@ -114,7 +115,8 @@ export class ModelBatches {
   private async write(rows: ModelWrite[]) {
     const last = new Map(rows.map((row) => [keyOf(row), row]));
     const json = `[${[...last.values()].map((row) => row.json).join(',')}]`;
-    const statement = rows.some((row) => row.durable) ? UPSERT.durable : UPSERT.relaxed;
+    const relaxed = !this.db.isTransaction && rows.every((row) => !row.durable);
+    const statement = relaxed ? UPSERT.relaxed : UPSERT.durable;
     await runPrepared(this.db, statement, [this.communityId, json]);
     return rows.map(() => undefined);
   }

@@ -22,10 +22,22 @@ const CREDENTIAL_MODELS = new Set([
 ]);
 
 /**
- * Models whose loss in a database crash would let something through again: ReplayDetection
- * holds the jti of each client assertion (and DPoP proof) already seen. Always flushed.
+ * Models whose rows may commit without waiting for the WAL flush (see ModelBatches): each write
+ * of theirs adds access (a new token, code, grant, session or interaction), so losing it in a
+ * database crash fails closed; what takes access away goes through consume, destroy or
+ * revokeByGrantId. Every other model (ReplayDetection's seen jtis, the device flow's and CIBA's
+ * single-use markers and denials, saved by upsert) is always flushed, including any a future
+ * feature brings.
  */
-const ALWAYS_DURABLE = new Set(['ReplayDetection']);
+const RELAXABLE = new Set([
+  'AccessToken',
+  'ClientCredentials',
+  'RefreshToken',
+  'AuthorizationCode',
+  'Grant',
+  'Session',
+  'Interaction',
+]);
 
 /** one-shot hash(): 0.6-0.9 us against 1.7-2.2 for a Hash object; introspection hashes each token thrice */
 const sha256 = (value: string) => hash('sha256', value, 'hex');
@@ -79,7 +91,7 @@ export class ModelStore implements Adapter {
     if (!jsonStorable(row)) {
       throw new errors.InvalidRequest('parameters must not contain NUL or unpaired surrogates');
     }
-    const durable = this.durableIssuance || ALWAYS_DURABLE.has(this.model);
+    const durable = this.durableIssuance || !RELAXABLE.has(this.model);
     await this.batches.upsert({ model: this.model, id: stored, json: row, durable });
   }
 
