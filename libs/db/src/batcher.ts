@@ -32,8 +32,8 @@ function rowSpecific(err: unknown): boolean {
  * no timer, so no added latency when idle), so requests that arrived together share a statement
  * (introspection's three parallel lookups: one statement); under load, calls queue behind the
  * running statement and leave together (one statement at a time: a second in flight gained
- * nothing for the dispatcher's writes nor the oauth token writes). Fewer statements cost less CPU, which is what a
- * CPU-bound path such as /verify wants. `sendAtOnce` sends a call made while no statement runs
+ * nothing for the dispatcher's writes nor the oauth token writes). Fewer statements cost less
+ * CPU, which is what a CPU-bound path such as /verify wants. `sendAtOnce` sends a call made while no statement runs
  * at once instead: in the oauth bench all 8 in-flight token requests otherwise shared every
  * write, waited on it together with the loop idle (17% of the time) and answered together, in
  * lock-step; sending the first at once spread them out (token ratio median 0.78 -> 0.82 over four

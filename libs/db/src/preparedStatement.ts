@@ -1,4 +1,4 @@
-// Named statements on the knex pool's own connections, for the adapter's hottest paths.
+// Named statements on the knex pool's own connections, for the hottest statements of the services.
 import type { Knex } from 'knex';
 
 /** A fixed text under a fixed name: PostgreSQL parses and plans it once per connection. */

@@ -39,7 +39,7 @@ const RELAXABLE = new Set([
   'Interaction',
 ]);
 
-/** one-shot hash(): 0.6-0.9 us against 1.7-2.2 for a Hash object; introspection hashes each token thrice */
+/** One-shot hash(): 0.6-0.9 us against 1.7-2.2 for a Hash object (introspection takes three). */
 const sha256 = (value: string) => hash('sha256', value, 'hex');
 
 function withConsumed(
