@@ -52,6 +52,7 @@ export {
   CHANNEL_RESPONSE_FIELDS,
   ChannelConfiguration,
 } from './connectors/configs.ts';
+export { VerifierLimits } from './connectors/limits.ts';
 export {
   ConnectorJob,
   ConnectorJobSecrets,

@@ -39,7 +39,7 @@ describe('broker outage', function () {
     const target = new URL(await testAmqpUrl());
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5672));
     target.host = `127.0.0.1:${proxy.port}`;
-    platform = await startPlatform({ AMQP_URL: target.toString(), CONNECTOR_TIMEOUT_MS: '5000' });
+    platform = await startPlatform({ AMQP_URL: target.toString(), VERIFY_DEADLINE_MS: '5000' });
     const admin = new IdvClient({
       baseUrl: platform.services.docverify.url,
       licenseKey: platform.licences.service,

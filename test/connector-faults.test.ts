@@ -58,7 +58,7 @@ describe('connector faults through /verify', function () {
     sandbox = await startSandbox(0);
     platform = await startPlatform({
       CONNECTOR_QUEUE_PREFIX: prefix,
-      CONNECTOR_TIMEOUT_MS: '3000',
+      VERIFY_DEADLINE_MS: '3000',
     });
     workerEnv = {
       AMQP_URL: platform.env.AMQP_URL!,

@@ -119,7 +119,7 @@ describe('POST /verify end to end through the workers and the provider sandbox',
     sandbox = await startSandbox(0);
     platform = await startPlatform({
       CONNECTOR_QUEUE_PREFIX: prefix,
-      CONNECTOR_TIMEOUT_MS: '8000',
+      VERIFY_DEADLINE_MS: '8000',
     });
     const workerEnv = {
       AMQP_URL: platform.env.AMQP_URL!,

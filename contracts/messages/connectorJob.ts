@@ -4,6 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ConnectorTypeSchema, VerificationKindSchema } from '../connectors/types.ts';
 import { NormalisedResult } from '../connectors/results.ts';
+import { VerifierLimits } from '../connectors/limits.ts';
 
 /** What `ConnectorJob.sealed` opens to. */
 export const ConnectorJobSecrets = Type.Object(
@@ -33,6 +34,7 @@ export const ConnectorJob = Type.Object(
         tag: Type.String(),
         type: ConnectorTypeSchema,
         connectorUrl: Type.String({ description: 'base URL of the outside provider' }),
+        limits: Type.Optional(VerifierLimits),
       },
       { additionalProperties: false },
     ),
@@ -43,14 +45,18 @@ export const ConnectorJob = Type.Object(
       {
         returnRawData: Type.Boolean({ default: false }),
         debug: Type.Boolean({ default: false }),
-        timeoutMs: Type.Integer({
-          minimum: 100,
-          maximum: 120_000,
-          description: 'the gateway gives up after this',
-        }),
       },
       { additionalProperties: false },
     ),
+    deadline: Type.Integer({
+      minimum: 0,
+      description:
+        'epoch ms after which the gateway no longer waits: the broker drops the job then, and a worker starts no provider call that cannot end before it',
+    }),
+    sentAt: Type.Integer({
+      minimum: 0,
+      description: 'epoch ms the gateway sent the job; the worker measures queue wait from it',
+    }),
     context: Type.Object(
       { tenantId: Type.String(), communityId: Type.String(), dvcID: Type.String() },
       { additionalProperties: false },
@@ -64,6 +70,7 @@ export const ConnectorOutcome = Type.Union([
   Type.Literal('completed'),
   Type.Literal('provider_unavailable'),
   Type.Literal('invalid_request'),
+  Type.Literal('busy'),
 ]);
 
 export const ConnectorReply = Type.Object(
@@ -73,7 +80,7 @@ export const ConnectorReply = Type.Object(
     verifierTag: Type.String(),
     outcome: Type.Union([ConnectorOutcome], {
       description:
-        'completed: the provider answered (verified or not); provider_unavailable: breaker open, timeout or 5xx, so the gateway tries the next verifier; invalid_request: the provider refused the input (4xx)',
+        'completed: the provider answered (verified or not); provider_unavailable: the provider failed (timeout, 5xx, unreachable, malformed) or its breaker is open, so the gateway tries the next verifier; invalid_request: we or the provider refused the input; busy: the platform could not start the call in time (deadline, verifier limits), which says nothing about the provider',
     }),
     authority: Type.String({ description: 'who answered, e.g. the provider kind' }),
     result: Type.Optional(NormalisedResult),
@@ -85,7 +92,15 @@ export const ConnectorReply = Type.Object(
     error: Type.Optional(
       Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }),
     ),
-    latencyMs: Type.Number({ minimum: 0 }),
+    latencyMs: Type.Number({ minimum: 0, description: 'ms the worker spent on the job' }),
+    queuedMs: Type.Number({
+      minimum: 0,
+      description:
+        'ms between the gateway sending the job and its provider call starting (or the refusal)',
+    }),
+    retryAfterMs: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'busy: when a new try could expect a slot' }),
+    ),
   },
   { $id: 'messages/connectorReply', additionalProperties: false },
 );

@@ -87,13 +87,17 @@ describe('contracts', () => {
         connectorUrl: 'http://127.0.0.1:8090/cloud',
       },
       sealed: 'mk1:abc',
-      options: { timeoutMs: 5000 },
+      options: {},
+      deadline: 1_900_000_000_000,
+      sentAt: 1_899_999_995_000,
       context: { tenantId: 't', communityId: 'c', dvcID: 'kyc' },
     };
     const checked = validate(ConnectorJob, job);
     expect(checked.ok).to.equal(true);
     if (checked.ok) expect(checked.value.options.returnRawData).to.equal(false);
     expect(validate(ConnectorJob, { ...job, document: { ssn: '000-00-0000' } }).ok).to.equal(false);
+    const { deadline: _deadline, ...undated } = job;
+    expect(validate(ConnectorJob, undated).ok, 'a job without its deadline').to.equal(false);
     const reply = {
       jobId: 'job-1',
       kind: 'face_compare',
@@ -102,8 +106,11 @@ describe('contracts', () => {
       authority: 'face_cloud',
       result: { verified: true, status: 'verified', score: 99, reasons: [], threshold: 80 },
       latencyMs: 12,
+      queuedMs: 3,
     };
     expect(validate(ConnectorReply, reply).ok).to.equal(true);
+    const busy = { ...reply, outcome: 'busy', error: { code: 'verifier_saturated', message: 'm' } };
+    expect(validate(ConnectorReply, { ...busy, retryAfterMs: 900 }).ok).to.equal(true);
     expect(validate(ConnectorReply, { ...reply, outcome: 'maybe' }).ok).to.equal(false);
   });
 

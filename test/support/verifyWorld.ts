@@ -62,7 +62,7 @@ export async function startVerifyWorld(options: VerifyWorldOptions): Promise<Ver
   const platform = await startPlatform(
     {
       CONNECTOR_QUEUE_PREFIX: prefix,
-      CONNECTOR_TIMEOUT_MS: '5000',
+      VERIFY_DEADLINE_MS: '5000',
       ...(options.amqpUrl ? { AMQP_URL: options.amqpUrl } : {}),
       ...options.platform,
     },

@@ -1,6 +1,13 @@
 // Maps anything thrown in a request to an HttpError: ours as they are, parser and backing-service
 // failures to their 4xx/503, everything else to a 500 whose cause stays in the log.
-import { HttpError, Unavailable } from './errors.ts';
+import {
+  ConflictError,
+  InputError,
+  NotAllowedError,
+  NotFoundError,
+  UnavailableError,
+} from '@idv/errors';
+import { BadRequest, Conflict, Forbidden, HttpError, NotFound, Unavailable } from './errors.ts';
 
 /** Errors from other layers that mean "a backing service is down now": answered 503. */
 export type UnavailabilityTest = (err: unknown) => string | undefined;
@@ -27,6 +34,8 @@ export function toHttpError(
   unavailable: UnavailabilityTest[],
 ): { error: HttpError; unexpected: boolean } {
   if (err instanceof HttpError) return { error: err, unexpected: false };
+  const domain = fromDomain(err);
+  if (domain) return { error: domain, unexpected: false };
   const type = (err as { type?: unknown } | undefined)?.type;
   if (typeof type === 'string' && PARSER_ERRORS[type]) {
     const [status, name, message] = PARSER_ERRORS[type];
@@ -54,4 +63,14 @@ export function toHttpError(
     error: new HttpError(500, 'Internal Server Error', 'unexpected error; see the service log'),
     unexpected: true,
   };
+}
+
+/** The domain's errors (@idv/errors) as the HTTP answers they stand for. */
+function fromDomain(err: unknown): HttpError | undefined {
+  if (err instanceof InputError) return new BadRequest(err.message, err.details);
+  if (err instanceof NotFoundError) return new NotFound(err.message);
+  if (err instanceof ConflictError) return new Conflict(err.message);
+  if (err instanceof NotAllowedError) return new Forbidden(err.message);
+  if (err instanceof UnavailableError) return new Unavailable(err.message, err.retryAfterSeconds);
+  return undefined;
 }

@@ -53,8 +53,10 @@ export class Conflict extends HttpError {
 }
 
 export class Unavailable extends HttpError {
-  constructor(message: string) {
-    super(503, 'Service Unavailable', message, undefined, { 'Retry-After': '5' });
+  constructor(message: string, retryAfterSeconds = 5) {
+    super(503, 'Service Unavailable', message, undefined, {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
   }
 }
 

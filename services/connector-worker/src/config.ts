@@ -1,4 +1,5 @@
 // Settings of a connector worker process: its type, queue, prefetch and the nested timeouts.
+import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { ConfigError, defineConfig, loadConfig, platformConfigFields } from '@idv/config';
 import { CONNECTOR_TYPES, type ConnectorType } from '@idv/contracts';
@@ -19,7 +20,12 @@ export const ConnectorWorkerConfig = defineConfig({
     description: 'work queue is <prefix>.<type>; the gateway must use the same prefix',
   }),
   WORKER_PREFETCH: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 1000, description: 'jobs in flight; default per type' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: 10_000,
+      description:
+        'jobs one worker holds at once (waiting for a verifier slot or calling the provider); default 512, basic_ocr one per core',
+    }),
   ),
   WORKER_METRICS_PORT: Type.Integer({
     default: 0,
@@ -27,8 +33,11 @@ export const ConnectorWorkerConfig = defineConfig({
     maximum: 65535,
     description: 'port of /healthz and /metrics; 0 = no HTTP server',
   }),
-  PROVIDER_HTTP_TIMEOUT_MS: ms(5000, 'one HTTP call to a provider; below BREAKER_TIMEOUT_MS'),
-  BREAKER_TIMEOUT_MS: ms(6000, 'one provider call with its retries; below the gateway RPC timeout'),
+  PROVIDER_HTTP_TIMEOUT_MS: ms(20_000, 'one HTTP request to a provider; below BREAKER_TIMEOUT_MS'),
+  BREAKER_TIMEOUT_MS: ms(
+    25_000,
+    "a provider's time for one call with all its requests: beyond it the provider failed (counts against its breaker); a job's own deadline may cut a call sooner without counting",
+  ),
   BREAKER_RESET_MS: ms(30_000, 'how long an open breaker fails fast before trying again'),
   BREAKER_ROLLING_MS: ms(10_000, 'window the breaker counts failures in'),
   BREAKER_VOLUME_THRESHOLD: Type.Integer({
@@ -42,11 +51,6 @@ export const ConnectorWorkerConfig = defineConfig({
     maximum: 100,
     description: 'failure percentage in the window that opens the breaker',
   }),
-  BREAKER_CAPACITY: Type.Integer({
-    default: 20,
-    minimum: 1,
-    description: 'concurrent calls per verifier; more fail fast as provider_unavailable',
-  }),
   CONNECTOR_SSRF_ALLOW: Type.String({
     default: '',
     description:
@@ -58,14 +62,14 @@ export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {
   CONNECTOR_TYPE: ConnectorType;
 };
 
-/** Human review and local OCR are slow or CPU bound: fewer jobs at once than plain HTTP lookups. */
-const DEFAULT_PREFETCH: Partial<Record<ConnectorType, number>> = {
-  basic_ocr: 2,
-  agent_review: 4,
-};
+/** Provider calls are I/O: hundreds wait on the network at once at little cost. */
+const IO_PREFETCH = 512;
+/** Connectors that compute in the worker itself are bounded by its cores. */
+const CPU_BOUND: readonly ConnectorType[] = ['basic_ocr'];
 
 export function prefetchOf(settings: ConnectorWorkerSettings): number {
-  return settings.WORKER_PREFETCH ?? DEFAULT_PREFETCH[settings.CONNECTOR_TYPE] ?? 16;
+  if (settings.WORKER_PREFETCH !== undefined) return settings.WORKER_PREFETCH;
+  return CPU_BOUND.includes(settings.CONNECTOR_TYPE) ? availableParallelism() : IO_PREFETCH;
 }
 
 function isConnectorType(value: string): value is ConnectorType {

@@ -12,11 +12,11 @@ import {
   type Registry,
 } from '@idv/observability';
 import { ADAPTERS } from './adapters/index.ts';
-import { createBasicOcr } from './adapters/basic_ocr/index.ts';
 import type { Adapter } from './adapters/types.ts';
 import { loadWorkerConfig, prefetchOf, type ConnectorWorkerSettings } from './config.ts';
 import { createJobHandler } from './jobs/handleJob.ts';
 import { startMetricsServer } from './metricsServer.ts';
+import { VerifierGates } from './provider/admission.ts';
 import { VerifierBreakers } from './provider/breakers.ts';
 import { createProviderHttp } from './provider/http.ts';
 import { parseAllowList, SsrfGuard } from '@idv/netguard';
@@ -79,20 +79,22 @@ export async function startConnectorWorker(
       rollingMs: settings.BREAKER_ROLLING_MS,
       volumeThreshold: settings.BREAKER_VOLUME_THRESHOLD,
       errorPercent: settings.BREAKER_ERROR_PERCENT,
-      capacity: settings.BREAKER_CAPACITY,
     },
     metrics,
     logger,
   );
-  // basic_ocr keeps one OCR engine for the life of the worker instead of one per passport
-  const ocr = type === 'basic_ocr' && !options.adapter ? createBasicOcr() : undefined;
+  const adapter = options.adapter
+    ? { adapter: options.adapter, close: async () => {} }
+    : ADAPTERS[type]({ http: provider.http });
+  const gates = new VerifierGates();
   const handler = createJobHandler({
     type,
-    adapter: options.adapter ?? ocr?.adapter ?? ADAPTERS[type],
+    adapter: adapter.adapter,
     box: createSecretBox(master.key),
     http: provider.http,
     guard,
     breakers,
+    gates,
     metrics,
     logger,
   });
@@ -111,8 +113,9 @@ export async function startConnectorWorker(
   lifecycle.onStop('consumer', 0, () => consumer.stop());
   lifecycle.onStop('metrics server', 0, async () => metricsServer?.close());
   lifecycle.onStop('broker', 10, () => broker.close());
-  if (ocr) lifecycle.onStop('ocr engine', 10, () => ocr.close());
+  lifecycle.onStop('adapter', 10, () => adapter.close());
   lifecycle.onStop('provider clients', 10, async () => {
+    gates.close();
     breakers.shutdown();
     provider.close();
   });

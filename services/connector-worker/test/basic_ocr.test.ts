@@ -4,12 +4,13 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import bwipjs from 'bwip-js/node';
 import { Jimp } from 'jimp';
 import * as PImage from 'pureimage';
-import { ProviderRejected, type AdapterInput } from '../src/adapters/types.ts';
+import type { AdapterInput } from '../src/adapters/types.ts';
+import { ProviderRejected } from '../src/outcomes.ts';
 import { basicOcr, createBasicOcr } from '../src/adapters/basic_ocr/index.ts';
 import { createOcrEngine, offlineOcrOptions } from '../src/adapters/basic_ocr/ocrEngine.ts';
+import { aamva, pdf417 } from './licences.ts';
 
 const require = createRequire(import.meta.url);
 const TODAY = new Date('2025-06-01T12:00:00Z');
@@ -24,23 +25,6 @@ function input(kind: AdapterInput['kind'], document: Record<string, unknown>): A
     http: null as unknown as AdapterInput['http'],
     signal: new AbortController().signal,
   };
-}
-
-function aamva(over: Record<string, string> = {}): string {
-  const fields: Record<string, string> = {
-    DAQ: 'L00000001', DCS: 'MCTESTFACE', DAC: 'TESTY', DAD: 'Q', DBD: '08242020', DBB: '01311970',
-    DBA: '01312035', DBC: '1', DAG: '1 TEST ST', DAI: 'ANYTOWN', DAJ: 'AZ', DAK: '850010000',
-    DCF: '0000000001', DCG: 'USA', DDE: 'N', DDF: 'N', DDG: 'N', ...over,
-  }; // prettier-ignore
-  const body = Object.entries(fields).map(([k, v]) => `${k}${v}`);
-  return (
-    ['@', '\x1e', 'ANSI 636026080102DL00410288ZA03290015DL' + body.join('\n')].join('\n') + '\r'
-  );
-}
-
-async function pdf417(text: string): Promise<string> {
-  const png = await bwipjs.toBuffer({ bcid: 'pdf417', text, scale: 2, padding: 10, backgroundcolor: 'FFFFFF' }); // prettier-ignore
-  return png.toString('base64');
 }
 
 async function blankPng(): Promise<string> {

@@ -8,6 +8,7 @@ import {
   validate,
   type ConnectorType,
   type VerificationKind,
+  type VerifierLimits,
 } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
 import { testAmqpUrl } from '@idv/db/testing';
@@ -27,6 +28,7 @@ export interface Ask {
   verifierId?: string;
   returnRawData?: boolean;
   timeoutMs?: number;
+  limits?: VerifierLimits;
 }
 
 export interface Harness {
@@ -73,13 +75,15 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
         tag: `tag-${r.type}`,
         type: r.type,
         connectorUrl: r.connectorUrl ?? sandbox.url,
+        ...(r.limits ? { limits: r.limits } : {}),
       },
       sealed,
       options: {
         returnRawData: r.returnRawData ?? false,
         debug: false,
-        timeoutMs: r.timeoutMs ?? 8000,
       },
+      deadline: Date.now() + (r.timeoutMs ?? 8000),
+      sentAt: Date.now(),
       context: { tenantId: 't-1', communityId: 'c-1', dvcID: 'kyc' },
     };
     return { jobId, body };

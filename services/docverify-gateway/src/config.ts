@@ -9,11 +9,12 @@ export const DocverifyGatewayConfig = defineConfig({
     maximum: 65535,
     description: 'HTTP port of the docverify gateway',
   }),
-  CONNECTOR_TIMEOUT_MS: Type.Integer({
-    default: 8000,
+  VERIFY_DEADLINE_MS: Type.Integer({
+    default: 30_000,
     minimum: 100,
-    maximum: 120_000,
-    description: 'how long the gateway waits for one connector before trying the next verifier',
+    maximum: 300_000,
+    description:
+      'longest a POST /verify waits for its connectors; every job carries the deadline, a verifier that fails early hands the time left to the next, and a queue backed up past it answers 503 at once',
   }),
   RETENTION_SWEEP_MS: Type.Integer({
     default: 30_000,

@@ -9,6 +9,7 @@ import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
 import { verifierRoutes } from './routes/verifiers.ts';
 import { verifyRoutes } from './routes/verify.ts';
 import { verificationMetrics } from './verification/metrics.ts';
+import { QueueWaits } from './verification/queueWaits.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
 import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { VerifierStore } from './store/verifiers.ts';
@@ -57,7 +58,8 @@ export function startDocverifyGateway(
           verifications,
           outbox,
           logger: runtime.logger,
-          timeoutMs: settings.CONNECTOR_TIMEOUT_MS,
+          deadlineMs: settings.VERIFY_DEADLINE_MS,
+          queueWaits: new QueueWaits(),
           queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
           serviceKey: async () => (await runtime.serviceKeys.currentKey()).key,
         };

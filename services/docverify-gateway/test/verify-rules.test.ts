@@ -155,7 +155,7 @@ describe('docverify gateway: POST /verify validation', function () {
 
   before(async () => {
     platform = await startPlatform({
-      CONNECTOR_TIMEOUT_MS: '500',
+      VERIFY_DEADLINE_MS: '500',
       CONNECTOR_QUEUE_PREFIX: `test.absent.${randomBytes(4).toString('hex')}`,
     });
     const base = platform.services.docverify.url;

@@ -27,6 +27,8 @@ export function parseFaultSpec(spec: string): Fault {
 export class FaultBoard {
   private readonly faults = new Map<string, Fault>();
   private readonly calls = new Map<string, number>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly peaks = new Map<string, number>();
 
   set(scope: string, fault: Fault): void {
     this.faults.set(scope, fault);
@@ -39,6 +41,24 @@ export class FaultBoard {
 
   callsOf(scope: string): number {
     return this.calls.get(scope) ?? 0;
+  }
+
+  /** The most calls of `scope` the sandbox held at once (a provider's view of concurrency). */
+  peakOf(scope: string): number {
+    return this.peaks.get(scope) ?? 0;
+  }
+
+  /** A call of `scope` arrives; the returned function marks it answered. */
+  enter(scope: string): () => void {
+    const now = (this.inFlight.get(scope) ?? 0) + 1;
+    this.inFlight.set(scope, now);
+    this.peaks.set(scope, Math.max(now, this.peakOf(scope)));
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.inFlight.set(scope, (this.inFlight.get(scope) ?? 1) - 1);
+    };
   }
 
   /** Counts the call and returns the admin fault that applies to it, using up one of its `times`. */
@@ -68,6 +88,8 @@ export function faultInjection(board: FaultBoard) {
     }
     if (req.url.startsWith('/_admin') || req.url === '/healthz') return next();
     res.locals.scope = scope;
+    const leave = board.enter(scope);
+    res.once('close', leave);
     fault = { ...board.take(scope), ...fault };
     if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault.hang) return; // the socket stays open until the caller gives up

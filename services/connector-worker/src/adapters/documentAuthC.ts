@@ -3,7 +3,7 @@
 // verifierUrl (version 1) when V2 answers 404, document_share_session_enabled passed as shareSession.
 // connectorUrl is not used: this provider's URLs are always configured.
 import type { Adapter, AdapterInput } from './types.ts';
-import { ProviderRejected } from './types.ts';
+import { ProviderRejected } from '../outcomes.ts';
 import { documentImages, documentKind } from './shared/documentInputs.ts';
 import { extractedFrom } from './shared/extracted.ts';
 import { asNumber, asRecord, decision, inconclusive } from './shared/normalise.ts';

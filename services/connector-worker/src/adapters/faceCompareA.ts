@@ -4,10 +4,11 @@
 // whose key is refused hands over to the next; retryCount adds passes over the list. The detect
 // parameters (returnFaceId, returnFaceLandmarks, returnFaceAttributes, detectionModel,
 // recognitionModel, faceIdTimeToLive) go as query parameters as configured.
-import { ProviderRejected, type Adapter, type AdapterInput } from './types.ts';
+import { type Adapter, type AdapterInput } from './types.ts';
+import { ProviderRejected, ProviderUnavailable, Refused } from '../outcomes.ts';
 import { facePair, type ImageRef } from './shared/documentInputs.ts';
 import { asNumber, asString, decision, defined, inconclusive } from './shared/normalise.ts';
-import { callProvider, expectAnswer, ProviderFailure } from './shared/providerCall.ts';
+import { callProvider, expectAnswer } from './shared/providerCall.ts';
 
 interface Account {
   apiKey: string;
@@ -48,7 +49,7 @@ async function compareWith(input: AdapterInput, account: Account) {
   const { source, target } = facePair(input.document);
   const detected = [await detect(input, account, source), await detect(input, account, target)];
   if (!detected.every(Array.isArray))
-    throw new ProviderFailure('face API detect answered no list', 'provider_malformed');
+    throw new ProviderUnavailable('provider_malformed', 'face API detect answered no list');
   const faceIds = detected.map((faces) =>
     asString((faces as Record<string, unknown>[])[0]?.faceId),
   );
@@ -72,12 +73,13 @@ async function compareWith(input: AdapterInput, account: Account) {
 
 /** A refused key (401/403) or quota (429 is already a failure) is the account's problem: next one. */
 const accountTrouble = (err: unknown) =>
-  err instanceof ProviderFailure ||
+  err instanceof ProviderUnavailable ||
   (err instanceof ProviderRejected && (err.status === 401 || err.status === 403));
 
 export const faceCompareA: Adapter = async (input) => {
   const accounts = (input.config.accounts as Account[] | undefined) ?? [];
-  if (accounts.length === 0) throw new ProviderRejected('face_compare_a needs config.accounts');
+  if (accounts.length === 0)
+    throw new Refused('invalid_config', 'face_compare_a needs config.accounts');
   const attempts = accounts.length * (1 + (asNumber(input.config.retryCount) ?? 0));
   let last: unknown;
   for (let i = 0; i < attempts && !input.signal.aborted; i += 1) {
@@ -88,5 +90,5 @@ export const faceCompareA: Adapter = async (input) => {
       last = err;
     }
   }
-  throw last ?? new ProviderFailure('face API call aborted', 'provider_timeout');
+  throw last ?? new ProviderUnavailable('provider_timeout', 'face API call aborted');
 };

@@ -1,11 +1,14 @@
-// The adapter of each connector type: one table, every adapter the same shape (types.ts).
+// The adapter of each connector type: one table, every adapter the same shape (types.ts). Most are
+// plain functions; the few that hold something for the worker's life (an OCR engine, SDK clients)
+// are made once per worker and closed with it.
 import type { ConnectorType } from '@idv/contracts';
+import type { AxiosInstance } from 'axios';
 import type { Adapter } from './types.ts';
-import { basicOcr } from './basic_ocr/index.ts';
+import { createBasicOcr } from './basic_ocr/index.ts';
 import { documentAuthA } from './documentAuthA.ts';
 import { documentAuthB } from './documentAuthB.ts';
 import { documentAuthC } from './documentAuthC.ts';
-import { faceCloud } from './faceCloud.ts';
+import { createFaceCloud } from './faceCloud.ts';
 import { faceCompareA } from './faceCompareA.ts';
 import { faceCompareB } from './faceCompareB.ts';
 import { identityData } from './identityData.ts';
@@ -14,18 +17,30 @@ import { liveness } from './liveness.ts';
 import { peopleSearch } from './peopleSearch.ts';
 import { agentReview, autoReview } from './review.ts';
 
-export const ADAPTERS: Record<ConnectorType, Adapter> = {
-  basic_ocr: basicOcr,
-  license_registry: licenseRegistry,
-  identity_data: identityData,
-  liveness,
-  face_compare_a: faceCompareA,
-  face_compare_b: faceCompareB,
-  agent_review: agentReview,
-  auto_review: autoReview,
-  people_search: peopleSearch,
-  document_auth_a: documentAuthA,
-  document_auth_b: documentAuthB,
-  document_auth_c: documentAuthC,
-  face_cloud: faceCloud,
+/** What an adapter may keep for the worker's life. */
+export interface AdapterResources {
+  http: AxiosInstance;
+}
+
+export interface WorkerAdapter {
+  adapter: Adapter;
+  close(): Promise<void>;
+}
+
+const plain = (adapter: Adapter) => (): WorkerAdapter => ({ adapter, close: async () => {} });
+
+export const ADAPTERS: Record<ConnectorType, (resources: AdapterResources) => WorkerAdapter> = {
+  basic_ocr: () => createBasicOcr(),
+  license_registry: plain(licenseRegistry),
+  identity_data: plain(identityData),
+  liveness: plain(liveness),
+  face_compare_a: plain(faceCompareA),
+  face_compare_b: plain(faceCompareB),
+  agent_review: plain(agentReview),
+  auto_review: plain(autoReview),
+  people_search: plain(peopleSearch),
+  document_auth_a: plain(documentAuthA),
+  document_auth_b: plain(documentAuthB),
+  document_auth_c: plain(documentAuthC),
+  face_cloud: ({ http }) => ({ adapter: createFaceCloud(http), close: async () => {} }),
 };

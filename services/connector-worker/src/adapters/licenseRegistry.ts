@@ -10,7 +10,8 @@ import { Agent } from 'node:https';
 import type { Adapter, AdapterInput } from './types.ts';
 import { isoDate } from './shared/documentInputs.ts';
 import { asRecord, asString, defined, fieldDecision } from './shared/normalise.ts';
-import { callProvider, endpoint, expectAnswer, ProviderFailure } from './shared/providerCall.ts';
+import { ProviderUnavailable } from '../outcomes.ts';
+import { callProvider, endpoint, expectAnswer } from './shared/providerCall.ts';
 
 interface Site {
   auth: string;
@@ -101,7 +102,7 @@ export const licenseRegistry: Adapter = async (input) => {
       try {
         return await ask(input, site, agent);
       } catch (err) {
-        if (!(err instanceof ProviderFailure)) throw err;
+        if (!(err instanceof ProviderUnavailable)) throw err;
         last = err;
       }
     }

@@ -1,4 +1,5 @@
 // The one shape every connector adapter has: provider call in, normalised result and raw answer out.
+// Adapters throw only the outcomes of ../outcomes.ts (shared/providerCall.ts sorts HTTP failures).
 import type { NormalisedResult, VerificationKind } from '@idv/contracts';
 import type { AxiosInstance } from 'axios';
 import type { LookupFunction } from 'node:net';
@@ -9,7 +10,7 @@ export interface AdapterInput {
   config: Record<string, unknown>; // validated against CONFIG_BY_CONNECTOR[type]
   document: Record<string, unknown>; // the /verify request's document
   http: AxiosInstance; // keep-alive, timeout set; adapters use it for provider calls
-  signal: AbortSignal; // aborted when the breaker times the call out
+  signal: AbortSignal; // aborted when the provider's timeout or the job's deadline comes
   /** the SSRF-guarded DNS lookup, for adapters that open sockets of their own (mTLS agents) */
   lookup?: LookupFunction;
 }
@@ -18,13 +19,3 @@ export interface AdapterOutput {
   raw: unknown;
 }
 export type Adapter = (input: AdapterInput) => Promise<AdapterOutput>;
-/** Thrown for a provider 4xx / refused input: not a provider failure, outcome invalid_request. */
-export class ProviderRejected extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = 'ProviderRejected';
-  }
-}

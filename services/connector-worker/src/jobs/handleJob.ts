@@ -1,24 +1,26 @@
-// One connector job: validate, open the sealed config and document, call the provider through the
-// verifier's breaker, and build the reply. A message that is not a job is dead-lettered.
+// One connector job: check it, open the sealed config and document, wait for the verifier's slot
+// while the deadline allows, call the provider through the verifier's breaker, and answer. A job
+// that cannot end before its deadline is answered busy at once instead of being started.
 import { PoisonMessageError, type MessageHandler } from '@idv/broker';
-import {
-  CONFIG_BY_CONNECTOR,
-  ConnectorJob,
-  ConnectorJobSecrets,
-  KINDS_BY_CONNECTOR,
-  RESULT_BY_KIND,
-  validate,
-  type ConnectorReply,
-  type ConnectorType,
-} from '@idv/contracts';
+import { ConnectorJob, RESULT_BY_KIND, validate, type ConnectorType } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
+import type { SsrfGuard } from '@idv/netguard';
 import type { Logger } from '@idv/observability';
 import type { AxiosInstance } from 'axios';
-import type { SsrfGuard } from '@idv/netguard';
 import type { Adapter } from '../adapters/types.ts';
+import {
+  BlockedTarget,
+  Busy,
+  outcomeOf,
+  ProviderRejected,
+  ProviderUnavailable,
+  type JobOutcome,
+} from '../outcomes.ts';
+import type { VerifierGates } from '../provider/admission.ts';
 import type { VerifierBreakers } from '../provider/breakers.ts';
 import type { ProviderMetrics } from '../provider/metrics.ts';
-import { refusal, unavailable, answered } from './replies.ts';
+import { checkRouting, openJob } from './openJob.ts';
+import { replyOf, type Completed, type JobTiming } from './replies.ts';
 
 export interface JobDeps {
   type: ConnectorType;
@@ -27,142 +29,122 @@ export interface JobDeps {
   http: AxiosInstance;
   guard: SsrfGuard;
   breakers: VerifierBreakers;
+  gates: VerifierGates;
   metrics: ProviderMetrics;
   logger: Logger;
 }
 
 /** Leaves the reply time to cross the broker before the gateway stops waiting. */
-const REPLY_MARGIN_MS = 250;
+const REPLY_MARGIN_MS = 200;
 
-class JobRefused extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A connectorUrl naming an internal address as an IP literal is refused before any call. */
 function refuseBlocked(guard: SsrfGuard, url: string): void {
   try {
     guard.checkUrl(url);
   } catch (err) {
-    throw new JobRefused('blocked_target', (err as Error).message);
+    throw new BlockedTarget((err as Error).message);
   }
 }
 
-function openSecrets(deps: JobDeps, job: ConnectorJob): ConnectorJobSecrets {
-  let secrets: unknown;
-  try {
-    secrets = JSON.parse(deps.box.open(job.sealed, job.jobId));
-  } catch {
-    throw new JobRefused('sealed_unreadable', 'the job does not open under this MASTER_KEY');
-  }
-  const checked = validate(ConnectorJobSecrets, secrets);
-  if (!checked.ok) throw new JobRefused('invalid_job', 'sealed part is not config + document');
-  const config = validate(CONFIG_BY_CONNECTOR[deps.type], checked.value.config);
-  if (!config.ok) {
-    const issues = config.issues.map((i) => `${i.path || 'config'} ${i.message}`).join('; ');
-    throw new JobRefused('invalid_config', `verifier config: ${issues}`);
-  }
-  return checked.value;
-}
+/** Runs the job up to its result; throws the JobOutcome it ended on otherwise. */
+async function work(deps: JobDeps, job: ConnectorJob, timing: JobTiming): Promise<Completed> {
+  const deadline = job.deadline - REPLY_MARGIN_MS;
+  if (Date.now() >= deadline) throw new Busy('deadline_passed', 'the job came after its deadline');
+  checkRouting(deps.type, job);
+  const { config, document } = openJob(deps.box, deps.type, job);
+  refuseBlocked(deps.guard, job.verifier.connectorUrl);
+  if (deps.breakers.state(job.verifier.id) === 'open')
+    throw new ProviderUnavailable('breaker_open', 'the breaker of this verifier is open');
 
-async function answer(deps: JobDeps, job: ConnectorJob, started: number): Promise<ConnectorReply> {
-  const base = {
-    jobId: job.jobId,
-    kind: job.kind,
-    verifierTag: job.verifier.tag,
-    authority: deps.type,
-  };
-  const elapsed = () => Date.now() - started;
+  const gate = deps.gates.of(job.verifier.id, job.verifier.limits);
+  const shortestMs = gate.latency.shortest();
+  const release = await gate.admission.acquire({
+    deadline,
+    typicalMs: gate.latency.typical(),
+    shortestMs,
+  });
   try {
-    if (job.verifier.type !== deps.type) {
-      throw new JobRefused(
-        'wrong_queue',
-        `a ${job.verifier.type} job reached a ${deps.type} worker`,
-      );
-    }
-    if (!KINDS_BY_CONNECTOR[deps.type].includes(job.kind)) {
-      throw new JobRefused('unsupported_kind', `${deps.type} cannot do ${job.kind}`);
-    }
-    const { config, document } = openSecrets(deps, job);
-    refuseBlocked(deps.guard, job.verifier.connectorUrl);
-    const output = await deps.breakers.of(job.verifier.id).fire({
-      controller: new AbortController(),
-      budgetMs: Math.max(1, job.options.timeoutMs - REPLY_MARGIN_MS),
-      run: (signal) =>
-        deps.adapter({
-          kind: job.kind,
-          connectorUrl: job.verifier.connectorUrl,
-          config,
-          document,
-          http: deps.http,
-          lookup: deps.guard.lookup,
-          signal,
-        }),
-    });
+    timing.queuedMs = Date.now() - job.sentAt;
+    deps.metrics.queueWait.observe({ type: deps.type }, Math.max(0, timing.queuedMs) / 1000);
+    const left = deadline - Date.now();
+    if (left < shortestMs)
+      throw new Busy('deadline_too_close', `${left} ms left, calls take at least ${shortestMs} ms`);
+    const callStarted = Date.now();
+    const output = await deps.breakers
+      .call(job.verifier.id, {
+        deadline,
+        run: (signal) =>
+          deps.adapter({
+            kind: job.kind,
+            connectorUrl: job.verifier.connectorUrl,
+            config,
+            document,
+            http: deps.http,
+            lookup: deps.guard.lookup,
+            signal,
+          }),
+      })
+      .catch((err: unknown) => {
+        observeCall(deps, job, callStarted, outcomeOf(err));
+        throw err;
+      });
+    observeCall(deps, job, callStarted, undefined);
     const shaped = validate(RESULT_BY_KIND[job.kind], output.result);
     if (!shaped.ok) {
       deps.logger.error({ jobId: job.jobId, issues: shaped.issues }, 'adapter result off contract');
-      return unavailable(base, 'malformed_result', 'the adapter built no valid result', elapsed());
+      throw new ProviderUnavailable('provider_malformed', 'the adapter built no valid result');
     }
     const rawSealed = job.options.returnRawData
       ? deps.box.seal(JSON.stringify(output.raw ?? null), job.jobId)
       : undefined;
-    return answered(base, 'completed', elapsed(), { result: shaped.value, rawSealed });
-  } catch (err) {
-    if (err instanceof JobRefused) return refusal(base, err.code, err.message, elapsed());
-    return errorReply(base, err, elapsed());
+    return { result: shaped.value, rawSealed };
+  } finally {
+    release();
   }
 }
 
-type ReplyBase = Pick<ConnectorReply, 'jobId' | 'kind' | 'verifierTag' | 'authority'>;
-
-/** Sorts what the breaker threw into the two outcomes the gateway acts on. */
-function errorReply(base: ReplyBase, err: unknown, latencyMs: number): ConnectorReply {
-  const { name, message, code } = err as { name?: string; message?: string; code?: unknown };
-  if (name === 'ProviderRejected')
-    return refusal(base, 'provider_rejected', message ?? '', latencyMs);
-  // the SSRF guard refused the address (seen at connect time): a refusal, not a provider failure
-  if (
-    name === 'BlockedTarget' ||
-    code === 'EBLOCKEDTARGET' ||
-    /SSRF protection/.test(message ?? '')
-  ) {
-    return refusal(base, 'blocked_target', message ?? 'target address refused', latencyMs);
-  }
-  const reason =
-    code === 'EOPENBREAKER'
-      ? 'breaker_open'
-      : code === 'ETIMEDOUT'
-        ? 'provider_timeout'
-        : code === 'ESEMLOCKED'
-          ? 'capacity_exceeded'
-          : typeof code === 'string' && code.startsWith('provider_')
-            ? code
-            : 'provider_error';
-  return unavailable(base, reason, message ?? 'provider call failed', latencyMs);
+/** The provider's latency, and the verifier's recent latencies, from calls the provider answered. */
+function observeCall(
+  deps: JobDeps,
+  job: ConnectorJob,
+  started: number,
+  ending: JobOutcome | undefined,
+): void {
+  if (ending instanceof Busy || ending?.code === 'breaker_open') return; // no answer to learn from
+  const ms = Date.now() - started;
+  if (ending === undefined || ending instanceof ProviderRejected)
+    deps.gates.of(job.verifier.id, job.verifier.limits).latency.record(ms);
+  deps.metrics.providerLatency.observe(
+    { type: deps.type, kind: job.kind, result: ending?.code ?? 'completed' },
+    ms / 1000,
+  );
 }
 
 export function createJobHandler(deps: JobDeps): MessageHandler {
   return async (body, context) => {
-    const started = Date.now();
     const checked = validate(ConnectorJob, body);
     if (!checked.ok) {
       const issues = checked.issues.map((i) => `${i.path} ${i.message}`).join('; ');
       throw new PoisonMessageError(`not a connector job: ${issues}`);
     }
     const job = checked.value;
-    const reply = await answer(deps, job, started);
-    deps.metrics.jobs.inc({ type: deps.type, kind: job.kind, outcome: reply.outcome });
-    if (reply.outcome !== 'invalid_request' || reply.error?.code === 'provider_rejected') {
-      deps.metrics.providerLatency.observe(
-        { type: deps.type, kind: job.kind, result: reply.error?.code ?? reply.outcome },
-        reply.latencyMs / 1000,
-      );
+    const timing: JobTiming = { receivedAt: Date.now(), queuedMs: Date.now() - job.sentAt };
+    deps.metrics.inFlight.inc({ type: deps.type });
+    let ending: Completed | JobOutcome;
+    try {
+      ending = await work(deps, job, timing);
+    } catch (err) {
+      ending = outcomeOf(err);
+    } finally {
+      deps.metrics.inFlight.dec({ type: deps.type });
     }
+    const reply = replyOf(job, deps.type, ending, timing);
+    deps.metrics.jobs.inc({ type: deps.type, kind: job.kind, outcome: reply.outcome });
+    if (ending instanceof Busy) deps.metrics.busy.inc({ type: deps.type, code: ending.code });
+    if (ending instanceof ProviderUnavailable && ending.code === 'provider_error')
+      deps.logger.error(
+        { jobId: job.jobId, err: ending.message },
+        'unexpected failure in the adapter',
+      );
     deps.logger.info(
       {
         jobId: job.jobId,
@@ -172,6 +154,7 @@ export function createJobHandler(deps: JobDeps): MessageHandler {
         code: reply.error?.code,
         redelivered: context.redelivered,
         latencyMs: reply.latencyMs,
+        queuedMs: reply.queuedMs,
       },
       'connector job answered',
     );

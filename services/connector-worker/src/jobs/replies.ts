@@ -1,36 +1,42 @@
-// The three shapes of a connector reply.
-import type { ConnectorReply } from '@idv/contracts';
+// The one way a connector job is answered: with its result, or with the outcome it ended on.
+import type { ConnectorJob, ConnectorReply, NormalisedResult } from '@idv/contracts';
+import { Busy, type JobOutcome } from '../outcomes.ts';
 
-type ReplyBase = Pick<ConnectorReply, 'jobId' | 'kind' | 'verifierTag' | 'authority'>;
+export interface JobTiming {
+  /** when the worker took the job (epoch ms) */
+  receivedAt: number;
+  /** ms from the gateway's send to the provider call (or to the refusal) */
+  queuedMs: number;
+}
 
-export function answered(
-  base: ReplyBase,
-  outcome: ConnectorReply['outcome'],
-  latencyMs: number,
-  extra: { result?: ConnectorReply['result']; rawSealed?: string | undefined } = {},
+export interface Completed {
+  result: NormalisedResult;
+  rawSealed?: string | undefined;
+}
+
+export function replyOf(
+  job: ConnectorJob,
+  authority: string,
+  ending: Completed | JobOutcome,
+  timing: JobTiming,
 ): ConnectorReply {
-  const reply: ConnectorReply = { ...base, outcome, latencyMs };
-  if (extra.result) reply.result = extra.result;
-  if (extra.rawSealed !== undefined) reply.rawSealed = extra.rawSealed;
+  const reply: ConnectorReply = {
+    jobId: job.jobId,
+    kind: job.kind,
+    verifierTag: job.verifier.tag,
+    authority,
+    outcome: 'completed',
+    latencyMs: Date.now() - timing.receivedAt,
+    queuedMs: Math.max(0, timing.queuedMs),
+  };
+  if ('result' in ending) {
+    reply.result = ending.result;
+    if (ending.rawSealed !== undefined) reply.rawSealed = ending.rawSealed;
+    return reply;
+  }
+  reply.outcome = ending.outcome;
+  reply.error = { code: ending.code, message: ending.message };
+  if (ending instanceof Busy && ending.retryAfterMs !== undefined)
+    reply.retryAfterMs = ending.retryAfterMs;
   return reply;
-}
-
-/** The input was refused (by us or the provider): the next verifier would refuse it too. */
-export function refusal(
-  base: ReplyBase,
-  code: string,
-  message: string,
-  latencyMs: number,
-): ConnectorReply {
-  return { ...base, outcome: 'invalid_request', error: { code, message }, latencyMs };
-}
-
-/** The provider could not answer: the gateway fails over to the next verifier. */
-export function unavailable(
-  base: ReplyBase,
-  code: string,
-  message: string,
-  latencyMs: number,
-): ConnectorReply {
-  return { ...base, outcome: 'provider_unavailable', error: { code, message }, latencyMs };
 }

@@ -11,9 +11,12 @@ export interface ProviderHttp {
 
 /** timeoutMs stays below the breaker timeout (DESIGN 4: HTTP < breaker < RPC < gateway request). */
 export function createProviderHttp(timeoutMs: number, guard: SsrfGuard): ProviderHttp {
-  // every socket resolves through the guard: internal addresses are refused at connect time
-  const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64, lookup: guard.lookup });
-  const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64, lookup: guard.lookup });
+  // every socket resolves through the guard: internal addresses are refused at connect time.
+  // No socket cap: a call waiting for a socket would spend its timeout in our queue, not the
+  // provider's; the worker's prefetch and each verifier's limits bound the calls instead.
+  const sockets = { keepAlive: true, maxFreeSockets: 256, lookup: guard.lookup };
+  const httpAgent = new HttpAgent(sockets);
+  const httpsAgent = new HttpsAgent(sockets);
   const http = axios.create({
     timeout: timeoutMs,
     httpAgent,

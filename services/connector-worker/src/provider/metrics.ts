@@ -13,6 +13,9 @@ export interface ProviderMetrics {
   breakerTransitions: Counter<'type' | 'verifier' | 'state'>;
   providerLatency: Histogram<'type' | 'kind' | 'result'>;
   jobs: Counter<'type' | 'kind' | 'outcome'>;
+  queueWait: Histogram<'type'>;
+  busy: Counter<'type' | 'code'>;
+  inFlight: Gauge<'type'>;
 }
 
 export function providerMetrics(registry: Registry): ProviderMetrics {
@@ -40,6 +43,25 @@ export function providerMetrics(registry: Registry): ProviderMetrics {
       name: 'connector_jobs_total',
       help: 'connector jobs answered, by outcome',
       labelNames: ['type', 'kind', 'outcome'],
+      registers: [registry],
+    }),
+    queueWait: new Histogram({
+      name: 'connector_queue_wait_seconds',
+      help: 'time from the gateway sending a job to its provider call starting (broker queue and verifier limits)',
+      labelNames: ['type'],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+      registers: [registry],
+    }),
+    busy: new Counter({
+      name: 'connector_busy_total',
+      help: 'jobs answered busy (not started in time: deadline, verifier limits, stopping), by code',
+      labelNames: ['type', 'code'],
+      registers: [registry],
+    }),
+    inFlight: new Gauge({
+      name: 'connector_jobs_in_flight',
+      help: 'jobs this worker holds: waiting for a slot or calling the provider',
+      labelNames: ['type'],
       registers: [registry],
     }),
   };

@@ -18,6 +18,8 @@ export interface VerifyRouteDeps extends RunDeps {
   outbox: EventOutbox<EventEnvelope>;
   configs: VerificationConfigStore;
   verifications: VerificationStore;
+  /** ms a /verify may wait for its connectors */
+  deadlineMs: number;
 }
 
 /** The communities a licence may read: every one for a system licence. */
@@ -59,6 +61,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
       },
       guards: [deps.auth.require()],
       handler: async (req, res) => {
+        const deadline = Date.now() + deps.deadlineMs;
         const credentials = credentialsOf(res);
         const body = parseBody(VerifyBody, req.body);
         const request = parseBody(VerifyRequest, openRequest(credentials.sharedKey, body.data));
@@ -78,7 +81,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
           );
 
         const config = configs[0]!;
-        const result = await runVerification(deps, request, config);
+        const result = await runVerification(deps, request, config, deadline);
         // the result (if kept) and the events it owes are stored before the answer
         const events = verificationEvents(config, result);
         await deps.verifications.keep(

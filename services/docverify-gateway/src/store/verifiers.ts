@@ -1,7 +1,7 @@
 // Verifier rows; the config is sealed as one JSON document bound to the verifier id. Every write
 // stores an E_IDV_VERIFIER_CHANGED event in the outbox in the same transaction.
 import { randomUUID } from 'node:crypto';
-import type { ConnectorType, EventEnvelope } from '@idv/contracts';
+import type { ConnectorType, EventEnvelope, VerifierLimits } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { EventOutbox, Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
@@ -15,6 +15,8 @@ export interface VerifierRecord {
   type: ConnectorType;
   connectorUrl: string;
   config: Record<string, unknown>;
+  /** the operator's caps on this verifier's provider calls */
+  limits?: VerifierLimits | undefined;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,5 +1,6 @@
-// Asks the verifiers of one kind in order through their connector workers; an unavailable one
-// (breaker open, provider down, RPC timeout, no worker) hands over to the next.
+// Asks the verifiers of one kind in order through their connector workers, each job carrying the
+// request's deadline. A verifier that cannot answer in time (provider failing, breaker open, its
+// queue backed up past the deadline, its limits full, no worker) hands over to the next.
 import { randomUUID } from 'node:crypto';
 import type { Broker } from '@idv/broker';
 import {
@@ -12,14 +13,17 @@ import {
 import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
 import type { VerifierRecord } from '../store/verifiers.ts';
+import type { QueueWaits } from './queueWaits.ts';
 
 export interface AskDeps {
   broker: Broker;
   box: SecretBox;
   logger: Logger;
-  timeoutMs: number;
   queuePrefix: string;
+  queueWaits: QueueWaits;
   onFailover: (kind: VerificationKind, verifierTag: string, reason: string) => void;
+  onShed: (queue: string, reason: 'backlog' | 'busy') => void;
+  onQueueWait: (queue: string, seconds: number) => void;
 }
 
 export interface Answer {
@@ -34,19 +38,29 @@ export interface KindRequest {
   items: { item: ConfigItem; verifier: VerifierRecord | undefined }[];
   document: Record<string, unknown>;
   context: { tenantId: string; communityId: string; dvcID: string };
+  /** epoch ms by which the caller gets its answer */
+  deadline: number;
 }
+
+/** Either an answer, or no verifier could answer now and a retry may work after `retryAfterMs`. */
+export type Asked = { answer: Answer } | { answer: undefined; retryAfterMs: number };
+
+/** A job is not sent with less time left than this: it could not come back. */
+const MIN_BUDGET_MS = 50;
 
 async function askOne(
   deps: AskDeps,
   request: KindRequest,
   item: ConfigItem,
   verifier: VerifierRecord,
+  queue: string,
 ): Promise<Answer> {
   const jobId = randomUUID();
   const sealed = deps.box.seal(
     JSON.stringify({ config: verifier.config, document: request.document }),
     jobId,
   );
+  const sentAt = Date.now();
   const job = {
     jobId,
     kind: request.kind,
@@ -55,18 +69,27 @@ async function askOne(
       tag: verifier.tag,
       type: verifier.type,
       connectorUrl: verifier.connectorUrl,
+      ...(verifier.limits ? { limits: verifier.limits } : {}),
     },
     sealed,
-    options: { returnRawData: item.returnRawData, debug: item.debug, timeoutMs: deps.timeoutMs },
+    options: { returnRawData: item.returnRawData, debug: item.debug },
+    deadline: request.deadline,
+    sentAt,
     context: request.context,
   };
-  const answer = await deps.broker.request(connectorQueue(verifier.type, deps.queuePrefix), job, {
-    timeoutMs: deps.timeoutMs,
-  });
+  const waited = () => Date.now() - sentAt;
+  const answer = await deps.broker
+    .request(queue, job, { timeoutMs: request.deadline - sentAt })
+    .catch((err: unknown) => {
+      if ((err as Error).name === 'RpcTimeoutError') deps.queueWaits.recordTimeout(queue, waited());
+      throw err;
+    });
   const checked = validate(ConnectorReply, answer);
   if (!checked.ok || checked.value.jobId !== jobId)
     throw new Error('the connector answered outside the contract');
   const reply = checked.value;
+  deps.queueWaits.record(queue, reply.queuedMs, reply.latencyMs);
+  deps.onQueueWait(queue, reply.queuedMs / 1000);
   const raw =
     item.returnRawData && reply.rawSealed
       ? (JSON.parse(deps.box.open(reply.rawSealed, jobId)) as unknown)
@@ -74,24 +97,33 @@ async function askOne(
   return raw === undefined ? { item, verifier, reply } : { item, verifier, reply, raw };
 }
 
-/** The first answer from a verifier that was available, or undefined when none was. */
-export async function askConnectors(
-  deps: AskDeps,
-  request: KindRequest,
-): Promise<Answer | undefined> {
+/** The first answer from a verifier that could give one in time; else when to retry. */
+export async function askConnectors(deps: AskDeps, request: KindRequest): Promise<Asked> {
+  let retryAfterMs = Number.POSITIVE_INFINITY;
   for (const { item, verifier } of request.items) {
     if (!verifier) {
       deps.onFailover(request.kind, item.verifier, 'verifier deleted');
       continue;
     }
+    const queue = connectorQueue(verifier.type, deps.queuePrefix);
+    const left = request.deadline - Date.now();
+    const expected = deps.queueWaits.expectedTotal(queue);
+    if (left < MIN_BUDGET_MS || expected > left) {
+      // shed: the job would still be queued or working when the caller stops waiting
+      deps.onShed(queue, 'backlog');
+      deps.onFailover(request.kind, verifier.tag, 'backlog');
+      retryAfterMs = Math.min(retryAfterMs, deps.queueWaits.expectedWait(queue));
+      continue;
+    }
     try {
-      const answer = await askOne(deps, request, item, verifier);
-      if (answer.reply.outcome !== 'provider_unavailable') return answer;
-      deps.onFailover(
-        request.kind,
-        verifier.tag,
-        answer.reply.error?.code ?? 'provider_unavailable',
-      );
+      const answer = await askOne(deps, request, item, verifier, queue);
+      const { outcome, error } = answer.reply;
+      if (outcome !== 'provider_unavailable' && outcome !== 'busy') return { answer };
+      if (outcome === 'busy') {
+        deps.onShed(queue, 'busy');
+        retryAfterMs = Math.min(retryAfterMs, answer.reply.retryAfterMs ?? answer.reply.queuedMs);
+      }
+      deps.onFailover(request.kind, verifier.tag, error?.code ?? outcome);
     } catch (err) {
       const reason = (err as Error).name || 'error';
       deps.logger.warn(
@@ -101,5 +133,5 @@ export async function askConnectors(
       deps.onFailover(request.kind, verifier.tag, reason);
     }
   }
-  return undefined;
+  return { answer: undefined, retryAfterMs: Number.isFinite(retryAfterMs) ? retryAfterMs : 5000 };
 }

@@ -1,5 +1,5 @@
 // Verification metrics: outcomes by kind and failovers between verifiers.
-import { Counter, type Registry } from '@idv/observability';
+import { Counter, Histogram, type Registry } from '@idv/observability';
 import type { VerificationKind } from '@idv/contracts';
 
 export function verificationMetrics(registry: Registry) {
@@ -15,7 +15,22 @@ export function verificationMetrics(registry: Registry) {
     labelNames: ['kind', 'reason'],
     registers: [registry],
   });
+  const queueWait = new Histogram({
+    name: 'docverify_queue_wait_seconds',
+    help: 'time a connector job waited (broker queue, verifier limits) before its provider call, by queue',
+    labelNames: ['queue'],
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+    registers: [registry],
+  });
+  const shed = new Counter({
+    name: 'docverify_shed_total',
+    help: 'verifier attempts not made or refused because they could not end in time: backlog (queue backed up past the deadline) or busy (the worker had no slot in time)',
+    labelNames: ['queue', 'reason'],
+    registers: [registry],
+  });
   return {
+    onQueueWait: (queue: string, seconds: number) => queueWait.observe({ queue }, seconds),
+    onShed: (queue: string, reason: 'backlog' | 'busy') => shed.inc({ queue, reason }),
     recordOutcome: (kind: VerificationKind, outcome: string) => outcomes.inc({ kind, outcome }),
     onFailover: (kind: VerificationKind, _verifier: string, reason: string) =>
       failovers.inc({ kind, reason }),

@@ -1,13 +1,13 @@
 // One POST /verify: every requested kind asked in parallel, certifications signed, events sent.
 import { randomUUID } from 'node:crypto';
 import type { ConfigItem, VerificationKind, VerifyRequest, VerifyResult } from '@idv/contracts';
-import { Unavailable, BadRequest } from '@idv/http';
+import { InputError, UnavailableError } from '@idv/errors';
 import type { ServiceKey } from '@idv/platform';
 import { compareData } from '../domain/dataComparison.ts';
 import { signProof } from '../domain/proof.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 import type { VerifierStore } from '../store/verifiers.ts';
-import { askConnectors, type Answer, type AskDeps } from './askConnector.ts';
+import { askConnectors, type Answer, type AskDeps, type Asked } from './askConnector.ts';
 
 export interface RunDeps extends AskDeps {
   verifiers: VerifierStore;
@@ -74,10 +74,12 @@ function compareWithDocument(
   return { ...base, proof: proof(base) };
 }
 
+/** Runs `request` through `config`; every connector job must be answered by `deadline` (epoch ms). */
 export async function runVerification(
   deps: RunDeps,
   request: VerifyRequest,
   config: VerificationConfigRecord,
+  deadline: number,
 ): Promise<VerifyResult> {
   const verificationId = randomUUID();
   const key = await deps.serviceKey();
@@ -85,7 +87,7 @@ export async function runVerification(
   for (const kind of request.verifications) {
     const items = (config.arrays[kind] ?? []).filter((item) => !item.skip);
     if (items.length === 0)
-      throw new BadRequest(`verification config ${config.tag} has no verifier for ${kind}`, [
+      throw new InputError(`verification config ${config.tag} has no verifier for ${kind}`, [
         { path: '/verifications', message: `${kind} is not configured` },
       ]);
     itemsByKind.set(kind, items);
@@ -106,16 +108,27 @@ export async function runVerification(
         item,
         verifier: verifiers.get(item.verifier),
       }));
-      return [
+      const asked: Asked = await askConnectors(deps, {
         kind,
-        await askConnectors(deps, { kind, items, document: request.document, context }),
-      ] as const;
+        items,
+        document: request.document,
+        context,
+        deadline,
+      });
+      return [kind, asked] as const;
     }),
   );
-  const missing = answers.filter(([, answer]) => !answer).map(([kind]) => kind);
-  for (const kind of missing) deps.recordOutcome(kind, 'unavailable');
-  if (missing.length > 0)
-    throw new Unavailable(`no verifier could do ${missing.join(', ')} now; retry shortly`);
+  const missing = answers.filter(([, asked]) => !asked.answer);
+  for (const [kind] of missing) deps.recordOutcome(kind, 'unavailable');
+  if (missing.length > 0) {
+    const retryAfterMs = Math.max(
+      ...missing.map(([, asked]) => (asked.answer ? 0 : asked.retryAfterMs)),
+    );
+    throw new UnavailableError(
+      `no verifier could do ${missing.map(([kind]) => kind).join(', ')} in time now; retry shortly`,
+      retryAfterMs / 1000,
+    );
+  }
 
   const proof = (c: Omit<Certification, 'proof'>) =>
     signProof(key.keySecret, key.keyId, {
@@ -126,7 +139,9 @@ export async function runVerification(
       status: c.status,
       dvcID: request.dvcID,
     });
-  const certifications = answers.map(([kind, answer]) => certify(kind, answer as Answer, proof));
+  const certifications = answers.map(([kind, asked]) =>
+    certify(kind, asked.answer as Answer, proof),
+  );
   const comparison = compareWithDocument(config, request, certifications, proof);
   if (comparison) certifications.push(comparison);
   for (const c of certifications)

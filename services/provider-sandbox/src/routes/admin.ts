@@ -32,7 +32,8 @@ export function adminRoutes(board: FaultBoard): Router {
     res.status(204).end();
   });
   router.get('/_admin/calls/:scope', (req, res) => {
-    res.json({ scope: req.params.scope, calls: board.callsOf(req.params.scope) });
+    const { scope } = req.params;
+    res.json({ scope, calls: board.callsOf(scope), peakInFlight: board.peakOf(scope) });
   });
   return router;
 }

@@ -1,6 +1,6 @@
 // Picks the image a kind reads from the request's document and decodes it (PNG, JPEG, BMP...).
 import { Jimp } from 'jimp';
-import { ProviderRejected } from '../types.ts';
+import { ProviderRejected } from '../../outcomes.ts';
 
 /** Fields tried in order: the barcode is usually on its own image, else on the back. */
 const IMAGE_FIELDS = {

@@ -1,6 +1,6 @@
 // basic_ocr: offline document reading in the worker (PDF417 licences, passport MRZ by OCR).
 import type { Adapter, AdapterInput, AdapterOutput } from '../types.ts';
-import { ProviderRejected } from '../types.ts';
+import { ProviderRejected } from '../../outcomes.ts';
 import { readPdf417 } from './barcode.ts';
 import { documentImage } from './documentImage.ts';
 import { compareWithLicence } from './fieldMatch.ts';

@@ -2,7 +2,7 @@
 import { parse } from 'aamva-parser';
 import type { Static } from '@sinclair/typebox';
 import type { DocumentResult, ExtractedFields } from '@idv/contracts';
-import { ProviderRejected } from '../types.ts';
+import { ProviderRejected } from '../../outcomes.ts';
 import { documentVerdict, isExpired, sexCode } from './verdict.ts';
 
 type DocumentOutcome = Static<typeof DocumentResult>;

@@ -1,5 +1,5 @@
 // Reads what adapters send from the /verify document: the face pair, document images, a person.
-import { ProviderRejected } from '../types.ts';
+import { Refused } from '../../outcomes.ts';
 import { asString, defined } from './normalise.ts';
 
 /** An image as the caller gave it: base64 bytes or a presigned URL. */
@@ -23,7 +23,7 @@ export function facePair(document: Record<string, unknown>): {
 } {
   const source = imageRef(document, 'image1') ?? imageRef(document, 'liveId');
   const target = imageRef(document, 'image2');
-  if (!source || !target) throw new ProviderRejected('face_compare needs two images');
+  if (!source || !target) throw new Refused('invalid_input', 'face_compare needs two images');
   return { source, target };
 }
 
@@ -38,14 +38,15 @@ export function documentImages(document: Record<string, unknown>): Record<string
     if (image) images[side] = image;
     if (url) images[`${side}_url`] = url;
   }
-  if (Object.keys(images).length === 0) throw new ProviderRejected('no document image given');
+  if (Object.keys(images).length === 0)
+    throw new Refused('invalid_input', 'no document image given');
   return images;
 }
 
 /** The single image of document liveness or face liveness. */
 export function singleImage(document: Record<string, unknown>, field: string): ImageRef {
   const ref = imageRef(document, field);
-  if (!ref) throw new ProviderRejected(`${field} or ${field}Url is required`);
+  if (!ref) throw new Refused('invalid_input', `${field} or ${field}Url is required`);
   return ref;
 }
 

@@ -1,47 +1,40 @@
-// Provider HTTP calls shared by the adapters: abort signal wired in, and every failure sorted into
-// "the provider refused the input" (ProviderRejected) or "the provider failed" (ProviderFailure).
+// Provider HTTP calls shared by the adapters: abort signal wired in, and every HTTP failure sorted
+// into the outcomes of outcomes.ts (rejected by the provider, or the provider unavailable).
 import { isAxiosError, type AxiosRequestConfig } from 'axios';
-import { ProviderRejected, type AdapterInput } from '../types.ts';
+import {
+  outcomeOf,
+  ProviderRejected,
+  ProviderUnavailable,
+  type JobOutcome,
+} from '../../outcomes.ts';
+import type { AdapterInput } from '../types.ts';
 
-/** The provider is down, slow, answering 5xx or nonsense: counts against its breaker. */
-export class ProviderFailure extends Error {
-  override readonly name = 'ProviderFailure';
-  constructor(
-    message: string,
-    readonly code = 'provider_error',
-  ) {
-    super(message);
-  }
-}
+/** 408, 425 and 429 are the provider's trouble (slow, early, throttling), not the caller's. */
+const PROVIDER_TROUBLE_4XX = new Set([408, 425, 429]);
 
-/** 408 and 429 are the provider's trouble, not the caller's. */
-const RETRYABLE_4XX = new Set([408, 425, 429]);
-
-function classify(err: unknown, what: string): Error {
-  if (!isAxiosError(err)) return err instanceof Error ? err : new ProviderFailure(String(err));
-  // the SSRF guard refused the address: passed on as it is, a refusal rather than a failure
-  const cause = (err as { cause?: unknown }).cause;
-  if (
-    err.code === 'EBLOCKEDTARGET' ||
-    (cause as { code?: unknown } | undefined)?.code === 'EBLOCKEDTARGET'
-  ) {
-    return cause instanceof Error ? cause : err;
-  }
+function classify(err: unknown, what: string): JobOutcome {
+  if (!isAxiosError(err)) return outcomeOf(err);
   const status = err.response?.status;
-  if (status !== undefined && status >= 400 && status < 500 && !RETRYABLE_4XX.has(status)) {
+  if (status === 429) return new ProviderUnavailable('provider_throttled', `${what} answered 429`);
+  if (status !== undefined && status >= 400 && status < 500 && !PROVIDER_TROUBLE_4XX.has(status)) {
     return new ProviderRejected(`${what} refused the request with ${status}`, status);
   }
   if (status !== undefined && status < 400) {
-    return new ProviderFailure(`${what} answered a body that is not JSON`, 'provider_malformed');
+    return new ProviderUnavailable(
+      'provider_malformed',
+      `${what} answered a body that is not JSON`,
+    );
   }
   if (status !== undefined)
-    return new ProviderFailure(`${what} answered ${status}`, 'provider_5xx');
+    return new ProviderUnavailable('provider_5xx', `${what} answered ${status}`);
   if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT' || err.code === 'ERR_CANCELED') {
-    return new ProviderFailure(`${what} did not answer in time`, 'provider_timeout');
+    return new ProviderUnavailable('provider_timeout', `${what} did not answer in time`);
   }
-  return new ProviderFailure(
-    `${what} unreachable (${err.code ?? 'network error'})`,
+  const blocked = outcomeOf(err);
+  if (blocked.code === 'blocked_target') return blocked;
+  return new ProviderUnavailable(
     'provider_unreachable',
+    `${what} unreachable (${err.code ?? 'network error'})`,
   );
 }
 
@@ -72,12 +65,15 @@ export function expectAnswer<K extends string>(
   members: readonly K[],
 ): Record<K, unknown> & Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ProviderFailure(`${what} answered a malformed body`, 'provider_malformed');
+    throw new ProviderUnavailable('provider_malformed', `${what} answered a malformed body`);
   }
   const record = body as Record<string, unknown>;
   const missing = members.filter((m) => !(m in record));
   if (missing.length > 0) {
-    throw new ProviderFailure(`${what} answer lacks ${missing.join(', ')}`, 'provider_malformed');
+    throw new ProviderUnavailable(
+      'provider_malformed',
+      `${what} answer lacks ${missing.join(', ')}`,
+    );
   }
   return record as Record<K, unknown> & Record<string, unknown>;
 }

@@ -1,0 +1,41 @@
+// Opens what a job carries sealed (the verifier config and the document) and checks the config
+// against its type's contract; anything wrong is our refusal, never a provider's failure.
+import {
+  CONFIG_BY_CONNECTOR,
+  ConnectorJobSecrets,
+  KINDS_BY_CONNECTOR,
+  validate,
+  type ConnectorJob,
+  type ConnectorType,
+} from '@idv/contracts';
+import type { SecretBox } from '@idv/crypto';
+import { Refused } from '../outcomes.ts';
+
+/** The job is for this worker's type and a kind the type can do. */
+export function checkRouting(type: ConnectorType, job: ConnectorJob): void {
+  if (job.verifier.type !== type)
+    throw new Refused('wrong_queue', `a ${job.verifier.type} job reached a ${type} worker`);
+  if (!KINDS_BY_CONNECTOR[type].includes(job.kind))
+    throw new Refused('unsupported_kind', `${type} cannot do ${job.kind}`);
+}
+
+export function openJob(
+  box: SecretBox,
+  type: ConnectorType,
+  job: ConnectorJob,
+): ConnectorJobSecrets {
+  let secrets: unknown;
+  try {
+    secrets = JSON.parse(box.open(job.sealed, job.jobId));
+  } catch {
+    throw new Refused('sealed_unreadable', 'the job does not open under this MASTER_KEY');
+  }
+  const checked = validate(ConnectorJobSecrets, secrets);
+  if (!checked.ok) throw new Refused('invalid_job', 'sealed part is not config + document');
+  const config = validate(CONFIG_BY_CONNECTOR[type], checked.value.config);
+  if (!config.ok) {
+    const issues = config.issues.map((i) => `${i.path || 'config'} ${i.message}`).join('; ');
+    throw new Refused('invalid_config', `verifier config: ${issues}`);
+  }
+  return checked.value;
+}

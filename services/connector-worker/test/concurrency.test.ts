@@ -1,0 +1,78 @@
+// Every connector type at concurrency 64 against a healthy provider: every job is answered with
+// the same result as a lone one, nothing is blamed on the provider and no breaker opens. Calls
+// share the worker's sockets and SDK clients; nothing one call does may break another in flight.
+import { expect } from 'chai';
+import { CONNECTOR_TYPES, type ConnectorReply, type ConnectorType } from '@idv/contracts';
+import { CASES, cloud, faces } from './cases.ts';
+import { startHarness, type Ask, type Harness } from './harness.ts';
+import { aamva, pdf417 } from './licences.ts';
+
+const CONCURRENCY = 64;
+
+/** One healthy case per type from the adapter suite (verified where there is one), or a barcode. */
+async function askOf(type: ConnectorType, sandbox: string): Promise<Ask> {
+  if (type === 'basic_ocr') {
+    const barcode = await pdf417(aamva());
+    return { type, kind: 'dl_authenticate', document: { type: 'dl', back_image: barcode } };
+  }
+  const ofType = CASES.filter((c) => c.type === type && !/fails over/.test(c.name));
+  const found = ofType.find((c) => c.status === 'verified') ?? ofType[0];
+  if (!found) throw new Error(`no case for ${type}`);
+  return { type, kind: found.kind, config: found.config(sandbox), document: found.document };
+}
+
+function summary(replies: ConnectorReply[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of replies) {
+    const key = `${r.outcome}:${r.error?.code ?? r.result?.status ?? ''}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+describe('connector workers at concurrency 64', function () {
+  this.timeout(120_000);
+  let harness: Harness;
+
+  before(async () => {
+    harness = await startHarness();
+    await Promise.all(CONNECTOR_TYPES.map((type) => harness.startWorker(type)));
+  });
+  after(() => harness?.stop());
+
+  for (const type of CONNECTOR_TYPES) {
+    it(`${type}: ${CONCURRENCY} at once all answered as one alone is`, async () => {
+      const ask = await askOf(type, harness.sandbox.url);
+      const alone = await harness.ask({ ...ask, timeoutMs: 30_000 });
+      expect(alone.outcome, JSON.stringify(alone.error)).to.equal('completed');
+      const replies = await Promise.all(
+        Array.from({ length: CONCURRENCY }, () => harness.ask({ ...ask, timeoutMs: 60_000 })),
+      );
+      expect(summary(replies)).to.deep.equal({
+        [`completed:${alone.result?.status}`]: CONCURRENCY,
+      });
+      const worker = harness.workers.find((w) => w.settings.CONNECTOR_TYPE === type);
+      expect(worker?.breakers.state(`verifier-${type}`)).to.equal('closed');
+    });
+  }
+
+  it('face_cloud: 64 at once through a provider answering in 300 ms', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: CONCURRENCY }, (_, i) =>
+        harness.ask({
+          type: 'face_cloud',
+          kind: 'face_compare',
+          config: cloud,
+          document: i % 2 ? faces('testy', 'testy') : faces('testy', 'fakey'),
+          connectorUrl: `${harness.sandbox.url}/fault/latency=300`,
+          verifierId: 'cloud-slow',
+          timeoutMs: 30_000,
+        }),
+      ),
+    );
+    expect(summary(replies)).to.deep.equal({
+      'completed:verified': CONCURRENCY / 2,
+      'completed:not_verified': CONCURRENCY / 2,
+    });
+  });
+});
