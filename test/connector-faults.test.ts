@@ -178,6 +178,8 @@ describe('connector faults through /verify', function () {
           const started = Date.now();
           const res = await caller.encryptedRequest('POST', '/verify', request('single'));
           outcomes.push({ status: res.status, ms: Date.now() - started });
+          // as callers should: a 503 says when to come back (the gateway sheds a backed-up queue)
+          if (res.status === 503) await sleep(1000 * Number(res.headers.get('retry-after') ?? 1));
         }
       };
       const load = Promise.all(Array.from({ length: 16 }, run));
