@@ -42,7 +42,7 @@ function present(config: VerificationConfigRecord) {
 
 export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Route[] {
   const guards = [
-    deps.auth.require({ levels: MANAGER_LEVELS, community: fromParam('communityId') }),
+    deps.auth.require({ levels: MANAGER_LEVELS, community: { id: fromParam('communityId') } }),
   ];
   const community = communityOfPath(deps.tenants);
   const config = async (req: Request): Promise<VerificationConfigRecord> => {

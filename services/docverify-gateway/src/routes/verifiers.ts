@@ -45,7 +45,7 @@ function checkConfig(
 
 export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
   const guards = [
-    deps.auth.require({ levels: MANAGER_LEVELS, community: fromParam('communityId') }),
+    deps.auth.require({ levels: MANAGER_LEVELS, community: { id: fromParam('communityId') } }),
   ];
   const communityOf = communityOfPath(deps.tenants);
   const community = async (req: Request): Promise<string> => (await communityOf(req)).id;
