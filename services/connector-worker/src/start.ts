@@ -18,6 +18,7 @@ import { loadWorkerConfig, prefetchOf, type ConnectorWorkerSettings } from './co
 import { createJobHandler } from './jobs/handleJob.ts';
 import { startMetricsServer } from './metricsServer.ts';
 import { VerifierBreakers } from './provider/breakers.ts';
+import { ClientCertificates } from './provider/clientCertificates.ts';
 import { createProviderHttp } from './provider/http.ts';
 import { parseAllowList, SsrfGuard } from '@idv/netguard';
 import { providerMetrics } from './provider/metrics.ts';
@@ -92,6 +93,7 @@ export async function startConnectorWorker(
     box: createSecretBox(master.key),
     http: provider.http,
     guard,
+    certificates: new ClientCertificates(settings.CONNECTOR_CERT_DIR),
     breakers,
     metrics,
     logger,

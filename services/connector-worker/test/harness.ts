@@ -25,6 +25,8 @@ export interface Ask {
   document: Record<string, unknown>;
   connectorUrl?: string;
   verifierId?: string;
+  /** the community of the job's context, 'c-1' unless given */
+  communityId?: string;
   returnRawData?: boolean;
   timeoutMs?: number;
 }
@@ -80,7 +82,7 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
         debug: false,
         timeoutMs: r.timeoutMs ?? 8000,
       },
-      context: { tenantId: 't-1', communityId: 'c-1', dvcID: 'kyc' },
+      context: { tenantId: 't-1', communityId: r.communityId ?? 'c-1', dvcID: 'kyc' },
     };
     return { jobId, body };
   };

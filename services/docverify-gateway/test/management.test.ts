@@ -112,6 +112,21 @@ describe('docverify gateway: well-known, verifiers and configs', function () {
         },
         /\/config\/accounts\/0/,
       ],
+      [
+        'a certPath that is a path on the worker',
+        {
+          ...faceCloud,
+          tag: 'x3',
+          type: 'license_registry',
+          config: { certPath: '/etc/idv/master.key' },
+        },
+        /\/config\/certPath/,
+      ],
+      [
+        'a certPath climbing out of the certificate directory',
+        { ...faceCloud, tag: 'x4', type: 'license_registry', config: { certPath: '../x.p12' } },
+        /\/config\/certPath/,
+      ],
     ];
     for (const [name, body, field] of bad) {
       it(`refuses a create with ${name}: 400 naming the field`, async () => {

@@ -1,13 +1,14 @@
 // license_registry (dl_verify) speaks a licence data verification service: a token from the auth
 // URL, then the licence checked at the DLDV URL; protocol in the sandbox's routes/dldv.ts. The
 // value-free variant (match indicators only, no record values come back) is used when configured.
-// Primary first; when it fails (not when it refuses) the secondary pair is tried. certPath and
-// passphrase are a PKCS#12 client certificate for mutual TLS; messageOriginatorId and
-// messageDestinationId go in every message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}.
+// Primary first; when it fails (not when it refuses) the secondary pair is tried. certPath names a
+// PKCS#12 client certificate for mutual TLS in the operator's certificate directory (never a path
+// on the worker), opened with passphrase; messageOriginatorId and messageDestinationId go in every
+// message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { Agent } from 'node:https';
-import type { Adapter, AdapterInput } from './types.ts';
+import { createSecureContext } from 'node:tls';
+import { ConfigRefused, type Adapter, type AdapterInput } from './types.ts';
 import { isoDate } from './shared/documentInputs.ts';
 import { asRecord, asString, defined, fieldDecision } from './shared/normalise.ts';
 import { callProvider, endpoint, expectAnswer, ProviderFailure } from './shared/providerCall.ts';
@@ -86,15 +87,26 @@ async function ask(input: AdapterInput, site: Site, agent: Agent | undefined) {
   return { result: fieldDecision(answer.recordFound === true, matches), raw };
 }
 
-export const licenseRegistry: Adapter = async (input) => {
+/** The mTLS agent of the configured client certificate; none without certPath. */
+async function clientAgent(input: AdapterInput): Promise<Agent | undefined> {
   const certPath = asString(input.config.certPath);
-  const agent = certPath
-    ? new Agent({
-        ...(input.lookup ? { lookup: input.lookup } : {}),
-        pfx: await readFile(certPath),
-        passphrase: asString(input.config.passphrase) ?? '',
-      })
-    : undefined;
+  if (!certPath) return undefined;
+  if (!input.clientCertificate) throw new ConfigRefused('certPath: no client certificates here');
+  const pfx = await input.clientCertificate(certPath);
+  let secureContext;
+  try {
+    secureContext = createSecureContext({
+      pfx,
+      passphrase: asString(input.config.passphrase) ?? '',
+    });
+  } catch {
+    throw new ConfigRefused(`certPath: ${certPath} does not open with the passphrase`);
+  }
+  return new Agent({ ...(input.lookup ? { lookup: input.lookup } : {}), secureContext });
+}
+
+export const licenseRegistry: Adapter = async (input) => {
+  const agent = await clientAgent(input);
   let last: unknown;
   try {
     for (const site of sitesOf(input)) {

@@ -17,6 +17,7 @@ import type { AxiosInstance } from 'axios';
 import type { SsrfGuard } from '@idv/netguard';
 import type { Adapter } from '../adapters/types.ts';
 import type { VerifierBreakers } from '../provider/breakers.ts';
+import type { ClientCertificates } from '../provider/clientCertificates.ts';
 import type { ProviderMetrics } from '../provider/metrics.ts';
 import { refusal, unavailable, answered } from './replies.ts';
 
@@ -26,6 +27,7 @@ export interface JobDeps {
   box: SecretBox;
   http: AxiosInstance;
   guard: SsrfGuard;
+  certificates: ClientCertificates;
   breakers: VerifierBreakers;
   metrics: ProviderMetrics;
   logger: Logger;
@@ -100,6 +102,7 @@ async function answer(deps: JobDeps, job: ConnectorJob, started: number): Promis
           document,
           http: deps.http,
           lookup: deps.guard.lookup,
+          clientCertificate: (name) => deps.certificates.load(job.context.communityId, name),
           signal,
         }),
     });
@@ -123,6 +126,7 @@ type ReplyBase = Pick<ConnectorReply, 'jobId' | 'kind' | 'verifierTag' | 'author
 /** Sorts what the breaker threw into the two outcomes the gateway acts on. */
 function errorReply(base: ReplyBase, err: unknown, latencyMs: number): ConnectorReply {
   const { name, message, code } = err as { name?: string; message?: string; code?: unknown };
+  if (name === 'ConfigRefused') return refusal(base, 'invalid_config', message ?? '', latencyMs);
   if (name === 'ProviderRejected')
     return refusal(base, 'provider_rejected', message ?? '', latencyMs);
   // the SSRF guard refused the address (seen at connect time): a refusal, not a provider failure

@@ -2,7 +2,7 @@
 // failed fast (the gateway moves on to the next verifier) until the reset timeout lets one try.
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@idv/observability';
-import { ProviderRejected, type AdapterOutput } from '../adapters/types.ts';
+import { ConfigRefused, ProviderRejected, type AdapterOutput } from '../adapters/types.ts';
 import { BREAKER_STATE_VALUE, type BreakerState, type ProviderMetrics } from './metrics.ts';
 
 export interface BreakerSettings {
@@ -70,6 +70,7 @@ export class VerifierBreakers {
       // refusals are not provider failures: a 4xx, the capacity cap, an address the guard refused
       errorFilter: (err: unknown) =>
         err instanceof ProviderRejected ||
+        err instanceof ConfigRefused ||
         ['ESEMLOCKED', 'EBLOCKEDTARGET'].includes(String((err as { code?: unknown }).code)),
       name: verifierId,
     });
