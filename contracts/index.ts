@@ -48,11 +48,13 @@ export {
 } from './connectors/results.ts';
 export {
   CONFIG_BY_CONNECTOR,
+  CONFIG_MEMBER_ROLES,
   SECRET_CONFIG_FIELDS,
-  CHANNEL_RESPONSE_FIELDS,
-  ChannelConfiguration,
+  CERT_FILE_NAME,
+  type ConfigMemberRoles,
 } from './connectors/configs.ts';
 export { VerifierLimits } from './connectors/limits.ts';
+export { CHANNEL_RESPONSE_FIELDS, ChannelConfiguration } from './connectors/scanChannel.ts';
 export {
   ConnectorJob,
   ConnectorJobSecrets,

@@ -1,78 +1,22 @@
-// The `config` of a verifier per connector type (spec 2.3), and which members are secrets that
-// are sealed at rest. Unknown members are refused so a typo does not pass silently.
+// The `config` of a verifier per connector type (spec 2.3), and which members are secrets (sealed
+// at rest) and which are addresses. Unknown members are refused so a typo does not pass silently.
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ConnectorType } from './types.ts';
+import { CHANNEL_RESPONSE_FIELDS, ChannelConfiguration, TokenFlow } from './scanChannel.ts';
 
 const str = (description?: string) => Type.String(description ? { description } : {});
 const opt = <S extends TSchema>(schema: S) => Type.Optional(schema);
 const uri = (description: string) => Type.String({ format: 'uri', description });
 const strict = { additionalProperties: false } as const;
 
+/** A plain file name: no separator, no leading dot (so neither `.` nor `..`), nothing absolute. */
+export const CERT_FILE_NAME = '^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$';
+
 const Calibration = Type.Union([
   Type.Literal('SOFT'),
   Type.Literal('REGULAR'),
   Type.Literal('HARDENED'),
 ]);
-
-export const ChannelConfiguration = Type.Object(
-  {
-    enableSelfieCapture: opt(Type.Boolean()),
-    enableFarSelfie: opt(Type.Boolean()),
-    requestExpiryTimeInMin: opt(Type.Number()),
-    reviewScreenFront: opt(Type.Boolean()),
-    reviewScreenBack: opt(Type.Boolean()),
-    frontCaptureMode: opt(str()),
-    backCaptureMode: opt(str()),
-    transactionExpiryTimeInMin: opt(Type.Number()),
-    frontCaptureAttempt: opt(Type.Number()),
-    backCaptureAttempt: opt(Type.Number()),
-    selfieCaptureAttempt: opt(Type.Number()),
-    transactionAttempts: opt(Type.Number()),
-    frontSetManualTimeout: opt(Type.Number()),
-    backSetManualTimeout: opt(Type.Number()),
-  },
-  strict,
-);
-
-export const CHANNEL_RESPONSE_FIELDS = [
-  'DQL_Classification_DocumentClassName',
-  'DQL_Classification_DocumentIssuerCode',
-  'DQL_Classification_DocumentIssuerCountry',
-  'DQL_Classification_DocumentIssuerCountryCode',
-  'DQL_Classification_DocumentName',
-  'DQL_Classification_DocumentSeries',
-  'DQL_Classification_IssuerName',
-  'DQL_Classification_Type',
-  'DQL_Final_Address_Result',
-  'DQL_Final_BirthDate_Result',
-  'DQL_Final_DocumentNumber_Result',
-  'DQL_Final_ExpirationDate_Result',
-  'DQL_Final_IssueDate_Result',
-  'DQL_ExpiredID_Result',
-  'DQL_Final_AddressCity_Result',
-  'DQL_Final_AddressLine1_Result',
-  'DQL_Final_AddressState_Result',
-  'DQL_Final_FirstName_Result',
-  'DQL_Final_GivenName_Result',
-  'DQL_Final_MiddleName_Result',
-  'DQL_Final_Sex_Result',
-  'DQL_Final_Surname_Result',
-  'ImageFront',
-  'ImageBack',
-  'ImageSelfie',
-  'ImageLiveness',
-] as const;
-
-const TokenFlow = Type.Object(
-  {
-    flowId: str(),
-    documentType: str(),
-    seldocTypeFilter: Type.Array(Type.String()),
-    confirm: Type.Boolean(),
-    scores: Type.Boolean(),
-  },
-  strict,
-);
 
 /** One schema per connector type; the spec's provider-name parts (<scan>, <cloud>) are written
  *  as `scan` and `aws` where a member name needs one. */
@@ -89,7 +33,13 @@ export const CONFIG_BY_CONNECTOR: Record<ConnectorType, TObject> = {
       secondaryDLDVUrl: opt(uri('verification endpoint of the secondary registry (failover)')),
       valueFreeDldvPrimaryUrl: opt(uri('value-free (match/no-match only) variant, primary')),
       valueFreeDldvSecondaryUrl: opt(uri('value-free variant, secondary')),
-      certPath: opt(str('client certificate for mutual TLS')),
+      certPath: opt(
+        Type.String({
+          pattern: CERT_FILE_NAME,
+          description:
+            "file name of a PKCS#12 client certificate for mutual TLS in the worker's CONNECTOR_CERT_DIR/<communityId>/, placed there by the operator (a plain name: no path, no leading dot)",
+        }),
+      ),
       passphrase: opt(str('passphrase of the client certificate')),
       messageOriginatorId: opt(str()),
       messageDestinationId: opt(str()),
@@ -203,18 +153,68 @@ export const CONFIG_BY_CONNECTOR: Record<ConnectorType, TObject> = {
   ),
 };
 
-/** Members holding secrets, sealed at rest and never returned to a non-system licence. */
-export const SECRET_CONFIG_FIELDS = new Set([
-  'passphrase',
-  'apiKey',
-  'documentApiKey',
-  'apPassword',
-  'airSecretToken',
-  'faceAPIKey',
-  'scan_key',
-  'scan_cert',
-  'clientSecretKey',
-  'clientSecret',
-  'license',
-  'awsSecretKey',
-]);
+/**
+ * What config members do, per connector type, as JSON-pointer-like paths below the config (`*`
+ * standing for every item of an array):
+ * - `secrets` are sealed at rest and read `********` unless the licence is a system licence;
+ * - `addresses` decide, beside connectorUrl, where a provider request goes. A change of any of
+ *   them (or of connectorUrl) needs every secret given again in clear, so that stored secrets
+ *   never follow a new address.
+ * Every `format: uri` member must be an address (contracts test); the worker's trap test checks
+ * that no other member steers a request.
+ */
+export interface ConfigMemberRoles {
+  secrets: readonly string[];
+  addresses: readonly string[];
+}
+
+const apiKeyAndUrl: ConfigMemberRoles = { secrets: ['apiKey'], addresses: ['url'] };
+
+export const CONFIG_MEMBER_ROLES: Record<ConnectorType, ConfigMemberRoles> = {
+  basic_ocr: { secrets: [], addresses: [] },
+  license_registry: {
+    secrets: ['passphrase'],
+    addresses: [
+      'primaryAuthUrl',
+      'primaryDLDVUrl',
+      'secondaryAuthUrl',
+      'secondaryDLDVUrl',
+      'valueFreeDldvPrimaryUrl',
+      'valueFreeDldvSecondaryUrl',
+    ],
+  },
+  identity_data: apiKeyAndUrl,
+  liveness: {
+    secrets: ['apiKey', 'documentApiKey'],
+    addresses: ['url', 'documentLivenessCheckAPI'],
+  },
+  face_compare_a: {
+    secrets: ['accounts/*/apiKey'],
+    addresses: ['accounts/*/url', 'accounts/*/urlVerify'],
+  },
+  face_compare_b: apiKeyAndUrl,
+  agent_review: apiKeyAndUrl,
+  auto_review: apiKeyAndUrl,
+  people_search: { secrets: ['apPassword'], addresses: ['url', 'verifyUrl', 'personSearchUrl'] },
+  document_auth_a: {
+    secrets: ['airSecretToken', 'faceAPIKey', 'scan_cert', 'scan_key'],
+    addresses: ['airAPI', 'faceAPI', 'documentLivenessCheckAPI', 'scan_url'],
+  },
+  document_auth_b: {
+    secrets: ['clientSecretKey', 'apiKey', 'faceAPIKey'],
+    addresses: ['clientUrl', 'apiUrl'],
+  },
+  document_auth_c: {
+    secrets: ['license', 'clientSecret'],
+    addresses: ['verifierUrl', 'verifierUrlV2'],
+  },
+  // the cloud SDK always goes to connectorUrl; the region only scopes the signature
+  face_cloud: { secrets: ['awsSecretKey'], addresses: [] },
+};
+
+/** Names of secret members of any type, masked wherever they appear (a superset is harmless). */
+export const SECRET_CONFIG_FIELDS: ReadonlySet<string> = new Set(
+  Object.values(CONFIG_MEMBER_ROLES).flatMap((roles) =>
+    roles.secrets.map((path) => path.split('/').at(-1)!),
+  ),
+);

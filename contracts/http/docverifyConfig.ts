@@ -37,18 +37,31 @@ export const ConfigItem = Type.Object(
 );
 export type ConfigItem = Static<typeof ConfigItem>;
 
+/**
+ * A criterion of a data comparison (spec 2.1). minMatchScore belongs to fuzzyMatch (default 85);
+ * given with eq it is dropped, never stored, so a criterion switched from fuzzyMatch to eq
+ * round-trips. The dob check offers only eq and knows no middle names: fuzzyMatch or
+ * ignoreMiddleNames there is 400 naming the member.
+ */
 const Criteria = Type.Object(
   {
-    value: Type.Union([Type.Literal('eq'), Type.Literal('fuzzyMatch')]),
-    ignoreMiddleNames: Type.Optional(Type.Boolean({ description: 'name checks only' })),
-    minMatchScore: Type.Integer({
-      minimum: 70,
-      maximum: 100,
-      default: 85,
-      description: 'fuzzyMatch only',
+    value: Type.Union([Type.Literal('eq'), Type.Literal('fuzzyMatch')], {
+      description: 'dob check: eq only',
     }),
+    ignoreMiddleNames: Type.Optional(Type.Boolean({ description: 'name checks only' })),
+    minMatchScore: Type.Optional(
+      Type.Integer({
+        minimum: 70,
+        maximum: 100,
+        description: 'fuzzyMatch only, default 85; dropped (not stored) with eq',
+      }),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    if: { properties: { value: { const: 'fuzzyMatch' } } },
+    then: { properties: { minMatchScore: { default: 85 } } },
+  },
 );
 
 export const VerificationSettings = Type.Object(

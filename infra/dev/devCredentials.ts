@@ -24,7 +24,7 @@ const FILE = '.local/dev-credentials.json';
 
 async function stillValid(db: Knex, saved: DevCredentials): Promise<boolean> {
   const licences = new LicenceStore(db, 0);
-  const community = await new TenantStore(db).findCommunity(saved.community.id);
+  const community = await new TenantStore(db).findCommunityById(saved.community.id);
   if (!community) return false;
   const checks = await Promise.all([
     licences.check(saved.licences.system),

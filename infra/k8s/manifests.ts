@@ -6,6 +6,8 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { Service } from 'kubernetes-models/v1/Service';
 import { CONNECTOR_TYPES, type ConnectorType } from '@idv/contracts';
 
@@ -102,11 +104,18 @@ function probes(
   };
 }
 
+/** A volume beside /tmp, e.g. the licence registry's client certificates. */
+interface ExtraVolume {
+  volume: IVolume;
+  mount: IVolumeMount;
+}
+
 function deployment(
   name: string,
   replicas: number,
   container: IContainer,
   port: number,
+  extra: ExtraVolume[] = [],
 ): Deployment {
   return new Deployment({
     metadata: { name, labels: labels(name) },
@@ -121,9 +130,13 @@ function deployment(
           terminationGracePeriodSeconds: 30,
           automountServiceAccountToken: false,
           containers: [
-            { ...container, securityContext, volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }] },
+            {
+              ...container,
+              securityContext,
+              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }, ...extra.map((v) => v.mount)],
+            },
           ],
-          volumes: [{ name: 'tmp', emptyDir: {} }],
+          volumes: [{ name: 'tmp', emptyDir: {} }, ...extra.map((v) => v.volume)],
         },
       },
     },
@@ -164,9 +177,19 @@ export function httpService(s: HttpService) {
   ];
 }
 
+/** Client certificates of licence registry verifiers: keys `<communityId>.<certPath>` of an
+ *  optional Secret the operator creates (none: certPath is refused). */
+export const CONNECTOR_CERTS = 'idv-connector-certs';
+const CERT_DIR = '/etc/idv/connector-certs';
+const certificates: ExtraVolume = {
+  volume: { name: 'certs', secret: { secretName: CONNECTOR_CERTS, optional: true } },
+  mount: { name: 'certs', mountPath: CERT_DIR, readOnly: true },
+};
+
 export function connector(type: ConnectorType) {
   const name = `connector-${type.replaceAll('_', '-')}`;
   const ocr = type === 'basic_ocr';
+  const mtls = type === 'license_registry';
   const container: IContainer = {
     name: 'worker',
     image: IMAGE,
@@ -175,6 +198,7 @@ export function connector(type: ConnectorType) {
     env: [
       { name: 'CONNECTOR_TYPE', value: type },
       { name: 'WORKER_METRICS_PORT', value: String(METRICS_PORT) },
+      ...(mtls ? [{ name: 'CONNECTOR_CERT_DIR', value: CERT_DIR }] : []),
     ],
     ports: [{ name: 'metrics', containerPort: METRICS_PORT }],
     resources: ocr
@@ -183,7 +207,7 @@ export function connector(type: ConnectorType) {
     ...probes(METRICS_PORT),
   };
   return [
-    deployment(name, 1, container, METRICS_PORT),
+    deployment(name, 1, container, METRICS_PORT, mtls ? [certificates] : []),
     disruptionBudget(name, { maxUnavailable: 1 }),
     new ScaledObject({
       metadata: { name, labels: labels(name) },

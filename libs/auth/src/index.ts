@@ -7,5 +7,6 @@ export {
   licenceOf,
   fromParam,
   type AccessRule,
+  type CommunityRef,
   type CredentialAuth,
 } from './rules.ts';

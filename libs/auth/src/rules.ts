@@ -8,11 +8,17 @@ import { checkCredentials, type CredentialCheckDeps, type Credentials } from './
 export interface AccessRule {
   /** licence levels allowed; absent: any valid licence */
   levels?: readonly LicenceLevel[];
-  /** the community (id or name) the licence must cover, read from the request */
-  community?: (req: Request) => string | undefined;
+  /**
+   * the community the licence must cover, read from the request: by id, or by name where a path
+   * names it (the oauth issuers); never "id or name", since a name may look like another's id.
+   */
+  community?: CommunityRef;
   /** the tenant the covered community must belong to */
   tenant?: (req: Request) => string | undefined;
 }
+
+export type CommunityRef =
+  { id: (req: Request) => string | undefined } | { name: (req: Request) => string | undefined };
 
 export const fromParam =
   (name: string) =>
@@ -27,11 +33,15 @@ function enforce(rule: AccessRule, licence: Licence, req: Request): void {
       `licence level ${licence.level} is not allowed here (needs ${rule.levels.join(' or ')})`,
     );
   }
-  const community = rule.community?.(req);
-  if (rule.community && community !== undefined) {
+  const ref = rule.community;
+  const community = ref && ('id' in ref ? ref.id(req) : ref.name(req));
+  if (ref && community !== undefined) {
     const tenant = rule.tenant?.(req);
-    // a system licence covers every community; the others only those they list (by id or name)
-    const match = licence.communities.find((c) => c.id === community || c.name === community);
+    // a system licence covers every community; the others only those they list, compared by the
+    // one attribute the path carries
+    const match = licence.communities.find((c) =>
+      'id' in ref ? c.id === community : c.name === community,
+    );
     if (!match && licence.level !== 'system')
       throw new AccessRefused(`licence does not cover community ${community}`);
     if (tenant !== undefined && match && match.tenantId !== tenant) {

@@ -42,6 +42,14 @@ describe('auth: declared access rules', function () {
     keys.community = (
       await licences.create({ level: 'community', communityIds: [mine.id] })
     ).licenseKey;
+    // a community named like theirs' id, stored directly (creation refuses such names now)
+    const [impostor] = (await t
+      .db('platform.communities')
+      .insert({ tenant_id: tenantB.id, name: theirs.id })
+      .returning('id')) as { id: string }[];
+    keys.impostor = (
+      await licences.create({ level: 'service', communityIds: [impostor!.id] })
+    ).licenseKey;
 
     const serviceKeys = new ServiceKeyStore(t.db, randomBytes(32), 'docverify');
     servicePublicKey = (await serviceKeys.currentKey()).key.keyId;
@@ -53,7 +61,7 @@ describe('auth: declared access rules', function () {
     });
     const managers = {
       levels: ['system', 'service', 'service_ext'] as const,
-      community: fromParam('communityId'),
+      community: { id: fromParam('communityId') },
       tenant: fromParam('tenantId'),
     };
     const app = createHttpApp({
@@ -93,6 +101,11 @@ describe('auth: declared access rules', function () {
     ['service_ext licence, its community', () => call(keys.serviceExt!, mine), 200],
     ['service licence, another community', () => call(keys.service!, theirs), 403],
     ['community licence, its community', () => call(keys.community!, mine), 403],
+    [
+      "service licence of a community named like another's id, that other",
+      () => call(keys.impostor!, theirs),
+      403,
+    ],
     [
       'service licence, its community under another tenant',
       () => call(keys.service!, mine, theirs.tenantId),

@@ -5,6 +5,7 @@ export {
   UUID,
   NotFoundInPlatform,
   DuplicateInPlatform,
+  InvalidInPlatform,
   type Tenant,
   type Community,
 } from './tenants.ts';

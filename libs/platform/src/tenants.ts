@@ -20,6 +20,11 @@ export class DuplicateInPlatform extends Error {
   override name = 'DuplicateInPlatform';
 }
 
+/** A value the platform refuses to store (a community name shaped like an id). */
+export class InvalidInPlatform extends Error {
+  override name = 'InvalidInPlatform';
+}
+
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function rethrowUnique(err: unknown, message: string): never {
@@ -44,6 +49,10 @@ export class TenantStore {
   }
 
   async createCommunity(tenantId: string, name: string): Promise<Community> {
+    // paths name communities by id (docverify, webhooks) or by name (oauth): a name shaped like
+    // an id could pass for another community wherever the two were ever confused
+    if (UUID.test(name))
+      throw new InvalidInPlatform(`community name "${name}" is shaped like an id`);
     if (!(await this.findTenant(tenantId)))
       throw new NotFoundInPlatform(`tenant ${tenantId} does not exist`);
     const [row] = await this.db('platform.communities')
@@ -53,9 +62,21 @@ export class TenantStore {
     return row as Community;
   }
 
-  /** By id or by name: the OAuth service addresses communities by name, the others by id. */
-  async findCommunity(idOrName: string): Promise<Community | undefined> {
-    const query = this.db('platform.communities').first('id', 'name', 'tenant_id as tenantId');
-    return UUID.test(idOrName) ? query.where({ id: idOrName }) : query.where({ name: idOrName });
+  // Two lookups, never one guessing from the value's shape: docverify and webhooks paths carry
+  // ids, oauth issuers carry names, and a name may look like another community's id.
+
+  /** By id only; a value that is no UUID finds nothing. */
+  async findCommunityById(id: string): Promise<Community | undefined> {
+    if (!UUID.test(id)) return undefined;
+    return this.db('platform.communities')
+      .where({ id })
+      .first('id', 'name', 'tenant_id as tenantId');
+  }
+
+  /** By name only (the oauth issuer paths and the oauth admin commands). */
+  async findCommunityByName(name: string): Promise<Community | undefined> {
+    return this.db('platform.communities')
+      .where({ name })
+      .first('id', 'name', 'tenant_id as tenantId');
   }
 }

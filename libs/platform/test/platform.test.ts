@@ -6,6 +6,7 @@ import {
   LicenceStore,
   NotFoundInPlatform,
   DuplicateInPlatform,
+  InvalidInPlatform,
   platformMigrations,
   ReplayGuard,
   ServiceKeyStore,
@@ -25,13 +26,31 @@ describe('platform data', () => {
   after(async () => t?.drop());
 
   describe('tenants and communities', () => {
-    it('creates and finds a community by id and by name', async () => {
+    it('creates and finds a community by id and by name, each lookup only by its own', async () => {
       const tenant = await tenants.createTenant('Acme Test Bank');
       const community = await tenants.createCommunity(tenant.id, 'acme-retail');
       expect(community).to.include({ name: 'acme-retail', tenantId: tenant.id });
-      expect(await tenants.findCommunity(community.id)).to.deep.equal(community);
-      expect(await tenants.findCommunity('acme-retail')).to.deep.equal(community);
-      expect(await tenants.findCommunity('nope')).to.equal(undefined);
+      expect(await tenants.findCommunityById(community.id)).to.deep.equal(community);
+      expect(await tenants.findCommunityByName('acme-retail')).to.deep.equal(community);
+      expect(await tenants.findCommunityById('acme-retail')).to.equal(undefined);
+      expect(await tenants.findCommunityByName(community.id)).to.equal(undefined);
+      expect(await tenants.findCommunityByName('nope')).to.equal(undefined);
+    });
+    it('refuses a community name shaped like an id (it could pass for another community)', async () => {
+      const tenant = await tenants.createTenant('Uuid Name Tenant');
+      const victim = await tenants.createCommunity(tenant.id, 'victim-community');
+      for (const name of [victim.id, victim.id.toUpperCase(), randomUUID()]) {
+        await tenants.createCommunity(tenant.id, name).then(
+          () => expect.fail(`${name} accepted`),
+          (err: unknown) => expect(err).to.be.instanceOf(InvalidInPlatform),
+        );
+      }
+      // a community named like an id (stored before this rule) is still found by name only
+      await t.db('platform.communities').insert({ tenant_id: tenant.id, name: victim.id });
+      expect(await tenants.findCommunityById(victim.id)).to.deep.include({
+        name: 'victim-community',
+      });
+      expect(await tenants.findCommunityByName(victim.id)).to.not.deep.include({ id: victim.id });
     });
     it('refuses duplicates and unknown tenants with named errors', async () => {
       await tenants.createTenant('Dup Tenant');

@@ -16,6 +16,7 @@ import {
   SERVICE_NAMES,
   ServiceKeyStore,
   TenantStore,
+  UUID,
   type LicenceLevel,
   type ServiceName,
 } from '@idv/platform';
@@ -81,6 +82,8 @@ export const commands: Record<string, Command> = {
         '--name: letters, digits, _, - and . only, starting with a letter or digit, at most 63',
       );
     }
+    // paths address communities by id: a name shaped like one could pass for another community
+    if (UUID.test(name)) throw new UsageError('--name must not be shaped like an id (a UUID)');
     return new TenantStore(db).createCommunity(one(options, 'tenant'), name);
   },
 

@@ -1,7 +1,7 @@
 // Admin CLI: `npm run -s admin -- <noun> <verb> [--option value]...`, JSON on stdout.
 import { ConfigError, loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
 import { createDatabase, ensureDatabaseExists, migrate } from '@idv/db';
-import { DuplicateInPlatform, NotFoundInPlatform } from '@idv/platform';
+import { DuplicateInPlatform, InvalidInPlatform, NotFoundInPlatform } from '@idv/platform';
 import { allMigrations } from './allMigrations.ts';
 import { commands, UsageError, type Options } from './commands.ts';
 
@@ -65,7 +65,8 @@ main().catch((err: unknown) => {
   if (
     err instanceof ConfigError ||
     err instanceof NotFoundInPlatform ||
-    err instanceof DuplicateInPlatform
+    err instanceof DuplicateInPlatform ||
+    err instanceof InvalidInPlatform
   ) {
     fail(1, err.message);
   }

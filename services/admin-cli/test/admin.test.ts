@@ -120,6 +120,12 @@ describe('admin CLI', function () {
       /letters, digits/,
     ],
     [
+      'a community name shaped like an id',
+      ['community', 'create', '--tenant', 'x', '--name', '0b9a1c2d-1111-2222-3333-444455556666'],
+      2,
+      /shaped like an id/,
+    ],
+    [
       'an unknown service',
       ['servicekey', 'show', '--service', 'mail'],
       2,

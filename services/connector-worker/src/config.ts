@@ -56,6 +56,11 @@ export const ConnectorWorkerConfig = defineConfig({
     description:
       'CIDRs providers may be reached at although loopback, private, link-local or metadata (SSRF guard); outside production loopback is allowed too',
   }),
+  CONNECTOR_CERT_DIR: Type.String({
+    default: '',
+    description:
+      'directory of the client certificates (PKCS#12) licence registry verifiers may use, each named <communityId>.<certPath>; empty: none',
+  }),
   SHUTDOWN_TIMEOUT_MS: platformConfigFields.SHUTDOWN_TIMEOUT_MS,
 });
 export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {

@@ -18,6 +18,7 @@ import { createJobHandler } from './jobs/handleJob.ts';
 import { startMetricsServer } from './metricsServer.ts';
 import { VerifierGates } from './provider/admission.ts';
 import { VerifierBreakers } from './provider/breakers.ts';
+import { ClientCertificates } from './provider/clientCertificates.ts';
 import { createProviderHttp } from './provider/http.ts';
 import { parseAllowList, SsrfGuard } from '@idv/netguard';
 import { providerMetrics } from './provider/metrics.ts';
@@ -85,7 +86,7 @@ export async function startConnectorWorker(
   );
   const adapter = options.adapter
     ? { adapter: options.adapter, close: async () => {} }
-    : ADAPTERS[type]({ http: provider.http });
+    : ADAPTERS[type]({ http: provider.http, lookup: guard.lookup });
   const gates = new VerifierGates();
   const handler = createJobHandler({
     type,
@@ -93,6 +94,7 @@ export async function startConnectorWorker(
     box: createSecretBox(master.key),
     http: provider.http,
     guard,
+    certificates: new ClientCertificates(settings.CONNECTOR_CERT_DIR),
     breakers,
     gates,
     metrics,

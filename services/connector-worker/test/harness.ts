@@ -26,6 +26,8 @@ export interface Ask {
   document: Record<string, unknown>;
   connectorUrl?: string;
   verifierId?: string;
+  /** the community of the job's context, 'c-1' unless given */
+  communityId?: string;
   returnRawData?: boolean;
   timeoutMs?: number;
   limits?: VerifierLimits;
@@ -84,7 +86,7 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
       },
       deadline: Date.now() + (r.timeoutMs ?? 8000),
       sentAt: Date.now(),
-      context: { tenantId: 't-1', communityId: 'c-1', dvcID: 'kyc' },
+      context: { tenantId: 't-1', communityId: r.communityId ?? 'c-1', dvcID: 'kyc' },
     };
     return { jobId, body };
   };

@@ -112,6 +112,21 @@ describe('docverify gateway: well-known, verifiers and configs', function () {
         },
         /\/config\/accounts\/0/,
       ],
+      [
+        'a certPath that is a path on the worker',
+        {
+          ...faceCloud,
+          tag: 'x3',
+          type: 'license_registry',
+          config: { certPath: '/etc/idv/master.key' },
+        },
+        /\/config\/certPath/,
+      ],
+      [
+        'a certPath climbing out of the certificate directory',
+        { ...faceCloud, tag: 'x4', type: 'license_registry', config: { certPath: '../x.p12' } },
+        /\/config\/certPath/,
+      ],
     ];
     for (const [name, body, field] of bad) {
       it(`refuses a create with ${name}: 400 naming the field`, async () => {
@@ -222,6 +237,13 @@ describe('docverify gateway: well-known, verifiers and configs', function () {
 
   describe('verification configs', () => {
     const path = () => `/verificationConfig/community/${community}`;
+    /** a first-name check, then `module` with `criteria` */
+    const comparing = (module: string, criteria: Record<string, unknown>) => ({
+      dataComparisonAttributes: [
+        { module: 'firstname check', criteria: { value: 'fuzzyMatch' } },
+        { module, criteria },
+      ],
+    });
     const kyc = () => ({
       tenantId: platform.community.tenantId,
       tag: 'kyc',
@@ -269,6 +291,20 @@ describe('docverify gateway: well-known, verifiers and configs', function () {
         () => ({ ...kyc(), tag: 'f', settings: { retryCount: 9 } }),
         /retryCount/,
       ],
+      [
+        'fuzzyMatch for the dob check (spec 2.1: eq only)',
+        () => ({ ...kyc(), tag: 'h', settings: comparing('dob check', { value: 'fuzzyMatch' }) }),
+        /\/settings\/dataComparisonAttributes\/1\/criteria\/value/,
+      ],
+      [
+        'ignoreMiddleNames for the dob check',
+        () => ({
+          ...kyc(),
+          tag: 'i',
+          settings: comparing('dob check', { value: 'eq', ignoreMiddleNames: true }),
+        }),
+        /\/settings\/dataComparisonAttributes\/1\/criteria\/ignoreMiddleNames/,
+      ],
     ];
     for (const [name, body, message] of bad) {
       it(`refuses ${name}: 400`, async () => {
@@ -281,6 +317,36 @@ describe('docverify gateway: well-known, verifiers and configs', function () {
         expect(res.body.message).to.match(message);
       });
     }
+
+    it('stores minMatchScore only with fuzzyMatch (85 unless given), never with eq', async () => {
+      const settings = {
+        dataComparisonAttributes: [
+          { module: 'firstname check', criteria: { value: 'fuzzyMatch' } },
+          { module: 'lastname check', criteria: { value: 'eq', minMatchScore: 90 } },
+          { module: 'dob check', criteria: { value: 'eq', minMatchScore: 90 } },
+        ],
+      };
+      const res = await service.request<{ settings: unknown }>('PUT', path(), {
+        ...kyc(),
+        tag: 'scores',
+        settings,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const stored = await service.request<{ settings: { dataComparisonAttributes: unknown } }>(
+        'GET',
+        `${path()}/scores`,
+      );
+      expect(stored.body.settings.dataComparisonAttributes).to.deep.equal([
+        { module: 'firstname check', criteria: { value: 'fuzzyMatch', minMatchScore: 85 } },
+        { module: 'lastname check', criteria: { value: 'eq' } },
+        { module: 'dob check', criteria: { value: 'eq' } },
+      ]);
+      const patched = await service.request('PATCH', `${path()}/scores`, {
+        settings: comparing('dob check', { value: 'fuzzyMatch', minMatchScore: 90 }),
+      });
+      expect(patched.status).to.equal(400);
+      expect((await service.request('DELETE', `${path()}/scores`)).status).to.equal(204);
+    });
 
     it('lists every reference error with its path', async () => {
       const res = await service.request<{ details: { path: string }[] }>('PUT', path(), {

@@ -17,7 +17,7 @@ export interface OauthAdminContext {
 }
 
 async function community(db: Knex, name: string): Promise<Community> {
-  const found = await new TenantStore(db).findCommunity(name);
+  const found = await new TenantStore(db).findCommunityByName(name);
   if (!found) throw new NotFoundInPlatform(`community ${name} does not exist`);
   return found;
 }

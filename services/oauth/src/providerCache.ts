@@ -58,7 +58,7 @@ export class ProviderCache {
       checkedAt: Date.now(),
     };
     entry.issuer = (async () => {
-      const community = await this.deps.tenants.findCommunity(communityName);
+      const community = await this.deps.tenants.findCommunityByName(communityName);
       if (!community || community.name !== communityName) return undefined;
       const keys = await this.deps.keys.keySet(community.id);
       entry.fingerprint = await this.deps.keys.fingerprint(community.id);

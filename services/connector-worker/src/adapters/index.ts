@@ -3,6 +3,7 @@
 // are made once per worker and closed with it.
 import type { ConnectorType } from '@idv/contracts';
 import type { AxiosInstance } from 'axios';
+import type { LookupFunction } from 'node:net';
 import type { Adapter } from './types.ts';
 import { createBasicOcr } from './basic_ocr/index.ts';
 import { documentAuthA } from './documentAuthA.ts';
@@ -12,7 +13,8 @@ import { createFaceCloud } from './faceCloud.ts';
 import { faceCompareA } from './faceCompareA.ts';
 import { faceCompareB } from './faceCompareB.ts';
 import { identityData } from './identityData.ts';
-import { licenseRegistry } from './licenseRegistry.ts';
+import { createLicenseRegistry } from './licenseRegistry.ts';
+import { MtlsAgents } from '../provider/mtlsAgents.ts';
 import { liveness } from './liveness.ts';
 import { peopleSearch } from './peopleSearch.ts';
 import { agentReview, autoReview } from './review.ts';
@@ -20,6 +22,8 @@ import { agentReview, autoReview } from './review.ts';
 /** What an adapter may keep for the worker's life. */
 export interface AdapterResources {
   http: AxiosInstance;
+  /** the SSRF-guarded DNS lookup, for sockets an adapter opens itself */
+  lookup: LookupFunction;
 }
 
 export interface WorkerAdapter {
@@ -31,7 +35,10 @@ const plain = (adapter: Adapter) => (): WorkerAdapter => ({ adapter, close: asyn
 
 export const ADAPTERS: Record<ConnectorType, (resources: AdapterResources) => WorkerAdapter> = {
   basic_ocr: () => createBasicOcr(),
-  license_registry: plain(licenseRegistry),
+  license_registry: ({ lookup }) => {
+    const agents = new MtlsAgents(lookup);
+    return { adapter: createLicenseRegistry(agents), close: async () => agents.close() };
+  },
   identity_data: plain(identityData),
   liveness: plain(liveness),
   face_compare_a: plain(faceCompareA),

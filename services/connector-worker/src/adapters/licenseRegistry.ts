@@ -1,16 +1,17 @@
 // license_registry (dl_verify) speaks a licence data verification service: a token from the auth
 // URL, then the licence checked at the DLDV URL; protocol in the sandbox's routes/dldv.ts. The
 // value-free variant (match indicators only, no record values come back) is used when configured.
-// Primary first; when it fails (not when it refuses) the secondary pair is tried. certPath and
-// passphrase are a PKCS#12 client certificate for mutual TLS; messageOriginatorId and
-// messageDestinationId go in every message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}.
+// Primary first; when it fails (not when it refuses) the secondary pair is tried. certPath names a
+// PKCS#12 client certificate for mutual TLS in the operator's certificate directory (never a path
+// on the worker), opened with passphrase; messageOriginatorId and messageDestinationId go in every
+// message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { Agent } from 'node:https';
+import type { Agent } from 'node:https';
 import type { Adapter, AdapterInput } from './types.ts';
 import { isoDate } from './shared/documentInputs.ts';
 import { asRecord, asString, defined, fieldDecision } from './shared/normalise.ts';
-import { ProviderUnavailable } from '../outcomes.ts';
+import { ProviderUnavailable, Refused } from '../outcomes.ts';
+import type { MtlsAgents } from '../provider/mtlsAgents.ts';
 import { callProvider, endpoint, expectAnswer } from './shared/providerCall.ts';
 
 interface Site {
@@ -87,17 +88,20 @@ async function ask(input: AdapterInput, site: Site, agent: Agent | undefined) {
   return { result: fieldDecision(answer.recordFound === true, matches), raw };
 }
 
-export const licenseRegistry: Adapter = async (input) => {
-  const certPath = asString(input.config.certPath);
-  const agent = certPath
-    ? new Agent({
-        ...(input.lookup ? { lookup: input.lookup } : {}),
-        pfx: await readFile(certPath),
-        passphrase: asString(input.config.passphrase) ?? '',
-      })
-    : undefined;
-  let last: unknown;
-  try {
+/** The license_registry adapter of one worker; its mTLS agents live as long as the worker. */
+export function createLicenseRegistry(agents: MtlsAgents): Adapter {
+  /** The mTLS agent of the configured client certificate; none without certPath. */
+  const clientAgent = async (input: AdapterInput): Promise<Agent | undefined> => {
+    const certPath = asString(input.config.certPath);
+    if (!certPath) return undefined;
+    if (!input.clientCertificate)
+      throw new Refused('invalid_config', 'certPath: no client certificates here');
+    const pfx = await input.clientCertificate(certPath);
+    return agents.of(pfx, asString(input.config.passphrase) ?? '', certPath);
+  };
+  return async (input) => {
+    const agent = await clientAgent(input);
+    let last: unknown;
     for (const site of sitesOf(input)) {
       try {
         return await ask(input, site, agent);
@@ -107,7 +111,5 @@ export const licenseRegistry: Adapter = async (input) => {
       }
     }
     throw last;
-  } finally {
-    agent?.destroy();
-  }
-};
+  };
+}

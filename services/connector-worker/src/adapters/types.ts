@@ -13,6 +13,8 @@ export interface AdapterInput {
   signal: AbortSignal; // aborted when the provider's timeout or the job's deadline comes
   /** the SSRF-guarded DNS lookup, for adapters that open sockets of their own (mTLS agents) */
   lookup?: LookupFunction;
+  /** a client certificate of the job's community from the operator's directory, by file name */
+  clientCertificate?: (name: string) => Promise<Buffer>;
 }
 export interface AdapterOutput {
   result: NormalisedResult;

@@ -18,6 +18,7 @@ import {
 } from '../outcomes.ts';
 import type { VerifierGates } from '../provider/admission.ts';
 import type { VerifierBreakers } from '../provider/breakers.ts';
+import type { ClientCertificates } from '../provider/clientCertificates.ts';
 import type { ProviderMetrics } from '../provider/metrics.ts';
 import { checkRouting, openJob } from './openJob.ts';
 import { replyOf, type Completed, type JobTiming } from './replies.ts';
@@ -28,6 +29,7 @@ export interface JobDeps {
   box: SecretBox;
   http: AxiosInstance;
   guard: SsrfGuard;
+  certificates: ClientCertificates;
   breakers: VerifierBreakers;
   gates: VerifierGates;
   metrics: ProviderMetrics;
@@ -80,6 +82,7 @@ async function work(deps: JobDeps, job: ConnectorJob, timing: JobTiming): Promis
             document,
             http: deps.http,
             lookup: deps.guard.lookup,
+            clientCertificate: (name) => deps.certificates.load(job.context.communityId, name),
             signal,
           }),
       })

@@ -2,6 +2,7 @@
 // dataComparisonAttributes: eq, or fuzzyMatch with a token-set ratio after normalisation.
 import * as fuzzballModule from 'fuzzball';
 import type { ExtractedFields, VerificationSettings } from '@idv/contracts';
+import { DEFAULT_MIN_MATCH_SCORE } from './comparisonCriteria.ts';
 
 // fuzzball ships CommonJS; under ESM interop its functions may sit on `default`.
 const fuzzball = ((fuzzballModule as unknown as { default?: typeof fuzzballModule }).default ??
@@ -78,7 +79,7 @@ export function compareData(
     const score = compare(attribute, given, found);
     const threshold =
       attribute.criteria.value === 'fuzzyMatch' && field !== 'dob'
-        ? attribute.criteria.minMatchScore
+        ? (attribute.criteria.minMatchScore ?? DEFAULT_MIN_MATCH_SCORE)
         : 100;
     return [{ field, submitted: true, score, passed: score >= threshold }];
   });

@@ -9,7 +9,7 @@ export const MANAGER_LEVELS = ['system', 'service', 'service_ext'] as const;
 /** The community named by :communityId (the licence check ran before); 404 when it does not exist. */
 export function communityOfPath(tenants: TenantStore) {
   return async (req: Request): Promise<Community> => {
-    const found = await tenants.findCommunity(String(req.params.communityId));
+    const found = await tenants.findCommunityById(String(req.params.communityId));
     if (!found) throw new NotFound(`community ${String(req.params.communityId)} not found`);
     return found;
   };

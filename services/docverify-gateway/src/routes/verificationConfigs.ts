@@ -1,10 +1,15 @@
 // /verificationConfig/community/{communityId}[/{id_or_tag}]: create (spec 2.4) plus list, get,
 // update and delete.
 import { fromParam, type CredentialAuth } from '@idv/auth';
-import { VerificationConfigCreate, VerificationConfigPatch } from '@idv/contracts';
+import {
+  VerificationConfigCreate,
+  VerificationConfigPatch,
+  type VerificationSettings,
+} from '@idv/contracts';
 import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
+import { comparisonIssues, withoutUnusedScores } from '../domain/comparisonCriteria.ts';
 import {
   checkItems,
   pickArrays,
@@ -40,9 +45,15 @@ function present(config: VerificationConfigRecord) {
   };
 }
 
+function refuseComparisonIssues(settings: VerificationSettings | undefined): void {
+  const issues = comparisonIssues(settings);
+  if (issues.length > 0)
+    throw new BadRequest(`body is invalid: ${issues[0]!.path} ${issues[0]!.message}`, issues);
+}
+
 export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Route[] {
   const guards = [
-    deps.auth.require({ levels: MANAGER_LEVELS, community: fromParam('communityId') }),
+    deps.auth.require({ levels: MANAGER_LEVELS, community: { id: fromParam('communityId') } }),
   ];
   const community = communityOfPath(deps.tenants);
   const config = async (req: Request): Promise<VerificationConfigRecord> => {
@@ -75,6 +86,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       },
       handler: async (req, res) => {
         const input = parseBody(VerificationConfigCreate, req.body);
+        refuseComparisonIssues(input.settings);
         const owner = await community(req);
         if (input.tenantId !== owner.tenantId) {
           throw new BadRequest('tenantId is not the tenant of this community', [
@@ -92,7 +104,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
             tag: input.tag,
             name: input.name,
             arrays,
-            settings: input.settings ?? {},
+            settings: withoutUnusedScores(input.settings ?? {}),
           });
           res.json(present(created));
         } catch (err) {
@@ -124,6 +136,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       handler: async (req, res) => {
         refuseFixedMembers(req.body, ['tag', 'tenantId']);
         const changes = parseBody(VerificationConfigPatch, req.body);
+        refuseComparisonIssues(changes.settings);
         const current = await config(req);
         const arrays = pickArrays(changes);
         await checkReferences(current.communityId, arrays);
@@ -132,7 +145,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
             await deps.configs.update(current, {
               name: changes.name,
               arrays,
-              settings: changes.settings,
+              settings: withoutUnusedScores(changes.settings),
             }),
           ),
         );

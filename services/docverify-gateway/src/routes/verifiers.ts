@@ -11,6 +11,7 @@ import { Type } from '@sinclair/typebox';
 import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
+import { changedAddresses, maskedSecrets } from '../domain/configAddresses.ts';
 import { MASK, maskSecrets, unmaskSecrets } from '../domain/secrets.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
 import { DuplicateTag, type VerifierRecord, type VerifierStore } from '../store/verifiers.ts';
@@ -43,9 +44,51 @@ function checkConfig(
   return parseBody(CONFIG_BY_CONNECTOR[type], config, '/config') as Record<string, unknown>;
 }
 
+function refuseMasked(pointers: string[], why: string): void {
+  if (pointers.length === 0) return;
+  const paths = pointers.map((pointer) => `/config${pointer}`);
+  throw new BadRequest(
+    `${paths.join(', ')}: give the secret itself, not ${MASK} (${why})`,
+    paths.map((path) => ({ path, message: `must be the secret itself, not ${MASK}` })),
+  );
+}
+
+/**
+ * The config a PATCH stores, or undefined to keep it. A masked secret sent back keeps the stored
+ * one only while connectorUrl and every address member stay as they are: secrets given for one
+ * provider never follow a new address.
+ */
+function nextConfig(
+  current: VerifierRecord,
+  changes: VerifierPatch,
+): Record<string, unknown> | undefined {
+  const moved = changes.connectorUrl !== undefined && changes.connectorUrl !== current.connectorUrl;
+  if (changes.config === undefined) {
+    if (!moved) return undefined;
+    throw new BadRequest(
+      'changing connectorUrl needs the config, with its secrets, in the same request',
+      [{ path: '/config', message: 'is required when connectorUrl changes' }],
+    );
+  }
+  const readdressed = [
+    ...(moved ? ['/connectorUrl'] : []),
+    ...changedAddresses(current.type, current.config, changes.config).map((p) => `/config${p}`),
+  ];
+  if (readdressed.length > 0) {
+    refuseMasked(
+      maskedSecrets(current.type, changes.config),
+      `${readdressed.join(', ')} changed, so stored secrets are not kept`,
+    );
+    return checkConfig(current.type, changes.config);
+  }
+  const { value, missing } = unmaskSecrets(changes.config, current.config);
+  refuseMasked(missing, 'no secret is stored there');
+  return checkConfig(current.type, value as Record<string, unknown>);
+}
+
 export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
   const guards = [
-    deps.auth.require({ levels: MANAGER_LEVELS, community: fromParam('communityId') }),
+    deps.auth.require({ levels: MANAGER_LEVELS, community: { id: fromParam('communityId') } }),
   ];
   const communityOf = communityOfPath(deps.tenants);
   const community = async (req: Request): Promise<string> => (await communityOf(req)).id;
@@ -72,6 +115,8 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       },
       handler: async (req, res) => {
         const input = parseBody(VerifierCreate, req.body);
+        // nothing is stored yet that a mask could stand for
+        refuseMasked(maskedSecrets(input.type, input.config), 'there is no stored secret to keep');
         const config = checkConfig(input.type, input.config);
         try {
           res.json(
@@ -117,32 +162,7 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
         refuseFixedMembers(req.body, ['tag', 'type']);
         const changes = parseBody(VerifierPatch, req.body);
         const { verifier: current, tenantId } = await verifierOf(req);
-        const moved =
-          changes.connectorUrl !== undefined && changes.connectorUrl !== current.connectorUrl;
-        if (moved && changes.config === undefined) {
-          // the stored secrets were given for the old provider: never send them to a new address
-          throw new BadRequest(
-            'changing connectorUrl needs the config, with its secrets, in the same request',
-            [{ path: '/config', message: 'is required when connectorUrl changes' }],
-          );
-        }
-        let config: Record<string, unknown> | undefined;
-        if (changes.config !== undefined) {
-          // a masked secret sent back means "keep it", but only for the same provider address
-          const { value, missing } = moved
-            ? { value: changes.config, missing: [] }
-            : unmaskSecrets(changes.config, current.config);
-          if (missing.length > 0 || (moved && JSON.stringify(changes.config).includes(MASK))) {
-            throw new BadRequest(
-              'a masked secret can only keep a stored one for the same connectorUrl',
-              (missing.length ? missing : ['/config']).map((path) => ({
-                path: `/config${path}`,
-                message: 'give the secret itself',
-              })),
-            );
-          }
-          config = checkConfig(current.type, value as Record<string, unknown>);
-        }
+        const config = nextConfig(current, changes);
         res.json(
           present(await deps.verifiers.update(current, { ...changes, config }, tenantId), res),
         );

@@ -52,7 +52,7 @@ export function communityRouter(deps: CommunityRouterDeps): express.Router {
     tag('/v1/interaction/:uid/eam-context'),
     deps.auth.require({
       levels: ['system', 'service', 'service_ext'],
-      community: (req) => String(req.params.community),
+      community: { name: (req) => String(req.params.community) },
     }),
     eamContext(deps.trust),
   );

@@ -11,20 +11,20 @@ export function managerGuards(auth: CredentialAuth): RequestHandler[] {
   return [
     auth.require({
       levels: MANAGER_LEVELS,
-      community: fromParam('communityId'),
+      community: { id: fromParam('communityId') },
       tenant: fromParam('tenantId'),
     }),
   ];
 }
 
 /**
- * The community of :communityId (id or name) inside :tenantId. Runs after the licence check; a
+ * The community of :communityId (by id only) inside :tenantId. Runs after the licence check; a
  * community of another tenant is 404 as if it did not exist (a system licence passes the rule).
  */
 export function scopeOfPath(tenants: TenantStore) {
   return async (req: Request): Promise<Scope> => {
     const tenantId = String(req.params.tenantId);
-    const community = await tenants.findCommunity(String(req.params.communityId));
+    const community = await tenants.findCommunityById(String(req.params.communityId));
     if (!community || community.tenantId !== tenantId)
       throw new NotFound(
         `community ${String(req.params.communityId)} not found in tenant ${tenantId}`,
