@@ -100,6 +100,8 @@ export {
   Webhook,
   WebhookFetchBody,
   WebhookFetchResult,
+  EventAccepted,
+  EventIntakeBody,
 } from './http/webhooks.ts';
 export {
   WebhookCallbackBody,

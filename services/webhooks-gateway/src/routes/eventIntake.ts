@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { credentialsOf, type CredentialAuth } from '@idv/auth';
 import type { Broker } from '@idv/broker';
 import {
+  EventAccepted,
+  EventIntakeBody,
   INTAKE_CATALOG,
   isEventName,
   platformEmitter,
@@ -56,6 +58,14 @@ export function eventIntakeRoutes(deps: EventIntakeDeps): Route[] {
       method: 'PUT',
       path: `${WEBHOOK_BASE}/event/:eventName`,
       guards: managerGuards(deps.auth),
+      doc: {
+        summary:
+          'publishes an event of the catalog for the community, marked origin "intake"; names the platform emits itself are 403 unless the operator allows them',
+        body: EventIntakeBody,
+        response: EventAccepted,
+        success: 202,
+        errors: [503],
+      },
       handler: async (req, res) => {
         const eventName = String(req.params.eventName);
         if (!isEventName(eventName)) throw new NotFound(`unknown event ${eventName}`);
