@@ -1,5 +1,6 @@
-// The catalog of domain events: name -> data schema (version 1). No raw PII in any event: people
-// appear only as opaque ids. Consumers accept further members, so producers may add fields.
+// The catalog of domain events: name -> data schema (version 1) and the service that emits it. No
+// raw PII in any event: people appear only as opaque ids. Consumers accept further members, so
+// producers may add fields; callers of the event intake may not (INTAKE_CATALOG).
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 
 const open = { additionalProperties: true } as const;
