@@ -1,8 +1,18 @@
 // Public surface of contracts/: every JSON Schema of the platform and the types derived from them.
-export { validate, ajv, type Validation, type ValidationIssue } from './validate.ts';
+export {
+  validate,
+  ajv,
+  MAX_JSON_DEPTH,
+  type Validation,
+  type ValidationIssue,
+} from './validate.ts';
 export { EventEnvelope } from './events/envelope.ts';
 export {
   EVENT_CATALOG,
+  EVENT_EMITTERS,
+  INTAKE_CATALOG,
+  platformEmitter,
+  PLATFORM_EVENT_NAMES,
   isEventName,
   DocumentValidated,
   FaceValidated,
@@ -93,6 +103,8 @@ export {
   Webhook,
   WebhookFetchBody,
   WebhookFetchResult,
+  EventAccepted,
+  EventIntakeBody,
 } from './http/webhooks.ts';
 export {
   WebhookCallbackBody,

@@ -41,8 +41,31 @@ function describe(error: ErrorObject): ValidationIssue {
   };
 }
 
+/**
+ * How deep arrays and objects may nest in a validated value. Deeper values are refused before ajv
+ * sees them: JSON.stringify, structuredClone and ajv's own deep equality (uniqueItems) recurse and
+ * throw RangeError far below what a 1 MB body can nest (about 500,000 levels).
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** The first member nested past MAX_JSON_DEPTH, found without recursion. */
+function tooDeep(value: unknown): ValidationIssue | undefined {
+  const stack: [unknown, number, string][] = [[value, 0, '']];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [member, depth, path] = next;
+    if (member === null || typeof member !== 'object') continue;
+    if (depth === MAX_JSON_DEPTH)
+      return { path, message: `nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` };
+    for (const [key, inner] of Object.entries(member))
+      stack.push([inner, depth + 1, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  }
+  return undefined;
+}
+
 /** Validates (and fills defaults into) `value`; never throws on bad input. */
 export function validate<S extends TSchema>(schema: S, value: unknown): Validation<Static<S>> {
+  const deep = tooDeep(value);
+  if (deep) return { ok: false, issues: [deep] };
   const fn = compile(schema);
   if (fn(value)) return { ok: true, value: value as Static<S> };
   return { ok: false, issues: (fn.errors ?? []).map(describe) };

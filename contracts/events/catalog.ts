@@ -1,5 +1,6 @@
-// The catalog of domain events: name -> data schema (version 1). No raw PII in any event: people
-// appear only as opaque ids. Consumers accept further members, so producers may add fields.
+// The catalog of domain events: name -> data schema (version 1) and the service that emits it. No
+// raw PII in any event: people appear only as opaque ids. Consumers accept further members, so
+// producers may add fields; callers of the event intake may not (INTAKE_CATALOG).
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 
 const open = { additionalProperties: true } as const;
@@ -83,6 +84,44 @@ export const EVENT_CATALOG = {
 } as const satisfies Record<string, TObject>;
 
 export type EventName = keyof typeof EVENT_CATALOG;
+
+/**
+ * Which platform service publishes each event, or 'intake' for an event only callers of the event
+ * intake send. The intake refuses the platform's own names (anyone holding a service licence could
+ * forge them) unless the operator allows them in WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS. Every new
+ * catalog entry has to say here who emits it.
+ */
+export const EVENT_EMITTERS = {
+  E_IDV_DOCUMENT_VALIDATE: 'docverify',
+  E_IDV_FACE_VALIDATE: 'docverify',
+  E_IDV_PERSON_VALIDATE: 'docverify',
+  E_IDV_VERIFIER_CHANGED: 'docverify',
+  E_OAUTH_LOGIN_SUCCEEDED: 'oauth',
+  E_OAUTH_LOGIN_FAILED: 'oauth',
+  E_OAUTH_TOKEN_ISSUED: 'oauth',
+} as const satisfies Record<EventName, 'docverify' | 'oauth' | 'intake'>;
+
+/** The service that emits `name` itself, or undefined when only intake callers send it. */
+export function platformEmitter(name: EventName): 'docverify' | 'oauth' | undefined {
+  const emitter: string = EVENT_EMITTERS[name];
+  return emitter === 'intake' ? undefined : (emitter as 'docverify' | 'oauth');
+}
+
+/** The names the platform's own services publish. */
+export const PLATFORM_EVENT_NAMES: readonly EventName[] = (
+  Object.keys(EVENT_EMITTERS) as EventName[]
+).filter((name) => platformEmitter(name) !== undefined);
+
+/**
+ * The catalog as the event intake holds callers to it: declared members only, so free-form data
+ * (personal data among it) cannot ride along in an undeclared member. Consumers stay open.
+ */
+export const INTAKE_CATALOG = Object.fromEntries(
+  Object.entries(EVENT_CATALOG).map(([name, schema]) => [
+    name,
+    Type.Object(schema.properties, { additionalProperties: false, $id: `events/intake/${name}` }),
+  ]),
+) as { [N in EventName]: (typeof EVENT_CATALOG)[N] };
 export type EventData<N extends EventName> = Static<(typeof EVENT_CATALOG)[N]>;
 
 export function isEventName(name: string): name is EventName {

@@ -1,4 +1,5 @@
-// The domain-event envelope of DESIGN section 3, published on the `events` topic exchange.
+// The domain-event envelope of DESIGN section 3, published on the `events` topic exchange, plus the
+// origin that tells the platform's own events from those a caller sent through the event intake.
 import { Type, type Static } from '@sinclair/typebox';
 
 export const EventEnvelope = Type.Object(
@@ -22,6 +23,16 @@ export const EventEnvelope = Type.Object(
     data: Type.Record(Type.String(), Type.Unknown(), {
       description: 'event-specific; never raw PII',
     }),
+    origin: Type.Optional(
+      Type.Union([Type.Literal('platform'), Type.Literal('intake')], {
+        default: 'platform',
+        description:
+          'who published it: "platform" (a platform service, over AMQP), or "intake" (a caller of the ' +
+          'event intake, PUT …/event/{eventName}, with a licence of the community): receivers trust ' +
+          'an intake event only as far as they trust those licences. Filled in as "platform" when ' +
+          'a publisher leaves it out; the intake always sets "intake"',
+      }),
+    ),
   },
   { $id: 'events/envelope', additionalProperties: false },
 );

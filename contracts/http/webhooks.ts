@@ -216,3 +216,25 @@ export const WebhookFetchResult = Type.Object({
   publicKey: Type.String({ description: 'the webhooks service public key (verifies v1k)' }),
 });
 export type WebhookFetchResult = Static<typeof WebhookFetchResult>;
+
+/** The event intake's answer (202): the event was published. */
+export const EventAccepted = Type.Object({
+  eventId: Type.String({ description: 'the envelope eventId receivers de-duplicate on' }),
+  eventName: Type.String(),
+});
+export type EventAccepted = Static<typeof EventAccepted>;
+
+/** The event intake's body: the event data, or that JSON encrypted under the shared key. */
+export const EventIntakeBody = Type.Union(
+  [
+    Type.Object(
+      { data: Type.String({ description: 'encrypt(event data JSON) under the ECDH shared key' }) },
+      { additionalProperties: false },
+    ),
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'the event data itself, holding exactly the members the catalog declares for the event name (contracts/events/catalog.ts)',
+    }),
+  ],
+  { description: '{data: encrypted} or the plain event data' },
+);

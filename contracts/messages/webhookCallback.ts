@@ -15,6 +15,12 @@ export const WebhookCallbackBody = Type.Object(
     data: Type.Record(Type.String(), Type.Unknown(), {
       description: 'the event data as published',
     }),
+    origin: Type.Union([Type.Literal('platform'), Type.Literal('intake')], {
+      description:
+        '"platform": published by a platform service; "intake": sent by a caller of the event ' +
+        'intake with a licence of the community (only event names the platform does not emit, ' +
+        'or those the operator allows there)',
+    }),
   },
   {
     description:

@@ -41,6 +41,8 @@ export async function startPlatform(
     OAUTH_PORT: '0',
     DOCVERIFY_PORT: '0',
     WEBHOOKS_PORT: '0',
+    // the tests publish document events through the intake, as an operator may allow it to
+    WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS: 'E_IDV_DOCUMENT_VALIDATE',
     ...overrides,
     ...overridesFor(database.url),
   };

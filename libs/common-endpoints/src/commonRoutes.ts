@@ -83,6 +83,7 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
         summary:
           'liveness and dependency status, the public key and the build version; with ?ready=1 a degraded service answers 503 (readiness probes)',
         response: Health,
+        errors: [503],
       },
       handler: async (req, res) => {
         const body = await health();

@@ -2,7 +2,7 @@
 // plain docs page: the document cannot drift from what the service registers.
 import { ErrorBody } from '@idv/contracts';
 import type { TSchema } from '@sinclair/typebox';
-import { securityOf, type Route } from './routes.ts';
+import { securityOf, type OpenApiSecurity, type Route } from './routes.ts';
 
 export interface OpenApiInfo {
   title: string;
@@ -15,6 +15,12 @@ export interface ExternalOperation {
   method: string;
   path: string;
   summary: string;
+  /** status of the success answer (e.g. 303 for a redirect); 200 when absent */
+  success?: number;
+  /** every error status it answers (the mounted router's own error bodies, e.g. OAuth 2.0) */
+  errors?: number[];
+  /** the credentials it takes, when it takes ours (HTTP Basic client auth is not listed) */
+  security?: OpenApiSecurity;
 }
 
 type Json = Record<string, unknown>;
@@ -40,28 +46,44 @@ const SECURITY = {
   license: [{ license: [] }],
 };
 
+const errorResponse = {
+  description: 'error',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+};
+
+/**
+ * The error statuses a route can answer, derived from how the app handles it: 400 for a bad body,
+ * path parameter or query, 401/403 from its credential guard (403 only where a licence level or
+ * community rule applies), 404 for what it names, 413 for a body over the limit, 503 when the
+ * database or broker its guard or handler uses is away, plus what its doc adds.
+ */
+function errorStatuses(route: Route): number[] {
+  const security = securityOf(route);
+  const parsesBody = route.jsonBody ?? ['POST', 'PUT', 'PATCH'].includes(route.method);
+  const hasParams = route.path.includes(':');
+  return [
+    ...new Set([
+      ...(parsesBody || hasParams || route.doc?.body ? [400] : []),
+      ...(security ? [401, 503] : []),
+      ...(security === 'credentials' ? [403] : []),
+      404,
+      ...(parsesBody ? [413] : []),
+      500,
+      ...(route.doc?.errors ?? []),
+    ]),
+  ].sort((a, b) => a - b);
+}
+
 function operation(route: Route): Json {
   const doc = route.doc;
   const security = securityOf(route);
-  const errors = new Set([
-    ...(route.doc?.body || route.method !== 'GET' ? [400] : []),
-    ...(security ? [401, 403] : []),
-    404,
-    500,
-    ...(doc?.errors ?? []),
-  ]);
   const success = String(doc?.success ?? 200);
   const responses: Json = {
     [success]: doc?.response
       ? { description: 'success', content: { 'application/json': { schema: plain(doc.response) } } }
       : { description: 'success' },
   };
-  for (const status of [...errors].sort()) {
-    responses[String(status)] = {
-      description: 'error',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-    };
-  }
+  for (const status of errorStatuses(route)) responses[String(status)] = errorResponse;
   return {
     summary: doc?.summary ?? `${route.method} ${route.path}`,
     parameters: pathParameters(route.path),
@@ -78,6 +100,17 @@ function operation(route: Route): Json {
   };
 }
 
+function externalOperation(op: ExternalOperation): Json {
+  const responses: Json = { [String(op.success ?? 200)]: { description: 'success' } };
+  for (const status of [...new Set([...(op.errors ?? []), 500])].sort((a, b) => a - b))
+    responses[String(status)] = { description: 'error' };
+  return {
+    summary: op.summary,
+    responses,
+    ...(op.security ? { security: SECURITY[op.security] } : {}),
+  };
+}
+
 export function openApiDocument(
   info: OpenApiInfo,
   routes: Route[],
@@ -91,10 +124,7 @@ export function openApiDocument(
   for (const op of external) {
     paths[op.path] = {
       ...paths[op.path],
-      [op.method.toLowerCase()]: {
-        summary: op.summary,
-        responses: { default: { description: 'see the summary' } },
-      },
+      [op.method.toLowerCase()]: externalOperation(op),
     };
   }
   const header = (name: string, description: string) => ({

@@ -1,37 +1,18 @@
-// SSRF protection: an outgoing call (callback, token URL, provider) may not reach loopback, private, link-local, CGNAT or
-// metadata addresses. Checked on the resolved address at connect time (the lookup the socket
-// uses), so a DNS answer that changes after a check (rebinding) cannot slip through.
+// SSRF protection: an outgoing call (callback, token URL, provider) may reach public unicast
+// addresses only (addressPolicy.ts), unless allow-listed. Checked on the resolved address at connect
+// time (the lookup the socket uses), so a DNS answer that changes after a check (rebinding) cannot
+// slip through; IP literals, which skip the lookup, are checked before the call.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { addressRefusal, mappedIpv4 } from './addressPolicy.ts';
+import { formatIpv4, parseIp } from './ipAddress.ts';
 
 export class BlockedTarget extends Error {
   override name = 'BlockedTarget';
   readonly code = 'EBLOCKEDTARGET';
 }
-
-const FORBIDDEN: [string, number, 'ipv4' | 'ipv6'][] = [
-  ['0.0.0.0', 8, 'ipv4'],
-  ['10.0.0.0', 8, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'],
-  ['127.0.0.0', 8, 'ipv4'],
-  ['169.254.0.0', 16, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.0.0.0', 24, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['198.18.0.0', 15, 'ipv4'],
-  ['224.0.0.0', 3, 'ipv4'],
-  ['::', 128, 'ipv6'],
-  ['::1', 128, 'ipv6'],
-  ['fc00::', 7, 'ipv6'],
-  ['fe80::', 10, 'ipv6'],
-  ['ff00::', 8, 'ipv6'],
-  // IPv6 forms that carry an IPv4 address a gateway may translate: NAT64 and 6to4
-  ['64:ff9b::', 96, 'ipv6'],
-  ['64:ff9b:1::', 48, 'ipv6'],
-  ['2002::', 16, 'ipv6'],
-];
 
 function family(address: string): 'ipv4' | 'ipv6' {
   return isIP(address) === 6 ? 'ipv6' : 'ipv4';
@@ -47,6 +28,9 @@ export function parseAllowList(setting: string, variable = 'WEBHOOK_SSRF_ALLOW')
     const [address = '', bits] = raw.split('/');
     if (!isIP(address)) throw new Error(`${variable}: ${raw} is not an address or CIDR`);
     const type = family(address);
+    const widest = type === 'ipv6' ? 128 : 32;
+    if (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= widest))
+      throw new Error(`${variable}: ${raw} has a bad prefix length`);
     if (bits === undefined) allowed.addAddress(address, type);
     else allowed.addSubnet(address, Number(bits), type);
   }
@@ -54,21 +38,25 @@ export function parseAllowList(setting: string, variable = 'WEBHOOK_SSRF_ALLOW')
 }
 
 export class SsrfGuard {
-  private readonly forbidden = new BlockList();
+  constructor(private readonly allowed: BlockList) {}
 
-  constructor(private readonly allowed: BlockList) {
-    for (const [net, bits, type] of FORBIDDEN) this.forbidden.addSubnet(net, bits, type);
+  private isAllowed(address: string, bytes: Uint8Array): boolean {
+    if (this.allowed.check(address, family(address))) return true;
+    // an IPv4-mapped address is the IPv4 socket itself: an IPv4 allow entry covers it
+    const ipv4 = mappedIpv4(bytes);
+    return ipv4 !== undefined && this.allowed.check(formatIpv4(ipv4), 'ipv4');
   }
 
   /** undefined when the address may be reached, else why not. */
   refusal(address: string): string | undefined {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    const plain = mapped ?? address;
-    const type = family(plain);
-    if (this.allowed.check(plain, type)) return undefined;
-    if (this.forbidden.check(plain, type))
-      return `target address ${plain} is loopback, private, link-local or metadata; refused (SSRF protection)`;
-    return undefined;
+    const plain = address.replace(/^\[|\]$/g, '');
+    const bytes = parseIp(plain);
+    if (!bytes) return `target address ${plain} is not an IP address; refused (SSRF protection)`;
+    if (this.isAllowed(plain.replace(/%.*$/, ''), bytes)) return undefined;
+    const why = addressRefusal(bytes);
+    return why
+      ? `target address ${plain} is not public (${why}); refused (SSRF protection)`
+      : undefined;
   }
 
   /** The socket's DNS lookup, keeping only addresses that may be reached. */
@@ -78,8 +66,9 @@ export class SsrfGuard {
       const usable = addresses.filter((a) => !this.refusal(a.address));
       const first = usable[0];
       if (!first) {
-        const reason = this.refusal(addresses[0]?.address ?? '') ?? `${hostname} did not resolve`;
-        return callback(new BlockedTarget(`${hostname}: ${reason}`), '', 4);
+        const refused = addresses[0]?.address;
+        const reason = refused ? this.refusal(refused) : `${hostname} did not resolve`;
+        return callback(new BlockedTarget(`${hostname}: ${reason ?? 'refused'}`), '', 4);
       }
       if ((options as { all?: boolean }).all)
         return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
@@ -90,7 +79,7 @@ export class SsrfGuard {
   /** A URL whose host is an IP literal never reaches lookup: checked here before sending. */
   checkUrl(url: string): void {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (!isIP(host)) return;
+    if (!isIP(host.replace(/%.*$/, ''))) return;
     const reason = this.refusal(host);
     if (reason) throw new BlockedTarget(reason);
   }

@@ -1,6 +1,7 @@
 // Composition root of the oauth service: stores, per-community providers, routes, sweeps.
 import { createServiceRuntime, serve, type StartedService } from '@idv/common-endpoints';
 import { loadConfig } from '@idv/config';
+import type { ExternalOperation } from '@idv/http';
 import { OauthConfig } from './config.ts';
 import { oauthEvents } from './events.ts';
 import { ProviderCache } from './providerCache.ts';
@@ -13,47 +14,72 @@ import { TrustStore } from './store/trustStore.ts';
 
 const issuer = '/community/{community}';
 
-/** The per-community issuer routes, served by the mounted router, for /openapi.json. */
-const ISSUER_OPERATIONS = [
+/**
+ * The per-community issuer routes, served by the mounted router, for /openapi.json. Errors are
+ * OAuth 2.0 error bodies, except 404 (unknown community) and the eam-context route's, which are
+ * the platform's error body. No client authentication at all is 400 invalid_request; a wrong one
+ * is 401 invalid_client.
+ */
+const ISSUER_OPERATIONS: ExternalOperation[] = [
   {
     method: 'GET',
     path: `${issuer}/v1/authorize`,
     summary: 'starts an authorization: 303 to the login page or to redirect_uri with an error',
+    success: 303,
+    errors: [400, 404],
   },
   {
     method: 'POST',
     path: `${issuer}/v1/authorize`,
     summary:
       'authorization, form-encoded; with proof_of_authentication_jwt: 303 to redirect_uri with a code or an error',
+    success: 303,
+    errors: [400, 404],
   },
   {
     method: 'POST',
     path: `${issuer}/v1/token`,
     summary:
       'token endpoint (authorization_code with PKCE, refresh_token, client_credentials); HTTP Basic client auth',
+    errors: [400, 401, 404],
   },
   {
     method: 'POST',
     path: `${issuer}/v1/introspect`,
     summary: 'token introspection; HTTP Basic client auth',
+    errors: [400, 401, 404],
   },
-  { method: 'POST', path: `${issuer}/v1/revoke`, summary: 'token revocation' },
-  { method: 'GET', path: `${issuer}/v1/userinfo`, summary: 'claims of the access token holder' },
-  { method: 'GET', path: `${issuer}/v1/logout`, summary: 'end session' },
+  {
+    method: 'POST',
+    path: `${issuer}/v1/revoke`,
+    summary: 'token revocation; HTTP Basic client auth',
+    errors: [400, 401, 404],
+  },
+  {
+    method: 'GET',
+    path: `${issuer}/v1/userinfo`,
+    summary: 'claims of the access token holder (Bearer)',
+    errors: [400, 401, 404],
+  },
+  { method: 'GET', path: `${issuer}/v1/logout`, summary: 'end session', errors: [400, 404] },
   {
     method: 'GET',
     path: `${issuer}/v1/jwks`,
     summary: 'public signing keys of the issuer (never d)',
+    errors: [404],
   },
   {
     method: 'GET',
     path: `${issuer}/.well-known/openid-configuration`,
     summary: 'discovery document',
+    errors: [404],
   },
   {
     method: 'GET',
     path: `${issuer}/v1/interaction/{uid}/eam-context`,
     summary: 'oid and tid of a validated external id_token_hint (credential headers)',
+    security: 'credentials',
+    errors: [400, 401, 403, 404, 503],
   },
 ];
 

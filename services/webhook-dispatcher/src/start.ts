@@ -54,12 +54,13 @@ export async function startWebhookDispatcher(
     settings.WEBHOOK_CACHE_TTL_MS,
   );
 
+  const tokens = new OAuthTokens(http);
   const queue = new DeliveryQueue(runtime.db, settings.WEBHOOK_LEASE_MS);
   const attempts = new Attempts(
     {
       send: callbackSender(agents, settings.WEBHOOK_HTTP_TIMEOUT_MS),
       breakers,
-      tokens: new OAuthTokens(http),
+      tokens,
       servicePrivateKey: async () => (await runtime.serviceKeys.currentKey()).key.keySecret,
       checkUrl: (url) => guard.checkUrl(url),
     },
@@ -74,9 +75,15 @@ export async function startWebhookDispatcher(
   const listener = listenForChanges(
     runtime.config.DATABASE_URL,
     {
-      webhookChanged: (change) => webhooks.invalidate(change),
+      webhookChanged: (change) => {
+        webhooks.invalidate(change);
+        tokens.forgetWebhook(change.id);
+      },
       deliveriesDue: () => loop.wake(),
-      resynced: () => webhooks.clear(),
+      resynced: () => {
+        webhooks.clear();
+        tokens.clear();
+      },
     },
     runtime.logger,
   );

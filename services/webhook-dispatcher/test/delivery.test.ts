@@ -93,6 +93,7 @@ describe('webhook dispatcher: delivery', function () {
       webhookId: hook._id,
       eventName: 'E_IDV_DOCUMENT_VALIDATE',
       communityId: world.community.id,
+      origin: 'intake',
     });
     expect(payload.data).to.deep.equal(event);
     const { publicKey } = (await (await fetch(`${world.url}/publickeys`)).json()) as {
@@ -258,6 +259,10 @@ describe('webhook dispatcher: delivery', function () {
     }
     const [delivery, ...more] = await settled(hook, 1);
     expect(more, 'one delivery per (event, webhook)').to.deep.equal([]);
+    const [first] = sink.received.filter((r) => r.path === '/twice');
+    expect(JSON.parse(first!.body), 'published over AMQP: the platform').to.include({
+      origin: 'platform',
+    });
     const ids = sink.received
       .filter((r) => r.path === '/twice')
       .map((r) => r.headers['webhook-id']);

@@ -2,7 +2,7 @@
 import { startHttpService, type StartedService } from '@idv/common-endpoints';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
-import { WebhooksGatewayConfig } from './config.ts';
+import { intakeAllowedPlatformEvents, WebhooksGatewayConfig } from './config.ts';
 import { deliveryRoutes } from './routes/deliveries.ts';
 import { eventIntakeRoutes } from './routes/eventIntake.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -35,7 +35,13 @@ export function startWebhooksGateway(
             servicePublicKey: async () => (await runtime.serviceKeys.currentKey()).key.keyId,
           }),
           ...deliveryRoutes({ ...deps, deliveries: new DeliveryLog(runtime.db) }),
-          ...eventIntakeRoutes({ ...deps, broker: runtime.broker }),
+          ...eventIntakeRoutes({
+            ...deps,
+            broker: runtime.broker,
+            allowedPlatformEvents: intakeAllowedPlatformEvents(
+              settings.WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS,
+            ),
+          }),
         ];
       },
     },

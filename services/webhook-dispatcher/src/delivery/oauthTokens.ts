@@ -1,7 +1,12 @@
-// OAuth 2.0 client_credentials tokens for targets, cached until shortly before they expire.
+// OAuth 2.0 client_credentials tokens for targets. A token stays with the one webhook that obtained
+// it, and only while that webhook's token URL, client id, secret and scopes stay exactly the same:
+// client ids are not secret, so a cache shared by them would hand one tenant's token to another.
+import { createHash } from 'node:crypto';
 import type { AxiosInstance } from 'axios';
 
 export interface TokenRequest {
+  /** the webhook asking: its cached token is never given to another */
+  webhookId: string;
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
@@ -13,36 +18,58 @@ interface Cached {
   expiresAt: number;
 }
 
+interface Entry {
+  /** digest of the exact credential set the token was obtained with */
+  credentials: string;
+  token: Promise<Cached>;
+}
+
 /** A token is renewed this long before its announced expiry. */
 const EARLY_MS = 30_000;
 const DEFAULT_LIFETIME_S = 300;
 
+function credentialDigest(request: TokenRequest): string {
+  const scopes = [...request.scopes].sort();
+  const exact = JSON.stringify([request.tokenUrl, request.clientId, request.clientSecret, scopes]);
+  return createHash('sha256').update(exact).digest('base64url');
+}
+
 export class OAuthTokens {
-  private readonly cache = new Map<string, Promise<Cached>>();
+  /** by webhook id */
+  private readonly cache = new Map<string, Entry>();
 
   constructor(private readonly http: AxiosInstance) {}
 
-  private key(request: TokenRequest): string {
-    return [request.tokenUrl, request.clientId, [...request.scopes].sort().join(' ')].join('|');
-  }
-
   async token(request: TokenRequest): Promise<string> {
-    const key = this.key(request);
-    const hit = this.cache.get(key);
-    if (hit) {
-      const cached = await hit.catch(() => undefined);
+    const credentials = credentialDigest(request);
+    const hit = this.cache.get(request.webhookId);
+    if (hit?.credentials === credentials) {
+      const cached = await hit.token.catch(() => undefined);
       if (cached && cached.expiresAt > Date.now()) return cached.token;
-      if (this.cache.get(key) === hit) this.cache.delete(key);
     }
-    const fetching = this.fetch(request);
-    this.cache.set(key, fetching);
-    fetching.catch(() => this.cache.delete(key));
-    return (await fetching).token;
+    const entry: Entry = { credentials, token: this.fetch(request) };
+    this.cache.set(request.webhookId, entry);
+    entry.token.catch(() => this.drop(request.webhookId, entry));
+    return (await entry.token).token;
   }
 
-  /** The target answered 401: the cached token is no good. */
+  /** The target answered 401: the webhook's cached token is no good. */
   forget(request: TokenRequest): void {
-    this.cache.delete(this.key(request));
+    this.cache.delete(request.webhookId);
+  }
+
+  /** The webhook changed or was deleted: whatever it obtained goes. */
+  forgetWebhook(webhookId: string): void {
+    this.cache.delete(webhookId);
+  }
+
+  /** Change notifications may have been missed. */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private drop(webhookId: string, entry: Entry): void {
+    if (this.cache.get(webhookId) === entry) this.cache.delete(webhookId);
   }
 
   private async fetch(request: TokenRequest): Promise<Cached> {

@@ -24,6 +24,7 @@ function tokenRequest(webhook: DispatchWebhook): TokenRequest | undefined {
   const oauth = webhook.credential?.oauth2;
   if (webhook.api.authType !== 'oauth2' || !oauth || !webhook.api.oAuthTokenUrl) return undefined;
   return {
+    webhookId: webhook.id,
     tokenUrl: webhook.api.oAuthTokenUrl,
     clientId: oauth.clientId,
     clientSecret: oauth.clientSecret,

@@ -44,6 +44,7 @@ export function deliveryFor(event: EventEnvelope, webhook: DispatchWebhook): New
     communityId: event.communityId,
     ts: event.ts,
     data: event.data,
+    origin: event.origin ?? 'platform',
   };
   return {
     id: deliveryId(event.eventId, webhook.id),

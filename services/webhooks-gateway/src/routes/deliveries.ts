@@ -1,6 +1,6 @@
 // The delivery log beyond the spec: a webhook's deliveries with every attempt, and redelivery.
 import type { CredentialAuth } from '@idv/auth';
-import { DeliveryListQuery } from '@idv/contracts';
+import { Delivery, DeliveryList, DeliveryListQuery } from '@idv/contracts';
 import { Conflict, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
@@ -33,6 +33,12 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Route[] {
       method: 'GET',
       path: `${WEBHOOK_BASE}/webhook/:webhookId/deliveries`,
       guards,
+      doc: {
+        summary:
+          "the webhook's deliveries, newest first, each with every attempt (?limit, ?before)",
+        response: DeliveryList,
+        errors: [400],
+      },
       handler: async (req, res) => {
         const query = parseBody(DeliveryListQuery, queryOf(req));
         const { id } = await webhook(req);
@@ -43,6 +49,7 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Route[] {
       method: 'GET',
       path: one,
       guards,
+      doc: { summary: 'one delivery with every attempt', response: Delivery },
       handler: async (req, res) => {
         const { id } = await webhook(req);
         const found = await deps.deliveries.find(id, String(req.params.deliveryId));
@@ -55,6 +62,12 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Route[] {
       path: `${one}/redeliver`,
       guards,
       jsonBody: false,
+      doc: {
+        summary: 'sends the delivery again, under the same webhook-id',
+        success: 202,
+        response: Delivery,
+        errors: [409],
+      },
       handler: async (req, res) => {
         const { id } = await webhook(req);
         const deliveryId = String(req.params.deliveryId);

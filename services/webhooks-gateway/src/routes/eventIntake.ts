@@ -1,10 +1,20 @@
-// Event intake for services that do not speak AMQP: validate against the catalog, publish to `events`.
+// Event intake for services that do not speak AMQP: validate strictly against the catalog, publish
+// to `events` marked origin "intake". The platform's own event names are refused unless the
+// operator allows them: any service licence of the community could otherwise forge them.
 import { randomUUID } from 'node:crypto';
 import { credentialsOf, type CredentialAuth } from '@idv/auth';
 import type { Broker } from '@idv/broker';
-import { EVENT_CATALOG, isEventName, type EventEnvelope } from '@idv/contracts';
+import {
+  EventAccepted,
+  EventIntakeBody,
+  INTAKE_CATALOG,
+  isEventName,
+  platformEmitter,
+  type EventEnvelope,
+  type EventName,
+} from '@idv/contracts';
 import { DecryptError, decrypt } from '@idv/crypto';
-import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
+import { BadRequest, Forbidden, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import { managerGuards, scopeOfPath } from './scope.ts';
 import { WEBHOOK_BASE } from './webhooks.ts';
@@ -13,6 +23,8 @@ export interface EventIntakeDeps {
   auth: CredentialAuth;
   tenants: TenantStore;
   broker: Broker;
+  /** platform event names the operator lets the intake accept (WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS) */
+  allowedPlatformEvents: ReadonlySet<string>;
 }
 
 /** `{data: "<encrypted JSON>"}` is opened with the shared key; any other object is the data itself. */
@@ -29,6 +41,16 @@ function eventData(body: unknown, sharedKey: Buffer): unknown {
   }
 }
 
+function refusePlatformEvent(eventName: EventName, allowed: ReadonlySet<string>): void {
+  const emitter = platformEmitter(eventName);
+  if (!emitter || allowed.has(eventName)) return;
+  throw new Forbidden(
+    `${eventName} is emitted by the platform itself (the ${emitter} service); the event intake ` +
+      'refuses it, so that no licence can forge it, unless the operator lists it in ' +
+      'WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS',
+  );
+}
+
 export function eventIntakeRoutes(deps: EventIntakeDeps): Route[] {
   const scopeOf = scopeOfPath(deps.tenants);
   return [
@@ -36,11 +58,20 @@ export function eventIntakeRoutes(deps: EventIntakeDeps): Route[] {
       method: 'PUT',
       path: `${WEBHOOK_BASE}/event/:eventName`,
       guards: managerGuards(deps.auth),
+      doc: {
+        summary:
+          'publishes an event of the catalog for the community, marked origin "intake"; names the platform emits itself are 403 unless the operator allows them',
+        body: EventIntakeBody,
+        response: EventAccepted,
+        success: 202,
+        errors: [503],
+      },
       handler: async (req, res) => {
         const eventName = String(req.params.eventName);
         if (!isEventName(eventName)) throw new NotFound(`unknown event ${eventName}`);
+        refusePlatformEvent(eventName, deps.allowedPlatformEvents);
         const data = eventData(req.body, credentialsOf(res).sharedKey);
-        const checked = parseBody(EVENT_CATALOG[eventName], data, '/data') as Record<
+        const checked = parseBody(INTAKE_CATALOG[eventName], data, '/data') as Record<
           string,
           unknown
         >;
@@ -53,6 +84,7 @@ export function eventIntakeRoutes(deps: EventIntakeDeps): Route[] {
           communityId: scope.communityId,
           ts: Date.now(),
           data: checked,
+          origin: 'intake',
         };
         await deps.broker.publishEvent(envelope);
         res.status(202).json({ eventId: envelope.eventId, eventName });

@@ -1,8 +1,10 @@
 // Webhook registration (spec 4): PUT create, PATCH, DELETE and POST fetch under a tenant's community.
 import { licenceOf, type CredentialAuth } from '@idv/auth';
 import {
+  Webhook,
   WebhookCreate,
   WebhookFetchBody,
+  WebhookFetchResult,
   WebhookPatch,
   type ValidationIssue,
 } from '@idv/contracts';
@@ -37,6 +39,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       method: 'PUT',
       path: `${WEBHOOK_BASE}/webhook`,
       guards,
+      doc: {
+        summary: 'creates a webhook; the answer carries its signing secret (once)',
+        body: WebhookCreate,
+        response: Webhook,
+      },
       handler: async (req, res) => {
         const input = parseBody(WebhookCreate, req.body);
         refuse([...eventNameIssues(input.eventNames), ...apiIssues(input.api)]);
@@ -53,6 +60,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       method: 'PATCH',
       path: `${WEBHOOK_BASE}/webhook/:webhookId`,
       guards,
+      doc: {
+        summary: 'changes the members given; {"rotateSecret": true} makes a new secret',
+        body: WebhookPatch,
+        response: Webhook,
+      },
       handler: async (req, res) => {
         const changes = parseBody(WebhookPatch, req.body);
         refuse([
@@ -69,6 +81,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       path: `${WEBHOOK_BASE}/webhook/:webhookId`,
       guards,
       jsonBody: false,
+      doc: { summary: 'deletes a webhook and its delivery log', success: 204 },
       handler: async (req, res) => {
         await deps.webhooks.delete(await webhook(req));
         res.status(204).end();
@@ -78,6 +91,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       method: 'POST',
       path: `${WEBHOOK_BASE}/webhooks/fetch`,
       guards,
+      doc: {
+        summary: "a page of the community's webhooks, optionally those with one of the tags",
+        body: WebhookFetchBody,
+        response: WebhookFetchResult,
+      },
       handler: async (req, res) => {
         const query = parseBody(WebhookFetchBody, req.body ?? {});
         const system = licenceOf(res).level === 'system';

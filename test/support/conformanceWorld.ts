@@ -1,0 +1,148 @@
+// What the OpenAPI conformance test calls with: the platform with a connector worker, the provider
+// sandbox and the dispatcher, the OAuth party (conformanceOauth.ts), and fresh resources (verifier,
+// config, webhook, delivery, a kept verification).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { oauthParty, startIdp, type OauthParty } from './conformanceOauth.ts';
+import { credentialHeaders, newCaller, seal, shared, unseal } from './independentClient.ts';
+import { startVerifyWorld, type VerifyWorld } from './verifyWorld.ts';
+
+export type Service = 'oauth' | 'docverify' | 'webhooks';
+export type Caller = 'system' | 'service' | 'community';
+
+export interface ConformanceWorld {
+  verify: VerifyWorld;
+  url(service: Service): string;
+  headers(service: Service, caller: Caller): Promise<Record<string, string>>;
+  verifier(): Promise<string>;
+  config(): Promise<string>;
+  webhook(): Promise<string>;
+  delivery(): Promise<{ webhookId: string; deliveryId: string }>;
+  keptVerification(): Promise<string>;
+  oauth: OauthParty;
+  stop(): Promise<void>;
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+export async function startConformanceWorld(): Promise<ConformanceWorld> {
+  const verify = await startVerifyWorld({ name: 'openapi', dispatcher: true });
+  const { platform } = verify;
+  const { community } = platform;
+  const url = (service: Service) => platform.services[service].url;
+  const publicKey = async (service: Service) =>
+    ((await (await fetch(`${url(service)}/publickeys`)).json()) as { publicKey: string }).publicKey;
+  const headers = async (service: Service, caller: Caller) =>
+    credentialHeaders({
+      licenseKey: platform.licences[caller],
+      servicePublicKey: await publicKey(service),
+    });
+  const send = async (service: Service, method: string, path: string, body?: unknown) => {
+    const res = await fetch(url(service) + path, {
+      method,
+      headers: { ...(await headers(service, 'system')), ...JSON_TYPE },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const answer = (await res.json()) as Record<string, unknown>;
+    if (res.status >= 300)
+      throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+
+  const tag = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+  const verifier = async () =>
+    String(
+      (
+        await send('docverify', 'PUT', `/verifier/community/${community.id}`, {
+          name: 'Conformance verifier',
+          tag: tag('v'),
+          type: 'identity_data',
+          connectorUrl: 'http://127.0.0.1:9/identity',
+          config: { apiKey: 'conformance-key' },
+        })
+      ).tag,
+    );
+  const config = async (settings?: object) => {
+    const body = {
+      tenantId: community.tenantId,
+      tag: tag('cfg'),
+      face_compare: [{ verifier: 'provider' }],
+      ...(settings ? { settings } : {}),
+    };
+    await send('docverify', 'PUT', `/verificationConfig/community/${community.id}`, body);
+    return body.tag;
+  };
+  const hooks = `/tenant/${community.tenantId}/community/${community.id}`;
+  const webhook = async () =>
+    String(
+      (
+        await send('webhooks', 'PUT', `${hooks}/webhook`, {
+          name: 'Conformance callbacks',
+          eventNames: ['E_IDV_DOCUMENT_VALIDATE'],
+          api: { type: 'POST', url: 'http://127.0.0.1:9/hook', authType: 'none' },
+          successCodes: [200],
+        })
+      )._id,
+    );
+
+  const delivery = async () => {
+    const hook = await verify.subscribe(`/${randomUUID()}`, ['E_IDV_DOCUMENT_VALIDATE']);
+    await send('webhooks', 'PUT', `${hooks}/event/E_IDV_DOCUMENT_VALIDATE`, {
+      dvcID: 'kyc',
+      docType: 'passport',
+      status: 'verified',
+    });
+    for (let until = Date.now() + 15_000; Date.now() < until;) {
+      const list = await send('webhooks', 'GET', `${hooks}/webhook/${hook._id}/deliveries`);
+      const [first] = list.data as { _id: string; status: string }[];
+      if (first && first.status !== 'pending' && first.status !== 'delivering')
+        return { webhookId: hook._id, deliveryId: first._id };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('no delivery settled');
+  };
+
+  const keptConfig = await config({
+    dataRetention: { pii_retention_off: false, pii_retention_ttl: 600 },
+  });
+  const keptVerification = async () => {
+    const servicePublicKey = await publicKey('docverify');
+    const key = newCaller();
+    const sharedKey = shared(key, servicePublicKey);
+    const request = { ...verify.verifyBody(), dvcID: keptConfig };
+    const res = await fetch(`${url('docverify')}/verify`, {
+      method: 'POST',
+      headers: {
+        ...credentialHeaders({
+          licenseKey: platform.licences.service,
+          servicePublicKey,
+          caller: key,
+        }),
+        ...JSON_TYPE,
+      },
+      body: JSON.stringify({ data: seal(sharedKey, JSON.stringify(request)) }),
+    });
+    const answer = (await res.json()) as { data?: string };
+    if (res.status !== 200 || !answer.data)
+      throw new Error(`/verify: ${res.status} ${JSON.stringify(answer)}`);
+    return (JSON.parse(unseal(sharedKey, answer.data)) as { verificationId: string })
+      .verificationId;
+  };
+
+  const idp = await startIdp();
+  const oauth = await oauthParty(verify, idp);
+  return {
+    verify,
+    url,
+    headers,
+    verifier,
+    config: () => config(),
+    webhook,
+    delivery,
+    keptVerification,
+    oauth,
+    async stop() {
+      idp.server.close();
+      await verify.stop();
+    },
+  };
+}
