@@ -125,3 +125,32 @@ export {
   OauthJwks,
   OauthEamContext,
 } from './http/oauth.ts';
+export {
+  SESSION_STATES,
+  FINAL_SESSION_STATES,
+  SESSION_TRANSITIONS,
+  SESSION_DOCUMENT_TYPES,
+  SessionRequest,
+  SessionCreate,
+  SessionRef,
+  SessionCreated,
+  SessionView,
+  wireStatusOf,
+  type SessionState,
+  type SessionWireStatus,
+  type SessionTimer,
+  type SessionTransition,
+  type SessionDocumentType,
+} from './http/sessions.ts';
+export {
+  CAPTURE_SIDES,
+  CAPTURE_PROBLEMS,
+  CAPTURE_MEDIA_TYPES,
+  CaptureSession,
+  CaptureConsent,
+  CaptureDocumentType,
+  CaptureImageVerdict,
+  CaptureStatus,
+  type CaptureSide,
+  type CaptureProblem,
+} from './http/capture.ts';

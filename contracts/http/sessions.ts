@@ -1,0 +1,195 @@
+// Verification sessions (the vendor helper's document_share_session calls, DESIGN 2.4): what a
+// caller sends and gets back, and the states a session moves through with what moves it.
+import { Type, type Static } from '@sinclair/typebox';
+
+/** A session's life; `created` .. `processing` are in progress, the last five are final. */
+export const SESSION_STATES = [
+  'created',
+  'opened',
+  'capturing',
+  'submitted',
+  'processing',
+  'completed',
+  'failed',
+  'expired',
+  'abandoned',
+  'cancelled',
+] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+export const FINAL_SESSION_STATES: readonly SessionState[] = [
+  'completed',
+  'failed',
+  'expired',
+  'abandoned',
+  'cancelled',
+];
+
+/** What the vendor helper reads: INPROGRESS while a session is not final, else its final state. */
+export type SessionWireStatus =
+  'INPROGRESS' | 'COMPLETED' | 'FAILED' | 'EXPIRED' | 'ABANDONED' | 'CANCELLED';
+
+export function wireStatusOf(state: SessionState): SessionWireStatus {
+  return FINAL_SESSION_STATES.includes(state)
+    ? (state.toUpperCase() as SessionWireStatus)
+    : 'INPROGRESS';
+}
+
+/** The timers, named by the well-known constant (spec 2.1) that sets each. */
+export type SessionTimer = 'expireSessionInMin' | 'abandonSessionInMin';
+
+export interface SessionTransition {
+  from: readonly SessionState[];
+  to: SessionState;
+  /** what causes it, in words for the README's table */
+  on: string;
+  timer?: SessionTimer;
+}
+
+/** Every allowed move. Anything else is refused, so a session never moves twice or backwards. */
+export const SESSION_TRANSITIONS: readonly SessionTransition[] = [
+  { from: ['created'], to: 'opened', on: 'the person opens the capture page' },
+  { from: ['opened'], to: 'capturing', on: 'the person gives consent' },
+  { from: ['capturing'], to: 'submitted', on: 'the person submits the captured images' },
+  { from: ['submitted'], to: 'processing', on: 'the verification run starts' },
+  {
+    from: ['processing'],
+    to: 'completed',
+    on: 'the run ends with a result (verified or not), pending follow-ups included',
+  },
+  {
+    from: ['submitted', 'processing'],
+    to: 'failed',
+    on: 'the run cannot produce a result (no verifier could answer, retries used up)',
+  },
+  {
+    from: ['created', 'opened', 'capturing', 'submitted', 'processing'],
+    to: 'expired',
+    on: 'no completion expireSessionInMin after creation',
+    timer: 'expireSessionInMin',
+  },
+  {
+    from: ['opened', 'capturing'],
+    to: 'abandoned',
+    on: 'no activity on the page abandonSessionInMin after the last one',
+    timer: 'abandonSessionInMin',
+  },
+  {
+    from: ['created', 'opened', 'capturing'],
+    to: 'cancelled',
+    on: 'the caller (or an operator) cancels it',
+  },
+];
+
+export const SESSION_DOCUMENT_TYPES = ['DL', 'IDCARD', 'PASSPORT'] as const;
+export type SessionDocumentType = (typeof SESSION_DOCUMENT_TYPES)[number];
+
+const JourneyType = Type.Union([
+  Type.Literal('KYC_WITH_FACE_COMPARISON'),
+  Type.Literal('DOCUMENT_VERIFICATION_ONLY'),
+]);
+
+/** sessionRequest of create: the vendor helper's members, plus the journey's choices. */
+export const SessionRequest = Type.Object(
+  {
+    tenantDNS: Type.Optional(Type.String({ maxLength: 253 })),
+    communityName: Type.Optional(Type.String({ maxLength: 200 })),
+    documentType: Type.Optional(
+      Type.Union(
+        SESSION_DOCUMENT_TYPES.map((t) => Type.Literal(t)),
+        {
+          description: 'fixes the document; absent: the person chooses on the page',
+        },
+      ),
+    ),
+    userUID: Type.Optional(
+      Type.String({ maxLength: 200, description: "the caller's id of the person; sealed" }),
+    ),
+    did: Type.Optional(Type.String({ maxLength: 500, description: 'sealed' })),
+    journeyType: Type.Optional(JourneyType),
+    redirectUrl: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2000,
+        description: 'where the final screen sends the person (https, or http on loopback)',
+      }),
+    ),
+    locale: Type.Optional(Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$' })),
+    metadata: Type.Optional(
+      Type.Record(
+        Type.String({ maxLength: 64 }),
+        Type.Union([Type.String({ maxLength: 200 }), Type.Number(), Type.Boolean()]),
+        {
+          maxProperties: 20,
+          description: "the caller's own labels, returned as given; never personal data",
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SessionRequest = Static<typeof SessionRequest>;
+
+/** What create's `data` opens to. */
+export const SessionCreate = Type.Object(
+  { dvcID: Type.String({ minLength: 1, maxLength: 200 }), sessionRequest: SessionRequest },
+  { $id: 'http/sessionCreate', additionalProperties: false },
+);
+export type SessionCreate = Static<typeof SessionCreate>;
+
+/** What result's and cancel's `data` open to. */
+export const SessionRef = Type.Object(
+  {
+    dvcID: Type.String({ minLength: 1, maxLength: 200 }),
+    sessionId: Type.String({ minLength: 1, maxLength: 100 }),
+  },
+  { $id: 'http/sessionRef', additionalProperties: false },
+);
+export type SessionRef = Static<typeof SessionRef>;
+
+const WireStatus = Type.Union(
+  ['INPROGRESS', 'COMPLETED', 'FAILED', 'EXPIRED', 'ABANDONED', 'CANCELLED'].map((s) =>
+    Type.Literal(s),
+  ),
+);
+const State = Type.Union(SESSION_STATES.map((s) => Type.Literal(s)));
+
+/** Create's answer, in plain JSON (the vendor helper does not decrypt it). */
+export const SessionCreated = Type.Object(
+  {
+    sessionId: Type.String(),
+    url: Type.String({ description: 'the capture page; its token is its only credential' }),
+    status: WireStatus,
+    state: State,
+    expiresAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'http/sessionCreated' },
+);
+
+/** What result and cancel answer, encrypted; `result` is the run's VerifyResult once completed. */
+export const SessionView = Type.Object(
+  {
+    sessionId: Type.String(),
+    dvcID: Type.String(),
+    status: WireStatus,
+    state: State,
+    journeyType: JourneyType,
+    documentType: Type.Union([Type.String(), Type.Null()]),
+    attempts: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+      description: 'capture attempts per side: front, back, passport, selfie',
+    }),
+    createdAt: Type.String({ format: 'date-time' }),
+    openedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    submittedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    endedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    expiresAt: Type.String({ format: 'date-time' }),
+    verificationId: Type.Union([Type.String(), Type.Null()]),
+    failure: Type.Optional(Type.String({ description: 'why a FAILED session failed' })),
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    result: Type.Optional(
+      Type.Unknown({ description: 'the VerifyResult, as POST /verify gives it' }),
+    ),
+  },
+  { $id: 'http/sessionView' },
+);
+export type SessionView = Static<typeof SessionView>;
