@@ -1,6 +1,7 @@
 // Verifiers (spec 2.3): create, update and the record the API returns.
 import { Type, type Static } from '@sinclair/typebox';
 import { ConnectorTypeSchema } from '../connectors/types.ts';
+import { VerifierLimits } from '../connectors/limits.ts';
 
 /** Letters, digits, _ and -; never shaped like a UUID, which would be read as an id. */
 export const TAG_PATTERN =
@@ -22,6 +23,7 @@ export const VerifierCreate = Type.Object(
     config: Type.Record(Type.String(), Type.Unknown(), {
       description: 'shape per type (contracts/connectors/configs.ts); may be {}',
     }),
+    limits: Type.Optional(VerifierLimits),
   },
   { $id: 'http/verifierCreate', additionalProperties: false },
 );
@@ -34,6 +36,7 @@ export const VerifierPatch = Type.Object(
     config: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), { description: 'replaces the whole config' }),
     ),
+    limits: Type.Optional(VerifierLimits),
   },
   { $id: 'http/verifierPatch', additionalProperties: false },
 );
@@ -50,6 +53,7 @@ export const Verifier = Type.Object(
     config: Type.Record(Type.String(), Type.Unknown(), {
       description: 'secret members read "********" unless the licence is a system licence',
     }),
+    limits: Type.Optional(VerifierLimits),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

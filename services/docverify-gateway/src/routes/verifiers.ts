@@ -32,6 +32,7 @@ function present(verifier: VerifierRecord, res: Response) {
     type: verifier.type,
     connectorUrl: verifier.connectorUrl,
     config: reveal ? verifier.config : maskSecrets(verifier.config),
+    ...(verifier.limits ? { limits: verifier.limits } : {}),
     createdAt: verifier.createdAt.toISOString(),
     updatedAt: verifier.updatedAt.toISOString(),
   };
@@ -154,7 +155,7 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
       path: one,
       guards,
       doc: {
-        summary: 'changes name, connectorUrl or the whole config',
+        summary: 'changes name, connectorUrl, the whole config or the limits ({} lifts them)',
         body: VerifierPatch,
         response: Verifier,
       },

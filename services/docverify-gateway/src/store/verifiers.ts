@@ -29,6 +29,7 @@ interface Row {
   type: ConnectorType;
   connector_url: string;
   config_sealed: string;
+  limits: VerifierLimits;
   created_at: Date;
   updated_at: Date;
 }
@@ -78,6 +79,7 @@ export class VerifierStore {
         string,
         unknown
       >,
+      ...(Object.keys(row.limits).length > 0 ? { limits: row.limits } : {}),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
@@ -96,6 +98,7 @@ export class VerifierStore {
       type: input.type,
       connector_url: input.connectorUrl,
       config_sealed: this.box.seal(JSON.stringify(input.config), `verifier:${id}`),
+      limits: JSON.stringify(input.limits ?? {}),
     };
     try {
       return await this.write(community.tenantId, 'created', async (trx) => {
@@ -168,12 +171,14 @@ export class VerifierStore {
       name?: string | undefined;
       connectorUrl?: string | undefined;
       config?: Record<string, unknown> | undefined;
+      limits?: VerifierLimits | undefined;
     },
     tenantId: string,
   ): Promise<VerifierRecord> {
     const patch: Record<string, unknown> = { updated_at: this.db.fn.now() };
     if (changes.name !== undefined) patch.name = changes.name;
     if (changes.connectorUrl !== undefined) patch.connector_url = changes.connectorUrl;
+    if (changes.limits !== undefined) patch.limits = JSON.stringify(changes.limits);
     if (changes.config !== undefined)
       patch.config_sealed = this.box.seal(
         JSON.stringify(changes.config),
