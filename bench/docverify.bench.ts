@@ -8,17 +8,12 @@
 // /verify of each child, PostgreSQL, RabbitMQ and the load generator (read from /proc), which
 // varies far less than throughput on a shared machine. DOCVERIFY_BENCH_PROFILE=<dir> writes a CPU
 // profile of each child there.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { connect } from 'amqplib';
 import express from 'express';
 import { IdvClient } from '@idv/client';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
 import { startHttpServer } from '@idv/http';
-import { LicenceStore, platformMigrations, TenantStore } from '@idv/platform';
+import { platformMigrations } from '@idv/platform';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
 import { deleteQueues } from '../test/support/amqpCleanup.ts';
 import {
@@ -29,9 +24,20 @@ import {
   type Comparison,
   type LoadMeasurement,
 } from './harness.ts';
+import {
+  cpuMs,
+  freePort,
+  ownCpuMs,
+  seed,
+  serversCpuMs,
+  sinkEvents,
+  startChild,
+  stopChild,
+  waitHealthy,
+  type Child,
+} from './processes.ts';
 
 const face = Buffer.from('FACE:testy').toString('base64');
-const root = new URL('../', import.meta.url);
 /** echo and /verify alternate this many times: the machine is shared, one pair proves little */
 const ROUNDS = 3;
 const ROUND_MS = 2000;
@@ -42,115 +48,6 @@ async function startEcho() {
   app.post('/echo', (req, res) => res.json(req.body));
   return startHttpServer(app, 0, '127.0.0.1');
 }
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Child {
-  name: string;
-  process: ChildProcess;
-  output: string[];
-}
-
-function startChild(
-  name: string,
-  entry: string,
-  env: Record<string, string>,
-  args: string[] = [],
-): Child {
-  const profile = process.env.DOCVERIFY_BENCH_PROFILE;
-  const nodeArgs = [
-    '--import',
-    'tsx',
-    ...(profile
-      ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name}.cpuprofile`]
-      : []),
-    entry,
-    ...args,
-  ];
-  // logs at the deployed level (info) are written and dropped; stderr is kept for failures
-  const child = spawn(process.execPath, nodeArgs, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output.push(chunk.toString());
-    if (output.length > 50) output.shift();
-  });
-  return { name, process: child, output };
-}
-
-async function waitHealthy(child: Child, url: string, ready: (body: string) => boolean) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && child.process.exitCode === null) {
-    try {
-      const res = await fetch(url);
-      if (res.status === 200 && ready(await res.text())) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${child.name} did not become healthy: ${child.output.join('').slice(-2000)}`);
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
-  const exited = once(child.process, 'exit');
-  child.process.kill('SIGTERM');
-  const timer = setTimeout(() => child.process.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** CPU ms a process has used (Linux /proc, 100 ticks a second); undefined where unreadable. */
-function cpuMs(pid: number | undefined): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The shared servers a /verify also costs: every PostgreSQL process and RabbitMQ's VM. */
-const SERVERS = { postgres: 'postgres', rabbitmq: 'beam.smp' } as const;
-
-/** CPU ms of the shared servers' processes by server, read from /proc; {} where unreadable. */
-function serversCpuMs(): Record<string, number> {
-  const totals: Record<string, number> = {};
-  let pids: string[] = [];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return totals;
-  }
-  for (const pid of pids) {
-    let comm: string;
-    try {
-      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    } catch {
-      continue; // ended meanwhile
-    }
-    const server = Object.entries(SERVERS).find(([, name]) => name === comm)?.[0];
-    const used = server ? cpuMs(Number(pid)) : undefined;
-    if (server && used !== undefined) totals[server] = (totals[server] ?? 0) + used;
-  }
-  return totals;
-}
-
-/** This process's CPU ms: during a /verify round only the load generator runs in it. */
-const ownCpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
 
 interface Round {
   baseline: LoadMeasurement;
@@ -202,37 +99,6 @@ async function alternate(
     rounds.push({ baseline, candidate, bare, cpu });
   }
   return medianRound(rounds);
-}
-
-/** A test database with one tenant, its community and the two licences the bench uses. */
-async function seed(database: TestDatabase) {
-  const tenants = new TenantStore(database.db);
-  const tenant = await tenants.createTenant(`bench-${randomBytes(3).toString('hex')}`);
-  const community = await tenants.createCommunity(
-    tenant.id,
-    `bench-${randomBytes(3).toString('hex')}`,
-  );
-  const licences = new LicenceStore(database.db);
-  const service = await licences.create({ level: 'service', communityIds: [community.id] });
-  const caller = await licences.create({ level: 'community', communityIds: [community.id] });
-  return { community, service: service.licenseKey, caller: caller.licenseKey };
-}
-
-/**
- * Events are routed to a bounded queue of the bench's own, as the dispatcher's queue takes them
- * in a deployment; without any binding every publish would come back unroutable.
- */
-async function sinkEvents(amqpUrl: string) {
-  const connection = await connect(amqpUrl);
-  const channel = await connection.createChannel();
-  const { queue } = await channel.assertQueue('', {
-    exclusive: true,
-    autoDelete: true,
-    arguments: { 'x-max-length': 1000 },
-  });
-  await channel.assertExchange('events', 'topic', { durable: true });
-  await channel.bindQueue(queue, 'events', '#');
-  return { close: () => connection.close().catch(() => undefined) };
 }
 
 export async function docverifyBenchmarks(): Promise<Comparison[]> {

@@ -1,6 +1,7 @@
 // `make bench`: runs every benchmark and writes bench/results/latest.md.
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as prettier from 'prettier';
+import { capacityBenchmarks } from './capacity.bench.ts';
 import { cryptoBenchmarks } from './crypto.bench.ts';
 import { docverifyBenchmarks } from './docverify.bench.ts';
 import { report } from './harness.ts';
@@ -11,6 +12,7 @@ import { webhookBenchmarks } from './webhooks.bench.ts';
 const comparisons = [
   ...(await cryptoBenchmarks()),
   ...(await docverifyBenchmarks()),
+  ...(await capacityBenchmarks()),
   ...(await oauthBenchmarks()),
   ...(await webhookBenchmarks()),
   ...(await webhookIsolationBenchmarks()),
