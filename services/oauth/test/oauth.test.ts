@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import { generateKeyPair } from '@idv/crypto';
 import { OauthDiscovery, OauthJwks, validate } from '@idv/contracts';
-import { createOauthClient } from '../src/admin.ts';
-import { signProof, startOauthUnderTest, type OauthUnderTest } from './support.ts';
+import { createOauthClient, trustProofKey } from '../src/admin.ts';
+import { malleate, signProof, startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
 const REDIRECT = 'https://rp.example.test/callback';
 
@@ -13,6 +13,9 @@ describe('oauth service', () => {
   let web: { client_id: string; client_secret: string };
   let machine: { client_id: string; client_secret: string };
   let serviceKeySecret: string;
+  /** keys the community trusts for proofs, by kid */
+  const partner = generateKeyPair();
+  const otherPartner = generateKeyPair();
 
   const configFor = async (
     issuer: string,
@@ -47,6 +50,8 @@ describe('oauth service', () => {
       grantTypes: ['client_credentials'],
     });
     serviceKeySecret = (await oauth.service.runtime.serviceKeys.currentKey()).key.keySecret;
+    await trustProofKey(ctx, oauth.community.name, 'partner-1', partner.publicKey);
+    await trustProofKey(ctx, oauth.community.name, 'partner-2', otherPartner.publicKey);
   });
   after(() => oauth?.stop());
 
@@ -180,6 +185,24 @@ describe('oauth service', () => {
           signProof(serviceKeySecret, { aud: oauth.issuer(oauth.community), exp: now() + 3600 }),
       ],
       ['not a JWT', () => 'not-a-jwt'],
+      [
+        'malleated: the high-S twin (s replaced by n - s) of a valid proof',
+        () => malleate(signProof(serviceKeySecret, { aud: oauth.issuer(oauth.community) })),
+      ],
+      [
+        'a kid naming another trusted key than the one that signed',
+        () =>
+          signProof(
+            partner.privateKey,
+            { aud: oauth.issuer(oauth.community) },
+            { kid: 'partner-2' },
+          ),
+      ],
+      [
+        'a kid naming no trusted key',
+        () =>
+          signProof(partner.privateKey, { aud: oauth.issuer(oauth.community) }, { kid: 'unknown' }),
+      ],
     ];
     for (const [name, proof] of cases) {
       it(name, async () => {
@@ -220,6 +243,26 @@ describe('oauth service', () => {
       );
       expect(second.searchParams.get('error')).to.equal('access_denied');
     });
+  });
+
+  it('accepts a proof whose kid names its signer: a trusted key or a service keyId', async () => {
+    const { keyId } = (await oauth.service.runtime.serviceKeys.currentKey()).key;
+    const aud = oauth.issuer(oauth.community);
+    for (const proof of [
+      signProof(partner.privateKey, { aud }, { kid: 'partner-1' }),
+      signProof(serviceKeySecret, { aud }, { kid: keyId }),
+    ]) {
+      const res = await postAuthorize(oauth.community.name, {
+        client_id: web.client_id,
+        response_type: 'code',
+        scope: 'openid',
+        redirect_uri: REDIRECT,
+        proof_of_authentication_jwt: proof,
+      });
+      const location = new URL(res.headers.get('location')!);
+      expect(location.searchParams.get('error_description')).to.equal(null);
+      expect(location.searchParams.get('code')).to.be.a('string');
+    }
   });
 
   it('sends a POST without proof on to the interactive flow', async () => {

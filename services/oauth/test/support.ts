@@ -76,8 +76,21 @@ function secp256k1Key(privateKey: string) {
   });
 }
 
-/** An ES256K JWT signed with a base64 secp256k1 scalar (a platform service key's keySecret). */
-export function signProof(privateKey: string, claims: ProofClaims): string {
+/** The order of secp256k1, to move a signature's s between its two valid forms. */
+const ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+const withS = (signature: Buffer, s: bigint) =>
+  Buffer.concat([signature.subarray(0, 32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex')]);
+
+/**
+ * An ES256K JWT signed with a base64 secp256k1 scalar (a platform service key's keySecret).
+ * OpenSSL's s is high half of the time; the proof is given the low one, as strict signers do.
+ */
+export function signProof(
+  privateKey: string,
+  claims: ProofClaims,
+  header: { kid?: string } = {},
+): string {
   const now = Math.floor(Date.now() / 1000);
   const payload = {
     sub: 'acct-testy-mctestface',
@@ -87,10 +100,20 @@ export function signProof(privateKey: string, claims: ProofClaims): string {
     ...claims,
   };
   const encode = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const input = `${encode({ alg: 'ES256K', typ: 'JWT' })}.${encode(payload)}`;
+  const input = `${encode({ alg: 'ES256K', typ: 'JWT', ...header })}.${encode(payload)}`;
   const signature = sign('sha256', Buffer.from(input), {
     key: secp256k1Key(privateKey),
     dsaEncoding: 'ieee-p1363',
   });
-  return `${input}.${signature.toString('base64url')}`;
+  const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
+  const low = s > ORDER / 2n ? withS(signature, ORDER - s) : signature;
+  return `${input}.${low.toString('base64url')}`;
+}
+
+/** The same proof with s replaced by n - s: a signature node:crypto still verifies. */
+export function malleate(proof: string): string {
+  const [header, payload, signature] = proof.split('.');
+  const raw = Buffer.from(signature!, 'base64url');
+  const s = BigInt(`0x${raw.subarray(32).toString('hex')}`);
+  return `${header}.${payload}.${withS(raw, ORDER - s).toString('base64url')}`;
 }

@@ -12,8 +12,14 @@ export interface VerifiedProof {
   exp: number;
 }
 
+/** A key allowed to sign proofs and the names (`kid`) a proof may give it by. */
+export interface ProofKey {
+  kids: string[];
+  jwk: JsonWebKey;
+}
+
 export interface ProofRules {
-  keys: JsonWebKey[];
+  keys: ProofKey[];
   /** the community's issuer: the only accepted `aud` */
   audience: string;
   /** seconds a proof may live from iat to exp */
@@ -21,6 +27,9 @@ export interface ProofRules {
   clockTolerance: number;
   now?: number;
 }
+
+/** Half the order of secp256k1: an s above it is the malleated twin of a valid signature. */
+const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 function json(segment: string): Record<string, unknown> {
   try {
@@ -42,13 +51,29 @@ function keyOf(jwk: JsonWebKey): KeyObject | undefined {
   }
 }
 
-function signedByOneOf(token: string, keys: JsonWebKey[]): boolean {
+/** The keys a proof may be checked with: the one its kid names, or all when it names none. */
+function candidates(kid: unknown, keys: ProofKey[]): ProofKey[] {
+  if (kid === undefined) return keys;
+  if (typeof kid !== 'string') throw new ProofRejected('proof kid must be a string');
+  const named = keys.filter((key) => key.kids.includes(kid));
+  if (named.length === 0) throw new ProofRejected('proof kid names no trusted key');
+  return named;
+}
+
+/**
+ * node:crypto accepts both s and n - s; only the low one is accepted here, so a proof has one
+ * valid encoding (a malleated copy would otherwise pass as a different token with the same jti).
+ */
+function signedByOneOf(token: string, keys: ProofKey[]): boolean {
   const [header, payload, signature] = token.split('.');
   const input = Buffer.from(`${header}.${payload}`);
   const raw = Buffer.from(signature ?? '', 'base64url');
   if (raw.length !== 64) return false;
-  return keys.some((jwk) => {
-    const key = keyOf(jwk);
+  if (BigInt(`0x${raw.subarray(32).toString('hex')}`) > HALF_ORDER) {
+    throw new ProofRejected('proof signature is not in low-S form');
+  }
+  return keys.some((candidate) => {
+    const key = keyOf(candidate.jwk);
     return key !== undefined && verify('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, raw);
   });
 }
@@ -63,7 +88,9 @@ export function verifyProof(token: string, rules: ProofRules): VerifiedProof {
   const header = json(parts[0] ?? '');
   const claims = json(parts[1] ?? '');
   if (header.alg !== 'ES256K') throw new ProofRejected('proof must be signed with ES256K');
-  if (!signedByOneOf(token, rules.keys)) throw new ProofRejected('proof signature is not trusted');
+  if (!signedByOneOf(token, candidates(header.kid, rules.keys))) {
+    throw new ProofRejected('proof signature is not trusted');
+  }
   if (!audienceMatches(claims.aud, rules.audience)) {
     throw new ProofRejected('proof audience is not this issuer');
   }

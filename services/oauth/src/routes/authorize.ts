@@ -2,7 +2,6 @@
 // error); without one, the same request as a GET, which leads to the login and consent pages.
 import type { Request, Response } from 'express';
 import { HttpError } from '@idv/http';
-import type { JsonWebKey } from 'node:crypto';
 import { ProofRejected, verifyProof } from '../domain/proof.ts';
 import type { OauthEvents } from '../events.ts';
 import type { CommunityIssuer } from '../providerCache.ts';
@@ -115,7 +114,7 @@ export function postAuthorize(deps: AuthorizeDeps) {
     let verified;
     try {
       verified = verifyProof(proof, {
-        keys: (await deps.trust.proofKeys(community.id)) as JsonWebKey[],
+        keys: await deps.trust.proofKeys(community.id),
         audience: issuer,
         maxLifetime: PROOF_MAX_LIFETIME,
         clockTolerance: CLOCK_TOLERANCE,
