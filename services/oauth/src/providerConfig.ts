@@ -102,6 +102,9 @@ export function providerConfiguration(
     },
     pkce: { required: () => false },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // every refresh spends the refresh token and answers a new one; presenting a spent one
+    // again revokes the grant (oidc-provider's refresh_token grant; races: ModelStore.consume)
+    rotateRefreshToken: true,
     interactions: { url: (_ctx, interaction) => interactionPath(community.name, interaction.uid) },
     findAccount: async (_ctx, sub) => {
       const account = await deps.accounts.find(community.id, sub).catch(() => undefined);

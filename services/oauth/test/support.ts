@@ -5,6 +5,7 @@ import { platformMigrations, TenantStore, type Community } from '@idv/platform';
 import type { StartedService } from '@idv/common-endpoints';
 import { oauthMigrations } from '../src/migrations.ts';
 import { startOauth } from '../src/start.ts';
+import { AccountStore } from '../src/store/accountStore.ts';
 
 export interface OauthUnderTest {
   database: TestDatabase;
@@ -13,6 +14,8 @@ export interface OauthUnderTest {
   masterKey: Buffer;
   community: Community;
   other: Community;
+  /** an account of `community`: the sub a valid proof names */
+  accountId: string;
   issuer(community: Community): string;
   stop(): Promise<void>;
 }
@@ -34,6 +37,12 @@ export async function startOauthUnderTest(
     OAUTH_PORT: '0',
     ...env,
   });
+  const account = await new AccountStore(database.db).create(
+    community.id,
+    'testy',
+    'correct horse battery',
+    'Testy McTestface',
+  );
   const url = service.server.url.replace(/\/$/, '');
   return {
     database,
@@ -42,6 +51,7 @@ export async function startOauthUnderTest(
     masterKey,
     community,
     other,
+    accountId: account.accountId,
     issuer: (c) => `${url}/community/${c.name}`,
     async stop() {
       await service.stop();
