@@ -106,18 +106,16 @@ export function providerConfiguration(
     // again revokes the grant (oidc-provider's refresh_token grant; races: ModelStore.consume)
     rotateRefreshToken: true,
     interactions: { url: (_ctx, interaction) => interactionPath(community.name, interaction.uid) },
+    // an account that does not exist (any more) has no tokens: code, refresh and userinfo fail
     findAccount: async (_ctx, sub) => {
-      const account = await deps.accounts.find(community.id, sub).catch(() => undefined);
+      const account = await deps.accounts.find(community.id, sub);
+      if (!account) return undefined;
       return {
         accountId: sub,
         claims: async () => ({
           sub,
-          ...(account
-            ? {
-                preferred_username: account.username,
-                name: account.displayName ?? account.username,
-              }
-            : {}),
+          preferred_username: account.username,
+          name: account.displayName ?? account.username,
         }),
       };
     },

@@ -126,7 +126,10 @@ describe('oauth service', () => {
       nonce,
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
-      proof_of_authentication_jwt: signProof(serviceKeySecret, { aud: issuer }),
+      proof_of_authentication_jwt: signProof(serviceKeySecret, {
+        aud: issuer,
+        sub: oauth.accountId,
+      }),
     });
     expect(res.status).to.equal(303);
     const location = new URL(res.headers.get('location')!);
@@ -140,7 +143,7 @@ describe('oauth service', () => {
       expectedState: state,
       expectedNonce: nonce,
     });
-    expect(tokens.claims()?.sub).to.equal('acct-testy-mctestface');
+    expect(tokens.claims()?.sub).to.equal(oauth.accountId);
     expect(tokens.refresh_token).to.be.a('string');
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.access_token).to.be.a('string');
@@ -169,39 +172,61 @@ describe('oauth service', () => {
         'expired',
         () =>
           signProof(serviceKeySecret, {
+            sub: oauth.accountId,
             aud: oauth.issuer(oauth.community),
             iat: now() - 600,
             exp: now() - 300,
           }),
       ],
-      ['wrong audience', () => signProof(serviceKeySecret, { aud: oauth.issuer(oauth.other) })],
+      [
+        'wrong audience',
+        () => signProof(serviceKeySecret, { aud: oauth.issuer(oauth.other), sub: oauth.accountId }),
+      ],
       [
         'forged',
-        () => signProof(generateKeyPair().privateKey, { aud: oauth.issuer(oauth.community) }),
+        () =>
+          signProof(generateKeyPair().privateKey, {
+            aud: oauth.issuer(oauth.community),
+            sub: oauth.accountId,
+          }),
       ],
       [
         'too long-lived',
         () =>
-          signProof(serviceKeySecret, { aud: oauth.issuer(oauth.community), exp: now() + 3600 }),
+          signProof(serviceKeySecret, {
+            aud: oauth.issuer(oauth.community),
+            sub: oauth.accountId,
+            exp: now() + 3600,
+          }),
       ],
       ['not a JWT', () => 'not-a-jwt'],
       [
         'malleated: the high-S twin (s replaced by n - s) of a valid proof',
-        () => malleate(signProof(serviceKeySecret, { aud: oauth.issuer(oauth.community) })),
+        () =>
+          malleate(
+            signProof(serviceKeySecret, {
+              aud: oauth.issuer(oauth.community),
+              sub: oauth.accountId,
+            }),
+          ),
       ],
       [
         'a kid naming another trusted key than the one that signed',
         () =>
           signProof(
             partner.privateKey,
-            { aud: oauth.issuer(oauth.community) },
+            { aud: oauth.issuer(oauth.community), sub: oauth.accountId },
             { kid: 'partner-2' },
           ),
       ],
       [
         'a kid naming no trusted key',
         () =>
-          signProof(partner.privateKey, { aud: oauth.issuer(oauth.community) }, { kid: 'unknown' }),
+          signProof(
+            partner.privateKey,
+            { aud: oauth.issuer(oauth.community), sub: oauth.accountId },
+            { kid: 'unknown' },
+          ),
       ],
     ];
     for (const [name, proof] of cases) {
@@ -225,6 +250,7 @@ describe('oauth service', () => {
     it('replayed', async () => {
       const proof = signProof(serviceKeySecret, {
         aud: oauth.issuer(oauth.community),
+        sub: oauth.accountId,
         ...replayed,
       });
       const form = {
@@ -249,8 +275,8 @@ describe('oauth service', () => {
     const { keyId } = (await oauth.service.runtime.serviceKeys.currentKey()).key;
     const aud = oauth.issuer(oauth.community);
     for (const proof of [
-      signProof(partner.privateKey, { aud }, { kid: 'partner-1' }),
-      signProof(serviceKeySecret, { aud }, { kid: keyId }),
+      signProof(partner.privateKey, { aud, sub: oauth.accountId }, { kid: 'partner-1' }),
+      signProof(serviceKeySecret, { aud, sub: oauth.accountId }, { kid: keyId }),
     ]) {
       const res = await postAuthorize(oauth.community.name, {
         client_id: web.client_id,

@@ -39,8 +39,8 @@ export async function startOauthUnderTest(
   });
   const account = await new AccountStore(database.db).create(
     community.id,
-    'testy',
-    'correct horse battery',
+    'testy-proof-subject',
+    randomBytes(12).toString('base64'),
     'Testy McTestface',
   );
   const url = service.server.url.replace(/\/$/, '');

@@ -5,6 +5,7 @@ import { HttpError } from '@idv/http';
 import { ProofRejected, verifyProof } from '../domain/proof.ts';
 import type { OauthEvents } from '../events.ts';
 import type { CommunityIssuer } from '../providerCache.ts';
+import type { AccountStore } from '../store/accountStore.ts';
 import type { TrustStore } from '../store/trustStore.ts';
 
 const SUPPORTED_SCOPES = new Set(['openid', 'offline_access', 'profile']);
@@ -13,6 +14,7 @@ export const CLOCK_TOLERANCE = 30;
 
 export interface AuthorizeDeps {
   trust: TrustStore;
+  accounts: AccountStore;
   events: OauthEvents;
 }
 
@@ -85,12 +87,9 @@ export function postAuthorize(deps: AuthorizeDeps) {
       throw refused('invalid_redirect_uri', 'redirect_uri: not registered for this client');
     }
     const state = field(body, 'state');
-    const fail = (error: string, description: string) => {
+    const fail = (error: string, description: string, reason = 'invalid_proof') => {
       if (error === 'access_denied') {
-        deps.events(community, 'E_OAUTH_LOGIN_FAILED', {
-          clientId: client.clientId,
-          reason: 'invalid_proof',
-        });
+        deps.events(community, 'E_OAUTH_LOGIN_FAILED', { clientId: client.clientId, reason });
       }
       redirect(res, redirectUri, { error, error_description: description, state, iss: issuer });
     };
@@ -122,6 +121,14 @@ export function postAuthorize(deps: AuthorizeDeps) {
     } catch (err) {
       if (err instanceof ProofRejected) return fail('access_denied', err.message);
       throw err;
+    }
+    // no just-in-time accounts: a proof signs in an account the community has, or nobody
+    if (!(await deps.accounts.find(community.id, verified.sub))) {
+      return fail(
+        'access_denied',
+        'proof sub names no account of this community',
+        'unknown_account',
+      );
     }
     const expiresAt = new Date((verified.exp + CLOCK_TOLERANCE) * 1000);
     if (!(await deps.trust.useProof(community.id, verified.jti, expiresAt))) {

@@ -82,6 +82,12 @@ export function submitLogin(deps: InteractionDeps) {
           maxLifetime: PROOF_MAX_LIFETIME,
           clockTolerance: CLOCK_TOLERANCE,
         });
+        if (!(await deps.accounts.find(community.id, proof.sub))) {
+          return again(
+            'The proof was not accepted: it names no account of this community.',
+            'unknown_account',
+          );
+        }
         const fresh = await deps.trust.useProof(
           community.id,
           proof.jti,
