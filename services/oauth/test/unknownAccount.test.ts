@@ -96,6 +96,31 @@ describe('oauth refuses a proof for an account the community does not have', () 
     expect(location.searchParams.get('code')).to.be.a('string');
   });
 
+  it('does not redeem a code for an account deleted after it was issued', async () => {
+    const gone = await new AccountStore(oauth.database.db).create(
+      oauth.community.id,
+      'testy-short-lived',
+      'x'.repeat(12),
+    );
+    const location = new URL((await authorize(gone.accountId)).headers.get('location')!);
+    const code = location.searchParams.get('code');
+    expect(code).to.be.a('string');
+    await oauth.database.db('oauth.accounts').where({ account_id: gone.accountId }).delete();
+    const res = await fetch(`${issuer()}/v1/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${web.client_id}:${web.client_secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: code!,
+        redirect_uri: REDIRECT,
+      }),
+    });
+    expect(res.status).to.equal(400);
+    expect(((await res.json()) as { error: string }).error).to.equal('invalid_grant');
+  });
+
   it('refuses the proof on the login page too', async () => {
     const start = await send(
       `${issuer()}/v1/authorize?${new URLSearchParams({
