@@ -103,11 +103,11 @@ describe('oauth endpoints refuse bad input with a clear 4xx', () => {
       expect: { oauth: 'invalid_client', status: 401 },
     },
     {
-      breaks: 'client: credentials both in the header and in the body',
+      breaks: 'client: the right secret, but in the body (client_secret_post is not offered)',
       path: '/v1/token',
-      headers: { authorization: w.machineAuth(), 'content-type': FORM },
-      body: `grant_type=client_credentials&client_id=${w.machine.client_id}&client_secret=x`,
-      expect: { oauth: 'invalid_request', status: 400 },
+      headers: { 'content-type': FORM },
+      body: `grant_type=client_credentials&client_id=${w.machine.client_id}&client_secret=${w.machine.client_secret}`,
+      expect: { oauth: 'invalid_client', status: 401 },
     },
     {
       breaks: 'client: of another community',

@@ -29,7 +29,12 @@ const OWN_PARAMS = [
   'code_challenge',
   'code_challenge_method',
   'proof_of_authentication_jwt',
+  'request',
+  'request_uri',
 ];
+
+/** Required by the spec beside client_id and redirect_uri, which are checked before these. */
+const REQUIRED_HERE = ['response_type', 'scope'];
 
 /**
  * Refusals before a redirect_uri is trusted: the body oidc-provider renders for the GET on
@@ -96,13 +101,21 @@ export function postAuthorize(deps: AuthorizeDeps) {
     if (OWN_PARAMS.some((name) => field(body, name)?.includes('\u0000'))) {
       return fail('invalid_request', 'parameters must not contain NUL characters');
     }
+    // a missing required parameter is invalid_request, as oidc-provider answers on the GET
+    const missing = REQUIRED_HERE.find((name) => !field(body, name));
+    if (missing) return fail('invalid_request', `missing required parameter '${missing}'`);
+    if (field(body, 'request') || field(body, 'request_uri')) {
+      return fail('invalid_request', 'request and request_uri are not taken with a proof');
+    }
     if (field(body, 'response_type') !== 'code') {
       return fail('unsupported_response_type', 'response_type must be code');
     }
     if (!client.grantTypeAllowed('authorization_code')) {
       return fail('unauthorized_client', 'the client may not use the authorization code grant');
     }
-    const scopes = (field(body, 'scope') ?? '').split(' ').filter((s) => SUPPORTED_SCOPES.has(s));
+    const scopes = field(body, 'scope')!
+      .split(' ')
+      .filter((s) => SUPPORTED_SCOPES.has(s));
     if (!scopes.includes('openid')) return fail('invalid_scope', 'scope must include openid');
     const codeChallenge = field(body, 'code_challenge');
     const codeChallengeMethod = field(body, 'code_challenge_method') ?? 'S256';
