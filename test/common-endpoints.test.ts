@@ -84,7 +84,10 @@ describe('common endpoints on every HTTP service', function () {
 
       it('GET /sd lists the service directory', async () => {
         const body = (await (await get('/sd')).json()) as Record<string, string>;
-        expect(body).to.have.all.keys('docuverify', 'oauth2', 'webhooks', 'events');
+        // `licenses` too: the vendor's helper drops a directory without it
+        expect(body).to.have.all.keys('docuverify', 'oauth2', 'webhooks', 'events', 'licenses');
+        // the licence endpoints (/environment, /servicekeys) are on every service: oauth's base
+        expect(body.licenses).to.equal(body.oauth2);
       });
 
       it('GET /environment needs a valid license header and shows nothing secret', async () => {
