@@ -291,6 +291,26 @@ describe('oauth service', () => {
     }
   });
 
+  it('holds a proof with azp to the client it names', async () => {
+    const aud = oauth.issuer(oauth.community);
+    const form = (azp: string) => ({
+      client_id: web.client_id,
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: REDIRECT,
+      proof_of_authentication_jwt: signProof(serviceKeySecret, { aud, sub: oauth.accountId, azp }),
+    });
+    const elsewhere = new URL(
+      (await postAuthorize(oauth.community.name, form(machine.client_id))).headers.get('location')!,
+    );
+    expect(elsewhere.searchParams.get('error')).to.equal('access_denied');
+    expect(elsewhere.searchParams.get('error_description')).to.match(/azp/);
+    const here = new URL(
+      (await postAuthorize(oauth.community.name, form(web.client_id))).headers.get('location')!,
+    );
+    expect(here.searchParams.get('code')).to.be.a('string');
+  });
+
   it('sends a POST without proof on to the interactive flow', async () => {
     const res = await postAuthorize(oauth.community.name, {
       client_id: web.client_id,

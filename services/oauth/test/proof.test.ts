@@ -25,6 +25,7 @@ const rules = (keys: ProofKey[]) => ({
   audience: AUDIENCE,
   maxLifetime: 300,
   clockTolerance: 30,
+  clientId: 'cl_testy',
 });
 
 function refusal(token: string, keys: ProofKey[]): string {
@@ -65,6 +66,12 @@ describe('proof_of_authentication_jwt check', () => {
     expect(refusal(named('bystander-kid'), keys)).to.match(/not trusted/);
     expect(refusal(named('no-such-kid'), keys)).to.match(/names no trusted key/);
     expect(refusal(named(7), keys)).to.match(/kid must be a string/);
+  });
+
+  it('holds a proof that names a client (azp) to that client', () => {
+    const proof = (azp: string) => signProof(signer.privateKey, { aud: AUDIENCE, azp });
+    expect(refusal(proof('cl_testy'), keys)).to.equal('accepted');
+    expect(refusal(proof('cl_other'), keys)).to.match(/another client/);
   });
 
   it('names a service key by its keyId, in base64 or base64url', () => {

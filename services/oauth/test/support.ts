@@ -66,6 +66,7 @@ export interface ProofClaims {
   iat?: number;
   exp?: number;
   jti?: string;
+  azp?: string;
 }
 
 function secp256k1Key(privateKey: string) {

@@ -25,6 +25,8 @@ export interface ProofRules {
   /** seconds a proof may live from iat to exp */
   maxLifetime: number;
   clockTolerance: number;
+  /** the client asking: a proof that names one (azp) is good for that client only */
+  clientId: string;
   now?: number;
 }
 
@@ -93,6 +95,11 @@ export function verifyProof(token: string, rules: ProofRules): VerifiedProof {
   }
   if (!audienceMatches(claims.aud, rules.audience)) {
     throw new ProofRejected('proof audience is not this issuer');
+  }
+  // optional, as a requestid's htm/htu: a signer that names the client makes a captured proof
+  // useless to the other clients of the community
+  if (claims.azp !== undefined && claims.azp !== rules.clientId) {
+    throw new ProofRejected('proof is for another client (azp)');
   }
   const { sub, jti, iat, exp } = claims;
   if (typeof sub !== 'string' || !sub) throw new ProofRejected('proof has no sub');

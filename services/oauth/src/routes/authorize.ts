@@ -130,6 +130,7 @@ export function postAuthorize(deps: AuthorizeDeps) {
         audience: issuer,
         maxLifetime: PROOF_MAX_LIFETIME,
         clockTolerance: CLOCK_TOLERANCE,
+        clientId: client.clientId,
       });
     } catch (err) {
       if (err instanceof ProofRejected) return fail('access_denied', err.message);

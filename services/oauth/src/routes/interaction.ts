@@ -81,6 +81,7 @@ export function submitLogin(deps: InteractionDeps) {
           audience: issuer,
           maxLifetime: PROOF_MAX_LIFETIME,
           clockTolerance: CLOCK_TOLERANCE,
+          clientId,
         });
         if (!(await deps.accounts.find(community.id, proof.sub))) {
           return again(
