@@ -3,7 +3,15 @@
 // registered is never redirected to (RFC 6749 4.1.2.1); with a good one the error goes there.
 import { expect } from 'chai';
 import { SignJWT } from 'jose';
-import { checkCase, FORM, REDIRECT, send, startBadInputWorld, type Case } from './badInput.ts';
+import {
+  basic,
+  checkCase,
+  FORM,
+  REDIRECT,
+  send,
+  startBadInputWorld,
+  type Case,
+} from './badInput.ts';
 import { signProof } from './support.ts';
 
 describe('oauth authorize refuses a request without its required parameters', () => {
@@ -155,6 +163,22 @@ describe('oauth authorize refuses a request without its required parameters', ()
       expect(posted.status, c.breaks).to.equal(303);
       const hop = new URL(String(posted.headers.location), w.oauth.url);
       await checkCase(w.oauth, { ...c, path: `//${hop.pathname.slice(1)}${hop.search}` });
+    }
+  });
+
+  it('at the pushed authorization request endpoint as well', async () => {
+    const push = (without: string[]) =>
+      send(
+        `${w.oauth.issuer(w.oauth.community)}/request`,
+        'POST',
+        { 'content-type': FORM, authorization: basic(w.web.client_id, w.web.client_secret) },
+        query(without),
+      );
+    expect((await push([])).status).to.equal(201);
+    for (const missing of ['scope', 'redirect_uri']) {
+      const answer = await push([missing]);
+      expect(answer.status, missing).to.equal(400);
+      expect(JSON.parse(answer.text), missing).to.include({ error: 'invalid_request' });
     }
   });
 
