@@ -38,6 +38,11 @@ const ISSUER_OPERATIONS = [
     summary: 'token introspection; HTTP Basic client auth',
   },
   { method: 'POST', path: `${issuer}/v1/revoke`, summary: 'token revocation' },
+  {
+    method: 'POST',
+    path: `${issuer}/request`,
+    summary: 'pushed authorization request (RFC 9126, oidc-provider default path); HTTP Basic',
+  },
   { method: 'GET', path: `${issuer}/v1/userinfo`, summary: 'claims of the access token holder' },
   { method: 'GET', path: `${issuer}/v1/logout`, summary: 'end session' },
   {
