@@ -2,7 +2,14 @@
 // DESIGN alone: the credential matrix, malformed headers, the helper, 404/405 and key reset.
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { credentialHeaders, newCaller, seal, shared } from './support/independentClient.ts';
+import {
+  credentialHeaders,
+  newCaller,
+  seal,
+  shared,
+  unseal,
+  type RawCaller,
+} from './support/independentClient.ts';
 import { startPlatform, type RunningPlatform } from './support/platform.ts';
 
 interface Vector {
@@ -20,6 +27,12 @@ const vectors = (
     vectors: Vector[];
   }
 ).vectors;
+
+/** The vector's caller as the independent client holds one. */
+const callerOf = (v: Vector): RawCaller => ({
+  publicKey: v.callerPublicKey,
+  privateKey: Buffer.from(v.callerPrivateKey, 'base64'),
+});
 
 const SERVICES = [
   { name: 'oauth', reset: 'no-content', helperField: 'dataStr', helperReturnsKey: false },
@@ -71,7 +84,10 @@ describe('common endpoints on every HTTP service', function () {
 
       it('GET /sd lists the service directory', async () => {
         const body = (await (await get('/sd')).json()) as Record<string, string>;
-        expect(body).to.have.all.keys('docuverify', 'oauth2', 'webhooks', 'events');
+        // `licenses` too: the vendor's helper drops a directory without it
+        expect(body).to.have.all.keys('docuverify', 'oauth2', 'webhooks', 'events', 'licenses');
+        // the licence endpoints (/environment, /servicekeys) are on every service: oauth's base
+        expect(body.licenses).to.equal(body.oauth2);
       });
 
       it('GET /environment needs a valid license header and shows nothing secret', async () => {
@@ -282,6 +298,35 @@ describe('common endpoints on every HTTP service', function () {
         });
         expect(notJson.status).to.equal(400);
         expectErrorBody(await notJson.json(), 400);
+      });
+
+      it('POST /ecdsa_helper without a method encrypts (the spec: method defaults to encrypt)', async () => {
+        const v = vectors[0]!;
+        const body = (text: string) =>
+          JSON.stringify({
+            [svc.helperField]: text,
+            publicKey: v.servicePublicKey,
+            privateKey: v.callerPrivateKey,
+          });
+        const post = (path: string, text: string) =>
+          fetch(`${base}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: body(text),
+          });
+        const sealed = await post('/ecdsa_helper', v.plaintext);
+        expect(sealed.status).to.equal(200);
+        const { data } = (await sealed.json()) as { data: string };
+        // a fresh IV each time: the proof of encryption is that it opens to the plaintext
+        expect(data).not.to.equal(v.plaintext);
+        expect(unseal(shared(callerOf(v), v.servicePublicKey), data)).to.equal(v.plaintext);
+        const missing = await fetch(`${base}/ecdsa_helper`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+        expect(missing.status).to.equal(400);
+        expectErrorBody(await missing.json(), 400);
       });
 
       it('answers 405 with Allow on a known path and 404 on an unknown one', async () => {

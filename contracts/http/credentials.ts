@@ -1,4 +1,4 @@
-// The decrypted `requestid` header of DESIGN 2.2.
+// The decrypted `requestid` header of DESIGN 2.2, plus the optional binding members htm and htu.
 import { Type, type Static } from '@sinclair/typebox';
 
 export const RequestId = Type.Object(
@@ -13,6 +13,21 @@ export const RequestId = Type.Object(
     ts: Type.Number({ description: 'epoch seconds' }),
     deviceId: Type.Optional(Type.String({ maxLength: 200 })),
     did: Type.Optional(Type.String({ maxLength: 500 })),
+    htm: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 16,
+        description: 'the HTTP method this requestid is for; when present it must match',
+      }),
+    ),
+    htu: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          'the URL or path this requestid is for (query ignored); when present its path must match',
+      }),
+    ),
   },
   { $id: 'http/requestId', additionalProperties: true },
 );

@@ -55,17 +55,23 @@ const COMMON: Record<string, CallRule> = {
     lowLevel: 'service',
   },
   'POST /ecdsa_helper/{method}': {
-    valid: async (_w, service) => ({
-      params: { method: 'encrypt' },
-      body: {
-        [service === 'oauth' ? 'dataStr' : 'data']: 'hello',
-        publicKey: other.publicKey,
-        privateKey: keyPair.privateKey,
-      },
-    }),
+    valid: async (_w, service) => ({ params: { method: 'encrypt' }, body: helperBody(service) }),
+    unknown: false,
+  },
+  // the specs' default method is encrypt: the path without one
+  'POST /ecdsa_helper': {
+    valid: async (_w, service) => ({ body: helperBody(service) }),
     unknown: false,
   },
 };
+
+function helperBody(service: Service) {
+  return {
+    [service === 'oauth' ? 'dataStr' : 'data']: 'hello',
+    publicKey: other.publicKey,
+    privateKey: keyPair.privateKey,
+  };
+}
 
 export const CALLS: Record<Service, Record<string, CallRule>> = {
   oauth: { ...COMMON, ...OAUTH },

@@ -187,6 +187,16 @@ export const OAUTH: Record<string, CallRule> = {
     }),
     ...CLIENT_AUTH,
   },
+  [`POST ${ISSUER}/request`]: {
+    valid: async (w) => ({
+      params: named(w),
+      headers: { authorization: w.oauth.basic(w.oauth.web) },
+      form: Object.fromEntries(new URLSearchParams(w.oauth.authorizeQuery())),
+    }),
+    // the form names its client, so without the Basic header the client fails to authenticate
+    badForm: {},
+    bareStatus: 401,
+  },
   [`POST ${ISSUER}/v1/revoke`]: {
     valid: async (w) => ({
       params: named(w),

@@ -47,6 +47,8 @@ export interface HeaderOptions {
   caller?: RawCaller;
   tsOffset?: number;
   uuid?: string;
+  /** members added to the requestid JSON (the vendor's helper adds none) */
+  requestIdExtra?: Record<string, unknown>;
 }
 
 export function credentialHeaders(options: HeaderOptions): Record<string, string> {
@@ -56,6 +58,7 @@ export function credentialHeaders(options: HeaderOptions): Record<string, string
     appid: 'com.example.acceptance',
     uuid: options.uuid ?? randomUUID(),
     ts: Math.floor(Date.now() / 1000) + (options.tsOffset ?? 0),
+    ...options.requestIdExtra,
   };
   return {
     publickey: caller.publicKey,

@@ -1,5 +1,6 @@
 // Checks the credential headers of DESIGN 2.2 (publickey, licensekey, requestid) against the
-// service key, the time window, the replay log and the licence, in that order.
+// service key, the request a requestid may be bound to, the time window, the licence and the
+// replay log, in that order.
 import { DecryptError, decrypt, InvalidKeyError } from '@idv/crypto';
 import { RequestId, validate } from '@idv/contracts';
 import { CredentialRefused } from './refusal.ts';
@@ -66,6 +67,26 @@ function parseRequestId(plaintext: string): RequestId {
   return result.value;
 }
 
+/** The path a URL or path names, normalised as a URL parser does (query and host dropped). */
+function pathOf(target: string): string | undefined {
+  return URL.parse(target, 'http://path.invalid')?.pathname;
+}
+
+/**
+ * htm and htu (DPoP's names) are optional: the vendor's helper sends neither, and such a
+ * requestid stays good for any endpoint. A caller that sends them makes a captured requestid
+ * useless anywhere but on the request it was made for.
+ */
+function checkBinding(req: Request, requestId: RequestId): void {
+  const { htm, htu } = requestId;
+  if (htm !== undefined && htm.toUpperCase() !== req.method) {
+    throw new CredentialRefused('wrong_request', 'requestid is bound to another method (htm)');
+  }
+  if (htu !== undefined && pathOf(htu) !== pathOf(req.originalUrl)) {
+    throw new CredentialRefused('wrong_request', 'requestid is bound to another path (htu)');
+  }
+}
+
 export async function checkCredentials(
   req: Request,
   deps: CredentialCheckDeps,
@@ -85,6 +106,8 @@ export async function checkCredentials(
   }
   const licenseKey = open(sharedKey, 'licensekey', encryptedLicence);
   const requestId = parseRequestId(open(sharedKey, 'requestid', encryptedRequestId));
+
+  checkBinding(req, requestId);
 
   const now = (deps.nowSeconds ?? (() => Date.now() / 1000))();
   if (!Number.isFinite(requestId.ts) || Math.abs(now - requestId.ts) > deps.allowedTimeSpan) {

@@ -12,6 +12,7 @@ export type RefusalReason =
   | 'licence_disabled'
   | 'licence_expired'
   | 'replay'
+  | 'wrong_request'
   | 'forbidden';
 
 export class CredentialRefused extends Unauthorized {

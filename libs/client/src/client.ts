@@ -51,14 +51,27 @@ export class IdvClient {
     return this.agreement.sharedKey(await this.serviceKey());
   }
 
-  /** The three headers of DESIGN 2.2; `extra` adds members to requestid (deviceId, did). */
-  async headers(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  /**
+   * The three headers of DESIGN 2.2; `extra` adds members to requestid (deviceId, did). Given
+   * the request they are for, requestid names it (htm, htu): a copy captured on the way is then
+   * refused on any other endpoint.
+   */
+  async headers(
+    extra: Record<string, string> = {},
+    target?: { method: string; path: string },
+  ): Promise<Record<string, string>> {
     const key = await this.sharedKey();
     const ts = Math.floor(Date.now() / 1000) + (this.options.clockSkewSeconds ?? 0);
     const requestId = {
       appid: this.options.appId ?? 'idv-client',
       uuid: randomUUID(),
       ts,
+      ...(target
+        ? {
+            htm: target.method.toUpperCase(),
+            htu: new URL(target.path, this.options.baseUrl).pathname,
+          }
+        : {}),
       ...extra,
     };
     return {
@@ -83,7 +96,7 @@ export class IdvClient {
     body?: unknown,
   ): Promise<IdvResponse<T>> {
     const headers: Record<string, string> = {
-      ...(await this.headers()),
+      ...(await this.headers({}, { method, path })),
       accept: 'application/json',
     };
     const init: RequestInit = { method, headers };

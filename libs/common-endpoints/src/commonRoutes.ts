@@ -54,6 +54,33 @@ function runHelper(method: string, text: string, publicKey: string, privateKey: 
   }
 }
 
+function ecdsaHelperRoute(variant: CommonRouteOptions['ecdsaHelper'], path: string): Route {
+  const withMethod = path.endsWith(':method');
+  return {
+    method: 'POST',
+    path,
+    doc: {
+      summary: withMethod
+        ? 'encrypts or decrypts with the shared key of the given key pair (method: encrypt or decrypt)'
+        : 'encrypts with the shared key of the given key pair (the method defaults to encrypt)',
+      body: variant === 'dataStr' ? EcdsaHelperOauthBody : EcdsaHelperDataBody,
+    },
+    handler: (req, res) => {
+      const method = withMethod ? req.params.method : 'encrypt';
+      if (method !== 'encrypt' && method !== 'decrypt')
+        throw new BadRequest('method must be encrypt or decrypt');
+      if (variant === 'dataStr') {
+        const body = parseBody(EcdsaHelperOauthBody, req.body ?? {});
+        res.json({ data: runHelper(method, body.dataStr, body.publicKey, body.privateKey) });
+        return;
+      }
+      const body = parseBody(EcdsaHelperDataBody, req.body ?? {});
+      const data = runHelper(method, body.data ?? '', body.publicKey, body.privateKey);
+      res.json({ data, publicKey: publicKeyFromPrivate(body.privateKey) });
+    },
+  };
+}
+
 export function commonRoutes(options: CommonRouteOptions): Route[] {
   const { serviceKeys, auth } = options;
   const health = async (): Promise<Health> => {
@@ -147,28 +174,9 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
         else res.json([created]);
       },
     },
-    {
-      method: 'POST',
-      path: '/ecdsa_helper/:method',
-      doc: {
-        summary:
-          'encrypts or decrypts with the shared key of the given key pair (method: encrypt or decrypt)',
-        body: options.ecdsaHelper === 'dataStr' ? EcdsaHelperOauthBody : EcdsaHelperDataBody,
-      },
-      handler: (req, res) => {
-        const method = req.params.method;
-        if (method !== 'encrypt' && method !== 'decrypt')
-          throw new BadRequest('method must be encrypt or decrypt');
-        if (options.ecdsaHelper === 'dataStr') {
-          const body = parseBody(EcdsaHelperOauthBody, req.body ?? {});
-          res.json({ data: runHelper(method, body.dataStr, body.publicKey, body.privateKey) });
-          return;
-        }
-        const body = parseBody(EcdsaHelperDataBody, req.body ?? {});
-        const data = runHelper(method, body.data ?? '', body.publicKey, body.privateKey);
-        res.json({ data, publicKey: publicKeyFromPrivate(body.privateKey) });
-      },
-    },
+    ecdsaHelperRoute(options.ecdsaHelper, '/ecdsa_helper/:method'),
+    // the spec's method segment defaults to encrypt: the path without it encrypts
+    ecdsaHelperRoute(options.ecdsaHelper, '/ecdsa_helper'),
     {
       method: 'GET',
       path: '/metrics',

@@ -122,6 +122,7 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
       oauth2: config.SD_OAUTH2_URL,
       webhooks: config.SD_WEBHOOKS_URL,
       events: config.SD_EVENTS_URL,
+      licenses: config.SD_LICENSES_URL,
     },
     checks: {
       database: () => isDatabaseUp(db),

@@ -65,6 +65,11 @@ export const platformConfigFields = {
     default: 'http://127.0.0.1:8082',
     description: '/sd entry events: base of the event intake (webhooks gateway)',
   }),
+  SD_LICENSES_URL: Type.String({
+    default: 'http://127.0.0.1:8080',
+    description:
+      "/sd entry licenses (the vendor's helper requires it): a base with the licence endpoints, which every service serves",
+  }),
 };
 
 export const PlatformConfig = defineConfig(platformConfigFields);

@@ -1,6 +1,6 @@
 // One oidc-provider per community issuer, built lazily from the database and cached; a key
 // rotation made by the admin CLI is noticed within `keyRefreshMs`.
-import Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 import type { Community, TenantStore } from '@idv/platform';
 import { providerConfiguration, type CommunityProviderDeps } from './providerConfig.ts';
 import type { SigningKeyStore } from './store/signingKeyStore.ts';
@@ -67,9 +67,18 @@ export class ProviderCache {
       // the community router sets X-Forwarded-Proto/-Host from the issuer's base on every
       // request it hands over (a client's own are overwritten), so endpoint URLs match the issuer
       provider.proxy = true;
-      // a path no route of the issuer serves answers the platform's error body, not Koa's text
+      // a path no route of the issuer serves answers the platform's error body, not Koa's text;
+      // so does a refusal thrown after oidc-provider's own error handling (the session saved at
+      // the end of a logout whose state PostgreSQL cannot store), in oidc-provider's JSON shape
       provider.use(async (ctx, next) => {
-        await next();
+        try {
+          await next();
+        } catch (err) {
+          if (!(err instanceof errors.OIDCProviderError) || err.statusCode >= 500) throw err;
+          ctx.status = err.statusCode;
+          ctx.body = { error: err.error, error_description: err.error_description ?? err.message };
+          return;
+        }
         if (ctx.status === 404 && (ctx.body === undefined || ctx.body === 'Not Found')) {
           ctx.status = 404;
           ctx.body = {

@@ -1,7 +1,8 @@
 // The oidc-provider configuration of one community's issuer.
 import { createHmac } from 'node:crypto';
-import type { Configuration, JWK } from 'oidc-provider';
+import type { ClientAuthMethod, Configuration, JWK } from 'oidc-provider';
 import type { Knex } from '@idv/db';
+import { assertRequestObject, requireScope } from './authorizationRules.ts';
 import type { AccountStore } from './store/accountStore.ts';
 import type { ClientStore } from './store/clientStore.ts';
 import { ModelBatches } from './store/modelBatches.ts';
@@ -30,6 +31,24 @@ export const ROUTES = {
   userinfo: '/v1/userinfo',
   end_session: '/v1/logout',
 } as const;
+
+/**
+ * Clients are registered for HTTP Basic (the spec: required at token and introspect); left to
+ * its defaults oidc-provider would also read a secret from the body (client_secret_post).
+ */
+const CLIENT_AUTH_METHODS: ClientAuthMethod[] = ['client_secret_basic'];
+
+/**
+ * Discovery members oidc-provider leaves out, with what the issuer really does: introspection
+ * authenticates clients as the token endpoint does, no client authenticates with a JWT, and
+ * no request_uri can be used (request_uri_parameter_supported: false), registered or not.
+ */
+const DISCOVERY = {
+  require_request_uri_registration: true,
+  introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+  token_endpoint_auth_signing_alg_values_supported: [],
+  introspection_endpoint_auth_signing_alg_values_supported: [],
+};
 
 export interface CommunityProviderDeps {
   db: Knex;
@@ -61,6 +80,12 @@ export function providerConfiguration(
         ? deps.clients.adapterFor(community.id)
         : new ModelStore(deps.db, community.id, model, batches, deps.durableIssuance),
     jwks: { keys },
+    clientAuthMethods: CLIENT_AUTH_METHODS,
+    // clients have a secret and no keys: HS256 is the one request object signature they can make
+    enabledJWA: { requestObjectSigningAlgValues: ['HS256'] },
+    discovery: DISCOVERY,
+    // the spec makes redirect_uri required: never filled in from a client's only registered one
+    allowOmittingSingleRegisteredRedirectUri: false,
     clientDefaults: {
       id_token_signed_response_alg: 'ES256',
       token_endpoint_auth_method: 'client_secret_basic',
@@ -86,9 +111,13 @@ export function providerConfiguration(
     responseTypes: ['code'],
     scopes: ['openid', 'offline_access', 'profile'],
     claims: { openid: ['sub'], profile: ['name', 'preferred_username'] },
-    extraParams: ['eam_ref'],
+    // scope is declared here for its validator only: oidc-provider runs these after the
+    // request object is merged in and the redirect_uri is checked
+    extraParams: { eam_ref: null, scope: requireScope },
     features: {
       devInteractions: { enabled: false },
+      // the `request` parameter (RFC 9101): a signed JWT holding the authorization parameters
+      requestObjects: { enabled: true, assertJwtClaimsAndHeader: assertRequestObject },
       // client auth is already required; any client of the community may introspect, since
       // resource servers check tokens issued to others, but only a token's own client revokes it
       introspection: { enabled: true, allowedPolicy: async () => true },
@@ -102,19 +131,20 @@ export function providerConfiguration(
     },
     pkce: { required: () => false },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // every refresh spends the refresh token and answers a new one; presenting a spent one
+    // again revokes the grant (oidc-provider's refresh_token grant; races: ModelStore.consume)
+    rotateRefreshToken: true,
     interactions: { url: (_ctx, interaction) => interactionPath(community.name, interaction.uid) },
+    // an account that does not exist (any more) has no tokens: code, refresh and userinfo fail
     findAccount: async (_ctx, sub) => {
-      const account = await deps.accounts.find(community.id, sub).catch(() => undefined);
+      const account = await deps.accounts.find(community.id, sub);
+      if (!account) return undefined;
       return {
         accountId: sub,
         claims: async () => ({
           sub,
-          ...(account
-            ? {
-                preferred_username: account.username,
-                name: account.displayName ?? account.username,
-              }
-            : {}),
+          preferred_username: account.username,
+          name: account.displayName ?? account.username,
         }),
       };
     },

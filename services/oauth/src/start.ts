@@ -61,6 +61,13 @@ const ISSUER_OPERATIONS: ExternalOperation[] = [
     summary: 'claims of the access token holder (Bearer)',
     errors: [400, 401, 404],
   },
+  {
+    method: 'POST',
+    path: `${issuer}/request`,
+    summary: 'pushed authorization request (RFC 9126, oidc-provider default path); HTTP Basic',
+    success: 201,
+    errors: [400, 401, 404],
+  },
   { method: 'GET', path: `${issuer}/v1/logout`, summary: 'end session', errors: [400, 404] },
   {
     method: 'GET',

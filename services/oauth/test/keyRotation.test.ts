@@ -29,7 +29,10 @@ describe('oauth signing key rotation', () => {
         response_type: 'code',
         scope: 'openid',
         redirect_uri: REDIRECT,
-        proof_of_authentication_jwt: signProof(serviceKeySecret, { aud: issuer() }),
+        proof_of_authentication_jwt: signProof(serviceKeySecret, {
+          aud: issuer(),
+          sub: oauth.accountId,
+        }),
       }),
     });
     const code = new URL(authorize.headers.get('location')!).searchParams.get('code');

@@ -50,6 +50,26 @@ describe('oauth PostgreSQL adapter', () => {
     expect((await codes.find(id))?.consumed).to.be.a('number');
   });
 
+  it('revokes the grant when a consume loses the race for a refresh token', async () => {
+    const grantId = newId();
+    const [refresh, access, otherGrantsToken] = [newId(), newId(), newId()];
+    await store('Grant').upsert(grantId, { kind: 'Grant', clientId: 'cl_race' }, 600);
+    await store('RefreshToken').upsert(refresh, { kind: 'RefreshToken', grantId }, 600);
+    await store('AccessToken').upsert(access, { kind: 'AccessToken', grantId }, 600);
+    await store('AccessToken').upsert(otherGrantsToken, { kind: 'AccessToken', grantId: 'g2' }, 60);
+    // both requests found the token unspent; the winner consumes, then the loser tries
+    await store('RefreshToken').consume(refresh);
+    let refused: unknown;
+    await store('RefreshToken')
+      .consume(refresh)
+      .catch((err: unknown) => (refused = err));
+    expect(refused).to.be.instanceOf(errors.InvalidGrant);
+    expect(await store('Grant').find(grantId)).to.equal(undefined);
+    expect(await store('RefreshToken').find(refresh)).to.equal(undefined);
+    expect(await store('AccessToken').find(access)).to.equal(undefined);
+    expect(await store('AccessToken').find(otherGrantsToken)).to.include({ grantId: 'g2' });
+  });
+
   it('hides an expired row at once and the sweep deletes it', async () => {
     const tokens = store('AccessToken');
     const [expired, live] = [newId(), newId()];

@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import * as client from 'openid-client';
 import { generateKeyPair } from '@idv/crypto';
 import { OauthDiscovery, OauthJwks, validate } from '@idv/contracts';
-import { createOauthClient } from '../src/admin.ts';
-import { signProof, startOauthUnderTest, type OauthUnderTest } from './support.ts';
+import { createOauthClient, trustProofKey } from '../src/admin.ts';
+import { malleate, signProof, startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
 const REDIRECT = 'https://rp.example.test/callback';
 
@@ -13,6 +13,9 @@ describe('oauth service', () => {
   let web: { client_id: string; client_secret: string };
   let machine: { client_id: string; client_secret: string };
   let serviceKeySecret: string;
+  /** keys the community trusts for proofs, by kid */
+  const partner = generateKeyPair();
+  const otherPartner = generateKeyPair();
 
   const configFor = async (
     issuer: string,
@@ -47,6 +50,8 @@ describe('oauth service', () => {
       grantTypes: ['client_credentials'],
     });
     serviceKeySecret = (await oauth.service.runtime.serviceKeys.currentKey()).key.keySecret;
+    await trustProofKey(ctx, oauth.community.name, 'partner-1', partner.publicKey);
+    await trustProofKey(ctx, oauth.community.name, 'partner-2', otherPartner.publicKey);
   });
   after(() => oauth?.stop());
 
@@ -121,7 +126,10 @@ describe('oauth service', () => {
       nonce,
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
-      proof_of_authentication_jwt: signProof(serviceKeySecret, { aud: issuer }),
+      proof_of_authentication_jwt: signProof(serviceKeySecret, {
+        aud: issuer,
+        sub: oauth.accountId,
+      }),
     });
     expect(res.status).to.equal(303);
     const location = new URL(res.headers.get('location')!);
@@ -135,7 +143,7 @@ describe('oauth service', () => {
       expectedState: state,
       expectedNonce: nonce,
     });
-    expect(tokens.claims()?.sub).to.equal('acct-testy-mctestface');
+    expect(tokens.claims()?.sub).to.equal(oauth.accountId);
     expect(tokens.refresh_token).to.be.a('string');
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.access_token).to.be.a('string');
@@ -164,22 +172,62 @@ describe('oauth service', () => {
         'expired',
         () =>
           signProof(serviceKeySecret, {
+            sub: oauth.accountId,
             aud: oauth.issuer(oauth.community),
             iat: now() - 600,
             exp: now() - 300,
           }),
       ],
-      ['wrong audience', () => signProof(serviceKeySecret, { aud: oauth.issuer(oauth.other) })],
+      [
+        'wrong audience',
+        () => signProof(serviceKeySecret, { aud: oauth.issuer(oauth.other), sub: oauth.accountId }),
+      ],
       [
         'forged',
-        () => signProof(generateKeyPair().privateKey, { aud: oauth.issuer(oauth.community) }),
+        () =>
+          signProof(generateKeyPair().privateKey, {
+            aud: oauth.issuer(oauth.community),
+            sub: oauth.accountId,
+          }),
       ],
       [
         'too long-lived',
         () =>
-          signProof(serviceKeySecret, { aud: oauth.issuer(oauth.community), exp: now() + 3600 }),
+          signProof(serviceKeySecret, {
+            aud: oauth.issuer(oauth.community),
+            sub: oauth.accountId,
+            exp: now() + 3600,
+          }),
       ],
       ['not a JWT', () => 'not-a-jwt'],
+      [
+        'malleated: the high-S twin (s replaced by n - s) of a valid proof',
+        () =>
+          malleate(
+            signProof(serviceKeySecret, {
+              aud: oauth.issuer(oauth.community),
+              sub: oauth.accountId,
+            }),
+          ),
+      ],
+      [
+        'a kid naming another trusted key than the one that signed',
+        () =>
+          signProof(
+            partner.privateKey,
+            { aud: oauth.issuer(oauth.community), sub: oauth.accountId },
+            { kid: 'partner-2' },
+          ),
+      ],
+      [
+        'a kid naming no trusted key',
+        () =>
+          signProof(
+            partner.privateKey,
+            { aud: oauth.issuer(oauth.community), sub: oauth.accountId },
+            { kid: 'unknown' },
+          ),
+      ],
     ];
     for (const [name, proof] of cases) {
       it(name, async () => {
@@ -202,6 +250,7 @@ describe('oauth service', () => {
     it('replayed', async () => {
       const proof = signProof(serviceKeySecret, {
         aud: oauth.issuer(oauth.community),
+        sub: oauth.accountId,
         ...replayed,
       });
       const form = {
@@ -220,6 +269,46 @@ describe('oauth service', () => {
       );
       expect(second.searchParams.get('error')).to.equal('access_denied');
     });
+  });
+
+  it('accepts a proof whose kid names its signer: a trusted key or a service keyId', async () => {
+    const { keyId } = (await oauth.service.runtime.serviceKeys.currentKey()).key;
+    const aud = oauth.issuer(oauth.community);
+    for (const proof of [
+      signProof(partner.privateKey, { aud, sub: oauth.accountId }, { kid: 'partner-1' }),
+      signProof(serviceKeySecret, { aud, sub: oauth.accountId }, { kid: keyId }),
+    ]) {
+      const res = await postAuthorize(oauth.community.name, {
+        client_id: web.client_id,
+        response_type: 'code',
+        scope: 'openid',
+        redirect_uri: REDIRECT,
+        proof_of_authentication_jwt: proof,
+      });
+      const location = new URL(res.headers.get('location')!);
+      expect(location.searchParams.get('error_description')).to.equal(null);
+      expect(location.searchParams.get('code')).to.be.a('string');
+    }
+  });
+
+  it('holds a proof with azp to the client it names', async () => {
+    const aud = oauth.issuer(oauth.community);
+    const form = (azp: string) => ({
+      client_id: web.client_id,
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: REDIRECT,
+      proof_of_authentication_jwt: signProof(serviceKeySecret, { aud, sub: oauth.accountId, azp }),
+    });
+    const elsewhere = new URL(
+      (await postAuthorize(oauth.community.name, form(machine.client_id))).headers.get('location')!,
+    );
+    expect(elsewhere.searchParams.get('error')).to.equal('access_denied');
+    expect(elsewhere.searchParams.get('error_description')).to.match(/azp/);
+    const here = new URL(
+      (await postAuthorize(oauth.community.name, form(web.client_id))).headers.get('location')!,
+    );
+    expect(here.searchParams.get('code')).to.be.a('string');
   });
 
   it('sends a POST without proof on to the interactive flow', async () => {

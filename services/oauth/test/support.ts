@@ -5,6 +5,7 @@ import { platformMigrations, TenantStore, type Community } from '@idv/platform';
 import type { StartedService } from '@idv/common-endpoints';
 import { oauthMigrations } from '../src/migrations.ts';
 import { startOauth } from '../src/start.ts';
+import { AccountStore } from '../src/store/accountStore.ts';
 
 export interface OauthUnderTest {
   database: TestDatabase;
@@ -13,6 +14,8 @@ export interface OauthUnderTest {
   masterKey: Buffer;
   community: Community;
   other: Community;
+  /** an account of `community`: the sub a valid proof names */
+  accountId: string;
   issuer(community: Community): string;
   stop(): Promise<void>;
 }
@@ -34,6 +37,12 @@ export async function startOauthUnderTest(
     OAUTH_PORT: '0',
     ...env,
   });
+  const account = await new AccountStore(database.db).create(
+    community.id,
+    'testy-proof-subject',
+    randomBytes(12).toString('base64'),
+    'Testy McTestface',
+  );
   const url = service.server.url.replace(/\/$/, '');
   return {
     database,
@@ -42,6 +51,7 @@ export async function startOauthUnderTest(
     masterKey,
     community,
     other,
+    accountId: account.accountId,
     issuer: (c) => `${url}/community/${c.name}`,
     async stop() {
       await service.stop();
@@ -56,6 +66,7 @@ export interface ProofClaims {
   iat?: number;
   exp?: number;
   jti?: string;
+  azp?: string;
 }
 
 function secp256k1Key(privateKey: string) {
@@ -76,8 +87,21 @@ function secp256k1Key(privateKey: string) {
   });
 }
 
-/** An ES256K JWT signed with a base64 secp256k1 scalar (a platform service key's keySecret). */
-export function signProof(privateKey: string, claims: ProofClaims): string {
+/** The order of secp256k1, to move a signature's s between its two valid forms. */
+const ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+const withS = (signature: Buffer, s: bigint) =>
+  Buffer.concat([signature.subarray(0, 32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex')]);
+
+/**
+ * An ES256K JWT signed with a base64 secp256k1 scalar (a platform service key's keySecret).
+ * OpenSSL's s is high half of the time; the proof is given the low one, as strict signers do.
+ */
+export function signProof(
+  privateKey: string,
+  claims: ProofClaims,
+  header: { kid?: string } = {},
+): string {
   const now = Math.floor(Date.now() / 1000);
   const payload = {
     sub: 'acct-testy-mctestface',
@@ -87,10 +111,20 @@ export function signProof(privateKey: string, claims: ProofClaims): string {
     ...claims,
   };
   const encode = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const input = `${encode({ alg: 'ES256K', typ: 'JWT' })}.${encode(payload)}`;
+  const input = `${encode({ alg: 'ES256K', typ: 'JWT', ...header })}.${encode(payload)}`;
   const signature = sign('sha256', Buffer.from(input), {
     key: secp256k1Key(privateKey),
     dsaEncoding: 'ieee-p1363',
   });
-  return `${input}.${signature.toString('base64url')}`;
+  const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
+  const low = s > ORDER / 2n ? withS(signature, ORDER - s) : signature;
+  return `${input}.${low.toString('base64url')}`;
+}
+
+/** The same proof with s replaced by n - s: a signature node:crypto still verifies. */
+export function malleate(proof: string): string {
+  const [header, payload, signature] = proof.split('.');
+  const raw = Buffer.from(signature!, 'base64url');
+  const s = BigInt(`0x${raw.subarray(32).toString('hex')}`);
+  return `${header}.${payload}.${withS(raw, ORDER - s).toString('base64url')}`;
 }

@@ -12,15 +12,26 @@ export interface VerifiedProof {
   exp: number;
 }
 
+/** A key allowed to sign proofs and the names (`kid`) a proof may give it by. */
+export interface ProofKey {
+  kids: string[];
+  jwk: JsonWebKey;
+}
+
 export interface ProofRules {
-  keys: JsonWebKey[];
+  keys: ProofKey[];
   /** the community's issuer: the only accepted `aud` */
   audience: string;
   /** seconds a proof may live from iat to exp */
   maxLifetime: number;
   clockTolerance: number;
+  /** the client asking: a proof that names one (azp) is good for that client only */
+  clientId: string;
   now?: number;
 }
+
+/** Half the order of secp256k1: an s above it is the malleated twin of a valid signature. */
+const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 function json(segment: string): Record<string, unknown> {
   try {
@@ -42,13 +53,29 @@ function keyOf(jwk: JsonWebKey): KeyObject | undefined {
   }
 }
 
-function signedByOneOf(token: string, keys: JsonWebKey[]): boolean {
+/** The keys a proof may be checked with: the one its kid names, or all when it names none. */
+function candidates(kid: unknown, keys: ProofKey[]): ProofKey[] {
+  if (kid === undefined) return keys;
+  if (typeof kid !== 'string') throw new ProofRejected('proof kid must be a string');
+  const named = keys.filter((key) => key.kids.includes(kid));
+  if (named.length === 0) throw new ProofRejected('proof kid names no trusted key');
+  return named;
+}
+
+/**
+ * node:crypto accepts both s and n - s; only the low one is accepted here, so a proof has one
+ * valid encoding (a malleated copy would otherwise pass as a different token with the same jti).
+ */
+function signedByOneOf(token: string, keys: ProofKey[]): boolean {
   const [header, payload, signature] = token.split('.');
   const input = Buffer.from(`${header}.${payload}`);
   const raw = Buffer.from(signature ?? '', 'base64url');
   if (raw.length !== 64) return false;
-  return keys.some((jwk) => {
-    const key = keyOf(jwk);
+  if (BigInt(`0x${raw.subarray(32).toString('hex')}`) > HALF_ORDER) {
+    throw new ProofRejected('proof signature is not in low-S form');
+  }
+  return keys.some((candidate) => {
+    const key = keyOf(candidate.jwk);
     return key !== undefined && verify('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, raw);
   });
 }
@@ -63,9 +90,16 @@ export function verifyProof(token: string, rules: ProofRules): VerifiedProof {
   const header = json(parts[0] ?? '');
   const claims = json(parts[1] ?? '');
   if (header.alg !== 'ES256K') throw new ProofRejected('proof must be signed with ES256K');
-  if (!signedByOneOf(token, rules.keys)) throw new ProofRejected('proof signature is not trusted');
+  if (!signedByOneOf(token, candidates(header.kid, rules.keys))) {
+    throw new ProofRejected('proof signature is not trusted');
+  }
   if (!audienceMatches(claims.aud, rules.audience)) {
     throw new ProofRejected('proof audience is not this issuer');
+  }
+  // optional, as a requestid's htm/htu: a signer that names the client makes a captured proof
+  // useless to the other clients of the community
+  if (claims.azp !== undefined && claims.azp !== rules.clientId) {
+    throw new ProofRejected('proof is for another client (azp)');
   }
   const { sub, jti, iat, exp } = claims;
   if (typeof sub !== 'string' || !sub) throw new ProofRejected('proof has no sub');

@@ -2,10 +2,10 @@
 // error); without one, the same request as a GET, which leads to the login and consent pages.
 import type { Request, Response } from 'express';
 import { HttpError } from '@idv/http';
-import type { JsonWebKey } from 'node:crypto';
 import { ProofRejected, verifyProof } from '../domain/proof.ts';
 import type { OauthEvents } from '../events.ts';
 import type { CommunityIssuer } from '../providerCache.ts';
+import type { AccountStore } from '../store/accountStore.ts';
 import type { TrustStore } from '../store/trustStore.ts';
 
 const SUPPORTED_SCOPES = new Set(['openid', 'offline_access', 'profile']);
@@ -14,6 +14,7 @@ export const CLOCK_TOLERANCE = 30;
 
 export interface AuthorizeDeps {
   trust: TrustStore;
+  accounts: AccountStore;
   events: OauthEvents;
 }
 
@@ -28,7 +29,12 @@ const OWN_PARAMS = [
   'code_challenge',
   'code_challenge_method',
   'proof_of_authentication_jwt',
+  'request',
+  'request_uri',
 ];
+
+/** Required by the spec beside client_id and redirect_uri, which are checked before these. */
+const REQUIRED_HERE = ['response_type', 'scope'];
 
 /**
  * Refusals before a redirect_uri is trusted: the body oidc-provider renders for the GET on
@@ -86,17 +92,20 @@ export function postAuthorize(deps: AuthorizeDeps) {
       throw refused('invalid_redirect_uri', 'redirect_uri: not registered for this client');
     }
     const state = field(body, 'state');
-    const fail = (error: string, description: string) => {
+    const fail = (error: string, description: string, reason = 'invalid_proof') => {
       if (error === 'access_denied') {
-        deps.events(community, 'E_OAUTH_LOGIN_FAILED', {
-          clientId: client.clientId,
-          reason: 'invalid_proof',
-        });
+        deps.events(community, 'E_OAUTH_LOGIN_FAILED', { clientId: client.clientId, reason });
       }
       redirect(res, redirectUri, { error, error_description: description, state, iss: issuer });
     };
     if (OWN_PARAMS.some((name) => field(body, name)?.includes('\u0000'))) {
       return fail('invalid_request', 'parameters must not contain NUL characters');
+    }
+    // a missing required parameter is invalid_request, as oidc-provider answers on the GET
+    const missing = REQUIRED_HERE.find((name) => !field(body, name));
+    if (missing) return fail('invalid_request', `missing required parameter '${missing}'`);
+    if (field(body, 'request') || field(body, 'request_uri')) {
+      return fail('invalid_request', 'request and request_uri are not taken with a proof');
     }
     if (field(body, 'response_type') !== 'code') {
       return fail('unsupported_response_type', 'response_type must be code');
@@ -104,7 +113,9 @@ export function postAuthorize(deps: AuthorizeDeps) {
     if (!client.grantTypeAllowed('authorization_code')) {
       return fail('unauthorized_client', 'the client may not use the authorization code grant');
     }
-    const scopes = (field(body, 'scope') ?? '').split(' ').filter((s) => SUPPORTED_SCOPES.has(s));
+    const scopes = field(body, 'scope')!
+      .split(' ')
+      .filter((s) => SUPPORTED_SCOPES.has(s));
     if (!scopes.includes('openid')) return fail('invalid_scope', 'scope must include openid');
     const codeChallenge = field(body, 'code_challenge');
     const codeChallengeMethod = field(body, 'code_challenge_method') ?? 'S256';
@@ -115,14 +126,23 @@ export function postAuthorize(deps: AuthorizeDeps) {
     let verified;
     try {
       verified = verifyProof(proof, {
-        keys: (await deps.trust.proofKeys(community.id)) as JsonWebKey[],
+        keys: await deps.trust.proofKeys(community.id),
         audience: issuer,
         maxLifetime: PROOF_MAX_LIFETIME,
         clockTolerance: CLOCK_TOLERANCE,
+        clientId: client.clientId,
       });
     } catch (err) {
       if (err instanceof ProofRejected) return fail('access_denied', err.message);
       throw err;
+    }
+    // no just-in-time accounts: a proof signs in an account the community has, or nobody
+    if (!(await deps.accounts.find(community.id, verified.sub))) {
+      return fail(
+        'access_denied',
+        'proof sub names no account of this community',
+        'unknown_account',
+      );
     }
     const expiresAt = new Date((verified.exp + CLOCK_TOLERANCE) * 1000);
     if (!(await deps.trust.useProof(community.id, verified.jti, expiresAt))) {

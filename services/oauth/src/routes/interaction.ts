@@ -1,5 +1,4 @@
 // The interactive steps oidc-provider hands over: login (account or proof JWT) and consent.
-import type { JsonWebKey } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { BadRequest } from '@idv/http';
 import type { InteractionResults } from 'oidc-provider';
@@ -78,11 +77,18 @@ export function submitLogin(deps: InteractionDeps) {
     if (body.proof_of_authentication_jwt) {
       try {
         const proof = verifyProof(body.proof_of_authentication_jwt.trim(), {
-          keys: (await deps.trust.proofKeys(community.id)) as JsonWebKey[],
+          keys: await deps.trust.proofKeys(community.id),
           audience: issuer,
           maxLifetime: PROOF_MAX_LIFETIME,
           clockTolerance: CLOCK_TOLERANCE,
+          clientId,
         });
+        if (!(await deps.accounts.find(community.id, proof.sub))) {
+          return again(
+            'The proof was not accepted: it names no account of this community.',
+            'unknown_account',
+          );
+        }
         const fresh = await deps.trust.useProof(
           community.id,
           proof.jti,

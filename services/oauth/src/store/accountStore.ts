@@ -5,6 +5,8 @@ import { holdsNul } from './storableText.ts';
 
 const TABLE = 'oauth.accounts';
 const PARAMS = { N: 16384, r: 8, p: 1 };
+/** account_id is a uuid column: anything else (a proof's sub may be any text) is no account */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Account {
   accountId: string;
@@ -91,7 +93,9 @@ export class AccountStore {
     return row && ok ? toAccount(row) : undefined;
   }
 
+  /** undefined for an id that is no account of the community, including one not a uuid. */
   async find(communityId: string, accountId: string): Promise<Account | undefined> {
+    if (!UUID.test(accountId)) return undefined;
     const row: AccountRow | undefined = await this.db(TABLE)
       .where({ community_id: communityId, account_id: accountId })
       .first();

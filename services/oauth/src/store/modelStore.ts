@@ -119,14 +119,35 @@ export class ModelStore implements Adapter {
     return withConsumed(row);
   }
 
-  /** One UPDATE guarded by consumed_at: of two racing redemptions only one changes the row. */
+  /**
+   * One UPDATE guarded by consumed_at: of two racing redemptions only one changes the row. The
+   * loser presented a code or refresh token already spent, which is what oidc-provider treats
+   * as theft when it sees it before consuming (it revokes the grant); a race must not be the
+   * way around that, so the loser revokes the grant here too.
+   */
   async consume(id: string): Promise<void> {
     if (holdsNul(id)) throw new errors.InvalidGrant('grant not found');
+    const stored = this.storedId(id);
     const changed = await this.rows()
-      .andWhere({ id: this.storedId(id) })
+      .andWhere({ id: stored })
       .whereNull('consumed_at')
       .update({ consumed_at: this.db.fn.now() });
-    if (changed === 0) throw new errors.InvalidGrant('grant already consumed');
+    if (changed > 0) return;
+    await this.revokeGrantOf(stored);
+    throw new errors.InvalidGrant('grant already consumed');
+  }
+
+  /** Every token and code of the row's grant, and the grant itself. */
+  private async revokeGrantOf(storedId: string): Promise<void> {
+    const row: { grant_id: string | null } | undefined = await this.rows()
+      .andWhere({ id: storedId })
+      .first('grant_id');
+    const grantId = row?.grant_id;
+    if (!grantId) return;
+    await this.db(TABLE)
+      .where({ community_id: this.communityId })
+      .andWhere((q) => q.where({ grant_id: grantId }).orWhere({ model: 'Grant', id: grantId }))
+      .delete();
   }
 
   async destroy(id: string): Promise<void> {

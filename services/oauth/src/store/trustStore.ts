@@ -1,8 +1,9 @@
 // Who a community trusts: proof signing keys, its external identity provider; plus replay and
 // EAM context rows that live only as long as the proof or interaction they belong to.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type JsonWebKey } from 'node:crypto';
 import type { Knex } from '@idv/db';
 import type { JWK } from 'jose';
+import type { ProofKey } from '../domain/proof.ts';
 
 export interface ExternalIdp {
   issuer: string;
@@ -18,22 +19,32 @@ export interface EamContext {
 export class TrustStore {
   constructor(private readonly db: Knex) {}
 
-  /** secp256k1 public JWKs allowed to sign proofs: platform service keys and the community's. */
-  async proofKeys(communityId: string): Promise<JWK[]> {
+  /**
+   * secp256k1 public keys allowed to sign proofs: the community's trusted keys, named by their
+   * kid, and the platform service keys, named by their keyId (base64 or base64url of X||Y).
+   */
+  async proofKeys(communityId: string): Promise<ProofKey[]> {
     const [own, platform] = await Promise.all([
-      this.db('oauth.proof_keys').where({ community_id: communityId }).select('public_jwk'),
+      this.db('oauth.proof_keys').where({ community_id: communityId }).select('kid', 'public_jwk'),
       this.db('platform.service_keys').select('public_key'),
     ]);
-    const fromService = platform.map((row: { public_key: string }) => {
+    const fromService = platform.map((row: { public_key: string }): ProofKey => {
       const point = Buffer.from(row.public_key, 'base64');
       return {
-        kty: 'EC',
-        crv: 'secp256k1',
-        x: point.subarray(0, 32).toString('base64url'),
-        y: point.subarray(32, 64).toString('base64url'),
+        kids: [point.toString('base64'), point.toString('base64url')],
+        jwk: {
+          kty: 'EC',
+          crv: 'secp256k1',
+          x: point.subarray(0, 32).toString('base64url'),
+          y: point.subarray(32, 64).toString('base64url'),
+        },
       };
     });
-    return [...own.map((row: { public_jwk: JWK }) => row.public_jwk), ...fromService];
+    const trusted = own.map((row: { kid: string; public_jwk: JsonWebKey }): ProofKey => ({
+      kids: [row.kid],
+      jwk: row.public_jwk,
+    }));
+    return [...trusted, ...fromService];
   }
 
   async trustProofKey(communityId: string, kid: string, jwk: JWK): Promise<void> {
