@@ -16,13 +16,25 @@ export function signMessage(privateKey: string, message: string | Buffer): strin
   return Buffer.from(secpSign(digest, scalar)).toString('base64');
 }
 
+/** Half the order of secp256k1: an s above it is the malleated twin of a low-S signature. */
+const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/** Whether a raw r||s signature has the low s every signer of ours produces. */
+export function isLowS(raw: Buffer): boolean {
+  return raw.length === 64 && BigInt(`0x${raw.subarray(32).toString('hex')}`) <= HALF_ORDER;
+}
+
+/**
+ * node:crypto accepts both s and n - s; only the low one verifies here, so a signature has one
+ * valid encoding and a malleated copy cannot pass as another message's proof or callback.
+ */
 export function verifyMessage(
   publicKey: string,
   message: string | Buffer,
   signature: string,
 ): boolean {
   const raw = Buffer.from(signature, 'base64');
-  if (raw.length !== 64) return false;
+  if (!isLowS(raw)) return false;
   try {
     return nodeVerify(
       'sha256',

@@ -149,6 +149,14 @@ describe('crypto: ECDSA signatures', () => {
       verifyMessage(other.publicKey, 'message 0', signMessage(pair.privateKey, 'message 0')),
     ).to.equal(false);
     expect(verifyMessage(pair.publicKey, 'x', 'short')).to.equal(false);
+    // the malleated twin (s' = n - s) verifies under node:crypto but not here
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const sig = Buffer.from(signMessage(pair.privateKey, 'message 0'), 'base64');
+    const high = (n - BigInt(`0x${sig.subarray(32).toString('hex')}`))
+      .toString(16)
+      .padStart(64, '0');
+    const twin = Buffer.concat([sig.subarray(0, 32), Buffer.from(high, 'hex')]);
+    expect(verifyMessage(pair.publicKey, 'message 0', twin.toString('base64'))).to.equal(false);
   });
 
   it('is deterministic (RFC 6979) and matches the published secp256k1 vector byte for byte', () => {

@@ -144,7 +144,7 @@ export function openApiDocument(
         licensekey: header('licensekey', 'the licence key, AES-256-GCM under the ECDH shared key'),
         requestid: header(
           'requestid',
-          'JSON {appid, uuid, ts}, AES-256-GCM under the ECDH shared key',
+          'JSON {appid, uuid, ts} (optionally htm, htu: the method and path it is bound to), AES-256-GCM under the ECDH shared key',
         ),
         license: header('license', 'the plain licence key'),
       },

@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createBroker, type Broker } from '@idv/broker';
 import {
+  CONNECTOR_TYPES,
   connectorQueue,
   ConnectorReply,
   validate,
@@ -119,7 +120,9 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
       await Promise.all(workers.map((w) => w.stop()));
       await broker.close();
       await sandbox.close();
-      await deleteQueues(env.AMQP_URL ?? '', [...new Set(workers.map((w) => w.queue))]);
+      // every type's queue under the harness's own prefix: workers started as child processes too
+      const queues = CONNECTOR_TYPES.map((t) => connectorQueue(t, env.CONNECTOR_QUEUE_PREFIX));
+      await deleteQueues(env.AMQP_URL ?? '', queues);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Checks a proof_of_authentication_jwt: ES256K signature by a trusted key, audience, short life.
 // jose 6 runs on WebCrypto, which has no secp256k1, so the signature is checked with node:crypto.
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { isLowS } from '@idv/crypto';
 
 export class ProofRejected extends Error {
   override name = 'ProofRejected';
@@ -31,8 +32,6 @@ export interface ProofRules {
 }
 
 /** Half the order of secp256k1: an s above it is the malleated twin of a valid signature. */
-const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
-
 function json(segment: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
@@ -71,9 +70,7 @@ function signedByOneOf(token: string, keys: ProofKey[]): boolean {
   const input = Buffer.from(`${header}.${payload}`);
   const raw = Buffer.from(signature ?? '', 'base64url');
   if (raw.length !== 64) return false;
-  if (BigInt(`0x${raw.subarray(32).toString('hex')}`) > HALF_ORDER) {
-    throw new ProofRejected('proof signature is not in low-S form');
-  }
+  if (!isLowS(raw)) throw new ProofRejected('proof signature is not in low-S form');
   return keys.some((candidate) => {
     const key = keyOf(candidate.jwk);
     return key !== undefined && verify('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, raw);
