@@ -1,5 +1,6 @@
 // Composition root of the webhook dispatcher: event intake into the delivery table, the delivery
 // loop, change notifications, and /healthz + /metrics on its own port.
+import { ALL_EVENTS } from '@idv/broker';
 import { createServiceRuntime, serve, type ServiceRuntime } from '@idv/common-endpoints';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
@@ -89,8 +90,8 @@ export async function startWebhookDispatcher(
   );
   let stopping = false;
   const consumer = await runtime.broker.subscribeEvents(
-    settings.WEBHOOK_EVENTS_QUEUE,
-    ['#'],
+    runtime.config.WEBHOOK_EVENTS_QUEUE,
+    [ALL_EVENTS],
     recordEvent({
       webhooks,
       queue,
