@@ -88,7 +88,7 @@ export async function startWebhookDispatcher(
     },
     runtime.logger,
   );
-  let stopping = false;
+  const stopping = new AbortController();
   const consumer = await runtime.broker.subscribeEvents(
     runtime.config.WEBHOOK_EVENTS_QUEUE,
     [ALL_EVENTS],
@@ -100,14 +100,14 @@ export async function startWebhookDispatcher(
       recorded: metrics.eventRecorded,
       wake: () => loop.wake(),
       wakeAt: (at) => loop.wakeAt(at),
-      stopping: () => stopping,
+      stopping: stopping.signal,
     }),
     // each event is held while its callbacks are attempted: the prefetch bounds those in flight
     { prefetch: settings.WEBHOOK_MAX_IN_FLIGHT },
   );
   loop.start();
   runtime.lifecycle.onStop('event consumer', 0, async () => {
-    stopping = true;
+    stopping.abort();
     await consumer.stop();
   });
   runtime.lifecycle.onStop('delivery loop', 0, () => loop.stop());
