@@ -120,6 +120,8 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'info',
     CONNECTOR_QUEUE_PREFIX: prefix,
+    // no shared `webhooks.dispatcher` queue collecting the bench's events
+    DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
   };
   const children = [
     startChild('sandbox', 'services/provider-sandbox/src/main.ts', {

@@ -118,6 +118,8 @@ export async function oauthBenchmarks(): Promise<Comparison[]> {
     MASTER_KEY: masterKey.toString('base64'),
     LOG_LEVEL: 'silent',
     OAUTH_PORT: '0',
+    // no shared `webhooks.dispatcher` queue collecting the bench's token events
+    DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
   });
   // the same provider configuration for both; only the adapter differs (the service's pool)
   const { db } = service.runtime;

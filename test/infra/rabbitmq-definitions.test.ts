@@ -21,6 +21,7 @@ import {
 } from '../../services/connector-worker/src/start.ts';
 import { startWebhookDispatcher } from '../../services/webhook-dispatcher/src/start.ts';
 import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
+import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
 import { deleteQueues } from '../support/amqpCleanup.ts';
 
 interface Queue {
@@ -141,9 +142,12 @@ describe('RabbitMQ definitions file against the running services', function () {
   const suffix = randomBytes(4).toString('hex');
   const prefix = `test-${suffix}.${CONNECTOR_PREFIX}`;
   const eventsQueue = `test-${suffix}.${EVENTS_QUEUE}`;
+  // the dispatcher's queue as a publishing service declares it before any dispatcher ran
+  const publishedQueue = `test-${suffix}.published.${EVENTS_QUEUE}`;
   const workers: RunningWorker[] = [];
   let database: TestDatabase | undefined;
   let stopDispatcher: (() => Promise<void>) | undefined;
+  let stopGateway: (() => Promise<void>) | undefined;
   let amqpUrl: string;
 
   before(async () => {
@@ -167,13 +171,22 @@ describe('RabbitMQ definitions file against the running services', function () {
       WEBHOOK_EVENTS_QUEUE: eventsQueue,
     });
     stopDispatcher = () => dispatcher.stop();
+    const gateway = await startWebhooksGateway({
+      ...env,
+      DATABASE_URL: database.url,
+      WEBHOOKS_PORT: '0',
+      WEBHOOK_EVENTS_QUEUE: publishedQueue,
+      DECLARE_WEBHOOK_EVENTS_QUEUE: 'true',
+    });
+    stopGateway = () => gateway.stop();
   });
 
   after(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await stopDispatcher?.();
+    await stopGateway?.();
     await database?.drop();
-    await deleteQueues(amqpUrl, [...workers.map((w) => w.queue), eventsQueue]);
+    await deleteQueues(amqpUrl, [...workers.map((w) => w.queue), eventsQueue, publishedQueue]);
   });
 
   /** Redeclares `actual` with the file's arguments of `canonical`: the broker compares them. */
@@ -227,6 +240,14 @@ describe('RabbitMQ definitions file against the running services', function () {
     const problems = [
       await redeclareAs(eventsQueue, EVENTS_QUEUE),
       await redeclareAs(deadLetterQueueName(eventsQueue), deadLetterQueueName(EVENTS_QUEUE)),
+    ].filter((p) => p !== undefined);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('a publishing service (the webhooks gateway) declared the same events queue as the file', async () => {
+    const problems = [
+      await redeclareAs(publishedQueue, EVENTS_QUEUE),
+      await redeclareAs(deadLetterQueueName(publishedQueue), deadLetterQueueName(EVENTS_QUEUE)),
     ].filter((p) => p !== undefined);
     expect(problems).to.deep.equal([]);
   });

@@ -41,6 +41,9 @@ export async function startPlatform(
     OAUTH_PORT: '0',
     DOCVERIFY_PORT: '0',
     WEBHOOKS_PORT: '0',
+    // the shared broker gets no `webhooks.dispatcher` queue collecting every suite's events: a
+    // suite that runs the dispatcher gives it a queue of its own and deletes it
+    DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
     // the tests publish document events through the intake, as an operator may allow it to
     WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS: 'E_IDV_DOCUMENT_VALIDATE',
     ...overrides,

@@ -16,6 +16,13 @@ export interface BrokerOptions {
   registry?: Registry;
   /** topic exchange of domain events; default 'events' */
   eventsExchange?: string;
+  /**
+   * Queues bound to every event ('#') that this broker declares on each connection before it
+   * reports 'up', as `subscribeEvents` with default options declares them (classic, the shared
+   * dead-letter exchange). Events published before their consumer first ran wait there instead of
+   * being dropped unroutable. Default none.
+   */
+  keptEventQueues?: readonly string[];
   /** shared direct exchange for dead letters; default 'dlx' */
   deadLetterExchange?: string;
   /** default per-call RPC timeout, ms; default 10 000 */
@@ -81,6 +88,7 @@ export function createBroker(options: BrokerOptions): Broker {
     consumerDeps,
     options.eventsExchange ?? 'events',
     deadLetterExchange,
+    options.keptEventQueues,
   );
   const consumers = new Set<Consumer>();
   const track = (consumer: Consumer): Consumer => {

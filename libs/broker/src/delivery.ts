@@ -1,10 +1,11 @@
 // What happens to one delivery: decode, run the handler, reply to RPC requests, then ack; or
 // dead-letter it. Failure policy: poison (not JSON, or PoisonMessageError) is dead-lettered; a
-// failing handler answers an RPC caller with an error reply and acks, and dead-letters the rest.
+// RequeueMessageError puts the message back in its queue, unanswered; any other failure answers an
+// RPC caller with an error reply and acks, and dead-letters the rest.
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@idv/observability';
 import { decodeJson, encodeJson, ERROR_REPLY_HEADER, type ErrorReply } from './codec.ts';
-import { errorText, PoisonMessageError } from './errors.ts';
+import { errorText, PoisonMessageError, RequeueMessageError } from './errors.ts';
 
 export interface MessageContext {
   exchange: string;
@@ -18,7 +19,7 @@ export interface MessageContext {
 /** Returns the reply for RPC requests (ignored otherwise); throws to fail the message. */
 export type MessageHandler = (body: unknown, context: MessageContext) => unknown;
 
-export type Outcome = 'ack' | 'replied_error' | 'dead_letter' | 'poison';
+export type Outcome = 'ack' | 'replied_error' | 'dead_letter' | 'poison' | 'requeued';
 
 /** Settles the message on `channel`; rejects only when the channel died (the broker redelivers). */
 export async function handleDelivery(
@@ -35,6 +36,12 @@ export async function handleDelivery(
   try {
     answer = encodeJson(await handler(decoded.value, contextOf(message)));
   } catch (err) {
+    if (err instanceof RequeueMessageError) {
+      log.info({ err: errorText(err) }, 'message put back in its queue');
+      // nack, not reject: from RabbitMQ 4.3 a nack is a return that does not count as a failure
+      channel.nack(message, false, true);
+      return 'requeued';
+    }
     if (err instanceof PoisonMessageError || !replyToOf(message)) {
       return deadLetter(channel, message, log, err);
     }

@@ -60,6 +60,20 @@ export class PoisonMessageError extends Error {
   override readonly name = 'PoisonMessageError';
 }
 
+/**
+ * Thrown by a handler that cannot do its work now but must not lose the message, e.g. its process
+ * stops while the database is away: the message goes back to its queue (basic.nack with requeue)
+ * for this or another consumer, neither answered nor dead-lettered. A quorum queue may count each
+ * return towards its delivery limit (RabbitMQ before 4.3 does), so this is for a rare return such
+ * as a shutdown, not a retry loop.
+ */
+export class RequeueMessageError extends Error {
+  override readonly name = 'RequeueMessageError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
 /** Logs carry the message only: amqplib errors hold stacks and frames that add no information. */
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

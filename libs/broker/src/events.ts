@@ -3,7 +3,14 @@ import { EventEnvelope, validate } from '@idv/contracts';
 import type { BrokerConnection } from './connection.ts';
 import { InvalidEventError, PoisonMessageError } from './errors.ts';
 import type { ConfirmPublisher } from './publisher.ts';
-import { bindKeys, declareEventsExchange, type QueueType } from './topology.ts';
+import {
+  ALL_EVENTS,
+  bindKeys,
+  declareEventsExchange,
+  declareWorkQueue,
+  type QueueType,
+  type WorkQueue,
+} from './topology.ts';
 import { QueueConsumer, type ConsumerDependencies, type MessageContext } from './worker.ts';
 
 export type EventHandler = (event: EventEnvelope, context: MessageContext) => unknown;
@@ -21,9 +28,15 @@ export class EventBus {
     private readonly consumers: ConsumerDependencies,
     private readonly exchange: string,
     private readonly deadLetterExchange: string,
+    /** queues bound to every event, declared before anything is published (see BrokerOptions) */
+    private readonly keptQueues: readonly string[] = [],
   ) {}
 
-  /** Declares the exchange on every connection, so publishing never hits a missing exchange. */
+  /**
+   * Declares the exchange, and the queues that keep every event, on every connection before the
+   * broker reports 'up': publishing never hits a missing exchange, and an event published before
+   * its consumer ever ran waits in that consumer's queue instead of being dropped unroutable.
+   */
   async start(): Promise<void> {
     await this.connection.addSetup(this.declare);
   }
@@ -54,11 +67,7 @@ export class EventBus {
   ): Promise<QueueConsumer> {
     const consumer = new QueueConsumer(
       this.consumers,
-      {
-        name: queue,
-        deadLetterExchange: options.deadLetterExchange ?? this.deadLetterExchange,
-        type: options.queueType ?? 'classic',
-      },
+      this.workQueue(queue, options),
       (body, context) => {
         const checked = validate(EventEnvelope, body);
         if (!checked.ok)
@@ -75,10 +84,24 @@ export class EventBus {
     return consumer;
   }
 
+  /** One spec for subscribers and for kept queues, so both declare the same arguments. */
+  private workQueue(name: string, options: SubscribeOptions): WorkQueue {
+    return {
+      name,
+      deadLetterExchange: options.deadLetterExchange ?? this.deadLetterExchange,
+      type: options.queueType ?? 'classic',
+    };
+  }
+
   private readonly declare = async (): Promise<void> => {
     const channel = await this.connection.openChannel('events topology');
     try {
       await declareEventsExchange(channel, this.exchange);
+      for (const name of this.keptQueues) {
+        // as subscribeEvents with default options declares it: other arguments would be refused
+        await declareWorkQueue(channel, this.workQueue(name, {}));
+        await bindKeys(channel, name, this.exchange, [ALL_EVENTS]);
+      }
     } finally {
       await channel.close().catch(() => undefined);
     }

@@ -6,6 +6,7 @@ export type { HeaderValue, PublishOptions } from './publisher.ts';
 export type { RequestOptions } from './rpc.ts';
 export type { Consumer, MessageContext, MessageHandler } from './worker.ts';
 export {
+  ALL_EVENTS,
   deadLetterQueueName,
   deadLetterQueueArguments,
   workQueueArguments,
@@ -16,6 +17,7 @@ export {
   BrokerUnavailableError,
   InvalidEventError,
   PoisonMessageError,
+  RequeueMessageError,
   RpcRemoteError,
   RpcTimeoutError,
   UnroutableMessageError,

@@ -39,7 +39,7 @@ export function brokerMetrics(registry: Registry | undefined): BrokerMetrics | u
       () =>
         new Counter({
           name: 'broker_messages_handled_total',
-          help: 'Consumed messages by queue and outcome (ack, replied_error, dead_letter, poison)',
+          help: 'Consumed messages by queue and outcome (ack, replied_error, dead_letter, poison, requeued)',
           labelNames: ['queue', 'outcome'],
           registers: [registry],
         }),

@@ -47,6 +47,9 @@ export async function declareEventsExchange(channel: Channel, exchange: string):
   await channel.assertExchange(exchange, 'topic', { durable: true });
 }
 
+/** The binding key of a queue that keeps every event (the webhook dispatcher's). */
+export const ALL_EVENTS = '#';
+
 /** Binds a queue to an exchange once per key; bindings are idempotent. */
 export async function bindKeys(
   channel: Channel,

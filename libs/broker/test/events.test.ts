@@ -83,6 +83,32 @@ describe('broker: domain events', function () {
     expect(await raw.messageCount(allQueue)).to.equal(before);
   });
 
+  it('keeps events in the queues it declares for them although their consumer never ran', async () => {
+    const kept = uniqueName('kept');
+    const publisher = createBroker({
+      url: await amqpUrl(),
+      logger: testLogger(),
+      eventsExchange: exchange,
+      deadLetterExchange: dlx,
+      keptEventQueues: [kept],
+    });
+    try {
+      await publisher.waitUntilConnected(10_000);
+      await publisher.publishEvent(envelope('VERIFICATION_STARTED', 'e-kept'));
+      // the consumer comes later and declares the queue with the same arguments
+      const received: string[] = [];
+      const consumer = await broker.subscribeEvents(kept, ['#'], (event) => {
+        received.push(event.eventId);
+      });
+      await waitFor('the event published before its consumer', () => received.length === 1);
+      expect(received).to.deep.equal(['e-kept']);
+      await consumer.stop();
+    } finally {
+      await publisher.close();
+      await raw.cleanUp([kept], []);
+    }
+  });
+
   it('dead-letters a delivered message that is not a valid envelope', async () => {
     let calls = 0;
     const subscriber = await broker.subscribeEvents(

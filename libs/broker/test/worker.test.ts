@@ -1,6 +1,6 @@
 // Work-queue consumers on the real broker: dead letters, failure policy, prefetch, graceful stop.
 import { expect } from 'chai';
-import { createBroker, type Broker } from '../src/index.ts';
+import { createBroker, RequeueMessageError, type Broker } from '../src/index.ts';
 import { amqpUrl, deferred, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
 
 describe('broker: work-queue consumers', function () {
@@ -110,6 +110,35 @@ describe('broker: work-queue consumers', function () {
     await broker.publish('', queue, { after: 'stop' });
     await sleep(100);
     expect(await raw.messageCount(queue)).to.equal(1);
+  });
+
+  it('puts a message back in its queue when the handler throws RequeueMessageError', async () => {
+    const queue = newQueue('requeue');
+    const release = deferred();
+    const seen: boolean[] = [];
+    // the first consumer stops while its handler waits, as a process stopping during an outage
+    const first = await broker.consume(queue, async (_body, context) => {
+      seen.push(context.redelivered);
+      await release.promise;
+      throw new RequeueMessageError('stopping; not done');
+    });
+    await broker.publish('', queue, { job: 'kept' });
+    await waitFor('the first handler to start', () => seen.length === 1);
+    const stopped = first.stop();
+    release.resolve();
+    await stopped;
+    expect(await raw.messageCount(queue), 'back in the queue').to.equal(1);
+    expect(await raw.messageCount(`${queue}.dead`), 'dead-lettered').to.equal(0);
+    const bodies: unknown[] = [];
+    const second = await broker.consume(queue, (body, context) => {
+      seen.push(context.redelivered);
+      bodies.push(body);
+    });
+    await waitFor('the next consumer to take it', () => bodies.length === 1);
+    expect(bodies).to.deep.equal([{ job: 'kept' }]);
+    expect(seen).to.deep.equal([false, true]);
+    await second.stop();
+    expect(await raw.messageCount(queue)).to.equal(0);
   });
 
   it('declares quorum queues when asked and refuses a queue declared otherwise', async () => {

@@ -87,7 +87,13 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
   const licences = new LicenceStore(db);
   const replay = new ReplayGuard(db);
   replay.startSweeping(60_000, (err) => logger.warn({ err }, 'replay log sweep failed'));
-  const broker = createBroker({ url: config.AMQP_URL, logger, registry });
+  const broker = createBroker({
+    url: config.AMQP_URL,
+    logger,
+    registry,
+    // declared by every service, so no event is unroutable before the dispatcher first ran
+    keptEventQueues: config.DECLARE_WEBHOOK_EVENTS_QUEUE ? [config.WEBHOOK_EVENTS_QUEUE] : [],
+  });
   const lifecycle = new Lifecycle(logger);
   lifecycle.onStop('broker', 10, () => broker.close());
   lifecycle.onStop('database', 20, async () => {

@@ -11,6 +11,17 @@ export const platformConfigFields = {
     default: 'amqp://guest:guest@127.0.0.1:5672',
     description: 'RabbitMQ connection string',
   }),
+  WEBHOOK_EVENTS_QUEUE: Type.String({
+    default: 'webhooks.dispatcher',
+    pattern: '^[A-Za-z0-9._-]+$',
+    description:
+      "the webhook dispatcher's durable queue, bound to every event on the events exchange",
+  }),
+  DECLARE_WEBHOOK_EVENTS_QUEUE: Type.Boolean({
+    default: true,
+    description:
+      'every service declares WEBHOOK_EVENTS_QUEUE before publishing, so events published before the dispatcher first ran wait there; false: only the dispatcher does (test suites)',
+  }),
   ALLOWED_TIME_SPAN: Type.Integer({
     default: 60,
     minimum: 1,

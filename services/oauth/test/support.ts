@@ -35,6 +35,8 @@ export async function startOauthUnderTest(
     MASTER_KEY: masterKey.toString('base64'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OAUTH_PORT: '0',
+    // no shared `webhooks.dispatcher` queue collecting the suites' login events
+    DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
     ...env,
   });
   const account = await new AccountStore(database.db).create(

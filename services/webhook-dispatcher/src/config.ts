@@ -9,11 +9,6 @@ export const WebhookDispatcherConfig = defineConfig({
     maximum: 65535,
     description: 'HTTP port of the dispatcher (/healthz, /metrics)',
   }),
-  WEBHOOK_EVENTS_QUEUE: Type.String({
-    default: 'webhooks.dispatcher',
-    pattern: '^[A-Za-z0-9._-]+$',
-    description: 'durable queue bound to every event on the events exchange',
-  }),
   WEBHOOK_HTTP_TIMEOUT_MS: Type.Integer({
     default: 10_000,
     minimum: 100,

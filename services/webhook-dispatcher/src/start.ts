@@ -1,5 +1,6 @@
 // Composition root of the webhook dispatcher: event intake into the delivery table, the delivery
 // loop, change notifications, and /healthz + /metrics on its own port.
+import { ALL_EVENTS } from '@idv/broker';
 import { createServiceRuntime, serve, type ServiceRuntime } from '@idv/common-endpoints';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
@@ -87,10 +88,10 @@ export async function startWebhookDispatcher(
     },
     runtime.logger,
   );
-  let stopping = false;
+  const stopping = new AbortController();
   const consumer = await runtime.broker.subscribeEvents(
-    settings.WEBHOOK_EVENTS_QUEUE,
-    ['#'],
+    runtime.config.WEBHOOK_EVENTS_QUEUE,
+    [ALL_EVENTS],
     recordEvent({
       webhooks,
       queue,
@@ -99,14 +100,14 @@ export async function startWebhookDispatcher(
       recorded: metrics.eventRecorded,
       wake: () => loop.wake(),
       wakeAt: (at) => loop.wakeAt(at),
-      stopping: () => stopping,
+      stopping: stopping.signal,
     }),
     // each event is held while its callbacks are attempted: the prefetch bounds those in flight
     { prefetch: settings.WEBHOOK_MAX_IN_FLIGHT },
   );
   loop.start();
   runtime.lifecycle.onStop('event consumer', 0, async () => {
-    stopping = true;
+    stopping.abort();
     await consumer.stop();
   });
   runtime.lifecycle.onStop('delivery loop', 0, () => loop.stop());

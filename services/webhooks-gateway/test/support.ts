@@ -30,6 +30,8 @@ export async function startWebhooksWorld(
     MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
     WEBHOOKS_PORT: '0',
+    // no shared `webhooks.dispatcher` queue: the dispatcher suites use queues of their own
+    DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
     // the tests publish document events through the intake, as an operator may allow it to
     WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS: 'E_IDV_DOCUMENT_VALIDATE',
     ...overrides,

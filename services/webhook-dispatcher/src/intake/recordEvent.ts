@@ -1,8 +1,11 @@
 // On an event from the broker: find the matching webhooks and attempt each callback at once, then
 // record every delivery with its outcome before the ack. A delivery whose target is busy, and every
 // delivery of a redelivered event, is recorded pending for the delivery loop instead. A database
-// outage is waited out (the message stays unacked) rather than dead-lettered.
+// outage is waited out (the message stays unacked) rather than dead-lettered; a dispatcher stopping
+// meanwhile puts the event back in its queue for the next one.
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RequeueMessageError } from '@idv/broker';
 import type { EventEnvelope, WebhookCallbackBody } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
 import type { AttemptOutcome, Attempts } from '../delivery/attempt.ts';
@@ -21,7 +24,8 @@ export interface RecordEventDeps {
   wake: () => void;
   /** a delivery was added due later (its target was busy, or a retry): start it then */
   wakeAt: (at: Date) => void;
-  stopping: () => boolean;
+  /** aborted when the dispatcher stops: a pause between database retries ends at once */
+  stopping: AbortSignal;
 }
 
 /**
@@ -61,21 +65,30 @@ export function deliveryFor(event: EventEnvelope, webhook: DispatchWebhook): New
 const WEBHOOK_GONE = '23503';
 
 export function recordEvent(deps: RecordEventDeps) {
-  /**
-   * Runs `step` until it succeeds. While stopping it gives up: the broker library then moves the
-   * event to `<queue>.dead` (it cannot requeue one), from where it can be replayed.
-   */
+  /** The event goes back to its queue unacked: the next dispatcher takes it as redelivered. */
+  const putBack = (err: unknown, event: EventEnvelope): RequeueMessageError => {
+    deps.logger.warn(
+      { err: (err as Error).message, eventId: event.eventId },
+      'stopping before the deliveries were recorded; the event goes back to its queue',
+    );
+    return new RequeueMessageError('the dispatcher stopped before recording the event', {
+      cause: err,
+    });
+  };
+
+  /** Runs `step` until it succeeds; while stopping it gives up and puts the event back. */
   const retrying = async <T>(step: () => Promise<T>, event: EventEnvelope): Promise<T> => {
     for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
       try {
         return await step();
       } catch (err) {
-        if (deps.stopping()) throw err;
+        if (deps.stopping.aborted) throw putBack(err, event);
         deps.logger.warn(
           { err: (err as Error).message, eventId: event.eventId },
           'could not record deliveries; retrying',
         );
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        await sleep(pause, undefined, { signal: deps.stopping }).catch(() => undefined);
+        if (deps.stopping.aborted) throw putBack(err, event);
       }
     }
   };
@@ -131,7 +144,13 @@ export function recordEvent(deps: RecordEventDeps) {
       );
       if (added.includes(true)) deps.wake();
     } else {
-      await Promise.all(deliveries.map((delivery, i) => attemptNow(delivery, matching[i]!, event)));
+      // every attempt settles before the event is acked or put back, so none outlives the handler
+      const settled = await Promise.allSettled(
+        deliveries.map((delivery, i) => attemptNow(delivery, matching[i]!, event)),
+      );
+      const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      if (failures.length > 0)
+        throw failures.find((err) => err instanceof RequeueMessageError) ?? failures[0];
     }
     deps.recorded((Date.now() - event.ts) / 1000);
   };
