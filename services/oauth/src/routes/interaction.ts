@@ -2,19 +2,26 @@
 import type { Request, Response } from 'express';
 import { BadRequest } from '@idv/http';
 import type { InteractionResults } from 'oidc-provider';
-import { ProofRejected, verifyProof } from '../domain/proof.ts';
 import type { OauthEvents } from '../events.ts';
+import {
+  acceptProof,
+  ProofNotAccepted,
+  type ProofLoginDeps,
+  type ProofRefusal,
+} from '../login/acceptProof.ts';
 import type { CommunityIssuer } from '../providerCache.ts';
-import type { AccountStore } from '../store/accountStore.ts';
-import type { TrustStore } from '../store/trustStore.ts';
-import { CLOCK_TOLERANCE, PROOF_MAX_LIFETIME } from './authorize.ts';
 import { consentPage, loginPage } from './pages.ts';
 
-export interface InteractionDeps {
-  accounts: AccountStore;
-  trust: TrustStore;
+export interface InteractionDeps extends ProofLoginDeps {
   events: OauthEvents;
 }
+
+/** What the login page says when a pasted proof signs in nobody. */
+const PROOF_REFUSAL_TEXT: Record<ProofRefusal, (detail: string) => string> = {
+  invalid_proof: (detail) => `The proof was not accepted: ${detail}.`,
+  unknown_account: () => 'The proof was not accepted: it names no account of this community.',
+  replayed_proof: () => 'This proof was used before.',
+};
 
 async function details(req: Request, res: Response) {
   const { provider } = res.locals.issuer as CommunityIssuer;
@@ -76,30 +83,12 @@ export function submitLogin(deps: InteractionDeps) {
     let login: NonNullable<InteractionResults['login']>;
     if (body.proof_of_authentication_jwt) {
       try {
-        const proof = verifyProof(body.proof_of_authentication_jwt.trim(), {
-          keys: await deps.trust.proofKeys(community.id),
-          audience: issuer,
-          maxLifetime: PROOF_MAX_LIFETIME,
-          clockTolerance: CLOCK_TOLERANCE,
-          clientId,
-        });
-        if (!(await deps.accounts.find(community.id, proof.sub))) {
-          return again(
-            'The proof was not accepted: it names no account of this community.',
-            'unknown_account',
-          );
-        }
-        const fresh = await deps.trust.useProof(
-          community.id,
-          proof.jti,
-          new Date((proof.exp + CLOCK_TOLERANCE) * 1000),
-        );
-        if (!fresh) return again('This proof was used before.', 'replayed_proof');
-        login = { accountId: proof.sub, amr: ['proof'] };
+        const token = body.proof_of_authentication_jwt.trim();
+        const accountId = await acceptProof(deps, { community, issuer, clientId, token });
+        login = { accountId, amr: ['proof'] };
       } catch (err) {
-        if (err instanceof ProofRejected)
-          return again(`The proof was not accepted: ${err.message}.`, 'invalid_proof');
-        throw err;
+        if (!(err instanceof ProofNotAccepted)) throw err;
+        return again(PROOF_REFUSAL_TEXT[err.reason](err.message), err.reason);
       }
     } else {
       const account = await deps.accounts.authenticate(
