@@ -27,6 +27,12 @@ const cases: [string, VerificationKind[], Partial<Document>, string[]][] = [
     {},
     ['/verifications/1'],
   ],
+  [
+    'a kind listed twice is judged once',
+    ['dl_verify', 'dl_verify'],
+    {},
+    ['/verifications/1', '/document/documentType', '/document/country'],
+  ],
 
   // dl_verify: documentType and country required
   [

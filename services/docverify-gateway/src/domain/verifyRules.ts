@@ -80,7 +80,8 @@ export function checkVerifyRules(request: VerifyRequest): ValidationIssue[] {
     if (request.verifications.indexOf(kind) !== i)
       issues.push({ path: `/verifications/${i}`, message: `${kind} is listed twice` });
   });
-  for (const kind of request.verifications) {
+  // a kind listed twice is one issue above, not every one of its issues twice over
+  for (const kind of new Set(request.verifications)) {
     const expectedType = AUTHENTICATE_TYPE[kind];
     if (expectedType && request.document.type.toLowerCase() !== expectedType) {
       issues.push({
