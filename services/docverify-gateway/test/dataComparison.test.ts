@@ -27,6 +27,14 @@ describe('docverify: data comparison', () => {
       ['lower case', 'TESTY McTestface', false, 'testy mctestface'],
       ['accents off', 'Tésty Mçtëstfàce', false, 'testy mctestface'],
       ['a tilde off', 'Ñoño', false, 'nono'],
+      ['a stroke off', 'Łukasz Øster Đurić Ħesty', false, 'lukasz oster duric hesty'],
+      [
+        'letters without a base letter spelled out',
+        'Straße Æsir Œuvre Þór',
+        false,
+        'strasse aesir oeuvre thor',
+      ],
+      ['a dotless i is an i', 'Yıldız', false, 'yildiz'],
       [
         'punctuation between names is a space',
         'Testy-Quincy McTestface',
@@ -93,6 +101,20 @@ describe('docverify: data comparison', () => {
         [eq('lastname check')],
         { lastName: 'MCTESTFACE' },
         { lastName: 'McTéstface' },
+        [[100, true]],
+      ],
+      [
+        'eq ignores a stroke as it ignores an accent',
+        [eq('firstname check')],
+        { firstName: 'Lukasz' },
+        { firstName: 'ŁUKASZ' },
+        [[100, true]],
+      ],
+      [
+        'fuzzy at the default score does not count a stroke against a name',
+        [fuzzy('firstname check')],
+        { firstName: 'Łukasz' },
+        { firstName: 'Lukasz' },
         [[100, true]],
       ],
       [

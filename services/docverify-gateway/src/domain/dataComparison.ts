@@ -25,12 +25,31 @@ const FIELD_OF: Record<Attribute['module'], FieldComparison['field']> = {
 
 const SUFFIXES = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'v']);
 
+/**
+ * Latin letters whose stroke NFD leaves on (it is part of the letter, not a combining mark) lose
+ * it as an accent does; letters with no base letter are spelled out as passports' MRZ does.
+ */
+const FOLDED: Record<string, string> = {
+  ł: 'l',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  ħ: 'h',
+  ŧ: 't',
+  ı: 'i',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  þ: 'th',
+};
+
 /** Case, accents, punctuation and generational suffixes do not count as differences. */
 export function normaliseName(name: string, ignoreMiddleNames = false): string {
   const tokens = name
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
+    .replace(/[łøđðħŧıßæœþ]/gu, (letter) => FOLDED[letter] ?? letter)
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
     .filter((token) => token && !SUFFIXES.has(token));
