@@ -43,13 +43,19 @@ const FOLDED: Record<string, string> = {
   þ: 'th',
 };
 
-/** Case, accents, punctuation and generational suffixes do not count as differences. */
+/**
+ * Case, accents, punctuation and generational suffixes do not count as differences: apostrophes go,
+ * other punctuation is a space between names.
+ */
 export function normaliseName(name: string, ignoreMiddleNames = false): string {
   const tokens = name
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[łøđðħŧıßæœþ]/gu, (letter) => FOLDED[letter] ?? letter)
+    // an apostrophe joins the parts of one name (O'Testface), which a passport's MRZ writes as
+    // one (OTESTFACE); other punctuation separates names
+    .replace(/['‘’ʼ`´]/gu, '')
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
     .filter((token) => token && !SUFFIXES.has(token));
