@@ -51,6 +51,7 @@ export {
   SECRET_CONFIG_FIELDS,
   ConnectorTypeSchema,
   connectorQueue,
+  validateConfig,
   type ConfigMemberRoles,
   type ConfigOf,
   type ConnectorOf,

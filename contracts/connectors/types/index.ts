@@ -3,6 +3,7 @@
 // validation, the worker's adapter table, compose, RabbitMQ, Prometheus and Kubernetes files
 // (`npx tsx infra/render.ts --write`). README, "Adding a connector", walks through a new type.
 import { Type, type Static } from '@sinclair/typebox';
+import { validate, type Validation } from '../../validate.ts';
 import type { ConnectorContract } from '../connector.ts';
 import { agent_review } from './agent_review.ts';
 import { auto_review } from './auto_review.ts';
@@ -37,10 +38,12 @@ export const CONNECTORS = [
 
 type Listed = (typeof CONNECTORS)[number];
 export type ConnectorType = Listed['type'];
+type ByType = { [C in Listed as C['type']]: C };
+type ConfigByType = { [C in Listed as C['type']]: Static<C['config']> };
 /** The contract of one type, with its own config schema. */
-export type ConnectorOf<T extends ConnectorType> = Extract<Listed, { type: T }>;
+export type ConnectorOf<T extends ConnectorType> = ByType[T];
 /** The verifier config of one type, as its schema validates it. */
-export type ConfigOf<T extends ConnectorType> = Static<ConnectorOf<T>['config']>;
+export type ConfigOf<T extends ConnectorType> = ConfigByType[T];
 
 export const CONNECTOR_TYPES: readonly ConnectorType[] = CONNECTORS.map((c) => c.type);
 export const ConnectorTypeSchema = Type.Union(CONNECTORS.map((c) => Type.Literal(c.type)));
@@ -54,6 +57,15 @@ export const CONNECTOR_BY_TYPE = byType((c) => c) as { [T in ConnectorType]: Con
 export const CONFIG_BY_CONNECTOR = byType((c) => c.config) as {
   [T in ConnectorType]: ConnectorOf<T>['config'];
 };
+
+/** Checks a verifier config against its type's schema: the one place a config becomes ConfigOf<T>
+ *  (tsc cannot follow a generic T from the schema table to its static type by itself). */
+export function validateConfig<T extends ConnectorType>(
+  type: T,
+  config: unknown,
+): Validation<ConfigOf<T>> {
+  return validate(CONFIG_BY_CONNECTOR[type], config) as Validation<ConfigOf<T>>;
+}
 
 /** Verification kinds each connector type can perform. */
 export const KINDS_BY_CONNECTOR: Record<ConnectorType, ConnectorContract['kinds']> = byType(

@@ -4,20 +4,21 @@
 // seldocTypeFilter, confirm, scores). Unless keepTransaction, the transaction is deleted after.
 // face_compare goes to <apiUrl>/face/compare with x-api-key faceAPIKey. document_share_session_enabled
 // is passed through as shareSession. Defaults: <connectorUrl>/docb/oauth/token, <connectorUrl>/docb/api/v1.
-import type { Adapter, AdapterInput } from './types.ts';
-import { documentImages, documentKind, facePair } from './shared/documentInputs.ts';
-import { extractedFrom } from './shared/extracted.ts';
-import { asNumber, asRecord, asString, decision, defined } from './shared/normalise.ts';
-import { callProvider, endpoint, expectAnswer } from './shared/providerCall.ts';
+import { plainConnector, type AdapterInput } from '../connector.ts';
+import { documentImages, documentKind, facePair } from '../shared/documentInputs.ts';
+import { extractedFrom } from '../shared/extracted.ts';
+import { asNumber, asRecord, decision, defined } from '../shared/normalise.ts';
+import { callProvider, endpoint, expectAnswer } from '../shared/providerCall.ts';
 
 const what = 'document provider B';
+type Input = AdapterInput<'document_auth_b'>;
 
-async function token(input: AdapterInput): Promise<string> {
+async function token(input: Input): Promise<string> {
   const c = input.config;
   const form = new URLSearchParams({
     grant_type: 'client_credentials',
-    client_id: String(c.clientId ?? ''),
-    client_secret: String(c.clientSecretKey ?? ''),
+    client_id: c.clientId ?? '',
+    client_secret: c.clientSecretKey ?? '',
   });
   const raw = await callProvider(input, `${what} token`, {
     method: 'POST',
@@ -28,22 +29,22 @@ async function token(input: AdapterInput): Promise<string> {
   return String(expectAnswer(raw, `${what} token`, ['access_token']).access_token);
 }
 
-async function authenticate(input: AdapterInput, api: string, headers: Record<string, string>) {
+async function authenticate(input: Input, api: string, headers: Record<string, string>) {
   const c = input.config;
   const doc = documentKind(input.kind);
-  const flow = asRecord(asRecord(c.tokenConfiguration)[doc]);
+  const flow = c.tokenConfiguration?.[doc];
   const raw = await callProvider(input, what, {
     method: 'POST',
     url: `${api}/transactions`,
-    headers: { ...headers, 'x-api-key': String(c.apiKey ?? '') },
+    headers: { ...headers, 'x-api-key': c.apiKey ?? '' },
     data: defined({
-      flowId: asString(flow.flowId) ?? `default-${doc}`,
+      flowId: flow?.flowId || `default-${doc}`,
       documentType: doc,
       images: documentImages(input.document),
       options: {
-        seldocTypeFilter: flow.seldocTypeFilter ?? [],
-        confirm: flow.confirm ?? false,
-        scores: flow.scores ?? true,
+        seldocTypeFilter: flow?.seldocTypeFilter ?? [],
+        confirm: flow?.confirm ?? false,
+        scores: flow?.scores ?? true,
       },
       shareSession: c.document_share_session_enabled,
     }),
@@ -53,7 +54,7 @@ async function authenticate(input: AdapterInput, api: string, headers: Record<st
     await callProvider(input, what, {
       method: 'DELETE',
       url: `${api}/transactions/${encodeURIComponent(String(answer.transactionId))}`,
-      headers: { ...headers, 'x-api-key': String(c.apiKey ?? '') },
+      headers: { ...headers, 'x-api-key': c.apiKey ?? '' },
     });
   }
   const reasons = Array.isArray(answer.reasons) ? answer.reasons.map(String) : [];
@@ -66,11 +67,11 @@ async function authenticate(input: AdapterInput, api: string, headers: Record<st
   return { result: { ...result, extracted: extractedFrom(answer.document) }, raw };
 }
 
-async function faceCompare(input: AdapterInput, api: string, headers: Record<string, string>) {
+async function faceCompare(input: Input, api: string, headers: Record<string, string>) {
   const raw = await callProvider(input, what, {
     method: 'POST',
     url: `${api}/face/compare`,
-    headers: { ...headers, 'x-api-key': String(input.config.faceAPIKey ?? '') },
+    headers: { ...headers, 'x-api-key': input.config.faceAPIKey ?? '' },
     data: facePair(input.document),
   });
   const answer = expectAnswer(raw, what, ['score', 'match']);
@@ -80,10 +81,10 @@ async function faceCompare(input: AdapterInput, api: string, headers: Record<str
   return { result: { ...result, threshold: 50 }, raw };
 }
 
-export const documentAuthB: Adapter = async (input) => {
+export const connector = plainConnector('document_auth_b', async (input) => {
   const api = endpoint(input.connectorUrl, input.config.apiUrl, '/docb/api/v1').replace(/\/+$/, '');
   const headers = { authorization: `Bearer ${await token(input)}` };
   return input.kind === 'face_compare'
     ? faceCompare(input, api, headers)
     : authenticate(input, api, headers);
-};
+});

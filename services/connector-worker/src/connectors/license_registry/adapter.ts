@@ -7,28 +7,30 @@
 // message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}.
 import { randomUUID } from 'node:crypto';
 import type { Agent } from 'node:https';
-import type { Adapter, AdapterInput } from './types.ts';
-import { isoDate } from './shared/documentInputs.ts';
-import { asRecord, asString, defined, fieldDecision } from './shared/normalise.ts';
-import { ProviderUnavailable, Refused } from '../outcomes.ts';
-import type { MtlsAgents } from '../provider/mtlsAgents.ts';
-import { callProvider, endpoint, expectAnswer } from './shared/providerCall.ts';
+import { ProviderUnavailable, Refused } from '../../outcomes.ts';
+import { MtlsAgents } from '../../provider/mtlsAgents.ts';
+import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
+import { isoDate } from '../shared/documentInputs.ts';
+import { asRecord, asString, defined, fieldDecision } from '../shared/normalise.ts';
+import { callProvider, endpoint, expectAnswer } from '../shared/providerCall.ts';
+
+type Input = AdapterInput<'license_registry'>;
 
 interface Site {
   auth: string;
   verify: string;
 }
 
-function sitesOf(input: AdapterInput): Site[] {
+function sitesOf(input: Input): Site[] {
   const c = input.config;
   const primary = {
     auth: endpoint(input.connectorUrl, c.primaryAuthUrl, '/dldv/primary/auth'),
     verify:
-      asString(c.valueFreeDldvPrimaryUrl) ??
+      c.valueFreeDldvPrimaryUrl ??
       endpoint(input.connectorUrl, c.primaryDLDVUrl, '/dldv/primary/verify'),
   };
-  const secondaryVerify = asString(c.valueFreeDldvSecondaryUrl) ?? asString(c.secondaryDLDVUrl);
-  const secondaryAuth = asString(c.secondaryAuthUrl);
+  const secondaryVerify = c.valueFreeDldvSecondaryUrl ?? c.secondaryDLDVUrl;
+  const secondaryAuth = c.secondaryAuthUrl;
   return secondaryAuth && secondaryVerify
     ? [primary, { auth: secondaryAuth, verify: secondaryVerify }]
     : [primary];
@@ -58,7 +60,7 @@ function licenceOf(document: Record<string, unknown>): Record<string, string | u
   });
 }
 
-async function ask(input: AdapterInput, site: Site, agent: Agent | undefined) {
+async function ask(input: Input, site: Site, agent: Agent | undefined) {
   const ids = {
     messageOriginatorId: input.config.messageOriginatorId,
     messageDestinationId: input.config.messageDestinationId,
@@ -89,15 +91,15 @@ async function ask(input: AdapterInput, site: Site, agent: Agent | undefined) {
 }
 
 /** The license_registry adapter of one worker; its mTLS agents live as long as the worker. */
-export function createLicenseRegistry(agents: MtlsAgents): Adapter {
+function createLicenseRegistry(agents: MtlsAgents): Adapter<'license_registry'> {
   /** The mTLS agent of the configured client certificate; none without certPath. */
-  const clientAgent = async (input: AdapterInput): Promise<Agent | undefined> => {
-    const certPath = asString(input.config.certPath);
+  const clientAgent = async (input: Input): Promise<Agent | undefined> => {
+    const certPath = input.config.certPath;
     if (!certPath) return undefined;
     if (!input.clientCertificate)
       throw new Refused('invalid_config', 'certPath: no client certificates here');
     const pfx = await input.clientCertificate(certPath);
-    return agents.of(pfx, asString(input.config.passphrase) ?? '', certPath);
+    return agents.of(pfx, input.config.passphrase ?? '', certPath);
   };
   return async (input) => {
     const agent = await clientAgent(input);
@@ -113,3 +115,11 @@ export function createLicenseRegistry(agents: MtlsAgents): Adapter {
     throw last;
   };
 }
+
+export const connector: WorkerConnector<'license_registry'> = {
+  type: 'license_registry',
+  start: ({ lookup }) => {
+    const agents = new MtlsAgents(lookup);
+    return { adapter: createLicenseRegistry(agents), close: async () => agents.close() };
+  },
+};

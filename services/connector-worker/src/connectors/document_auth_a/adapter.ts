@@ -5,22 +5,24 @@
 // document_share_session_enabled are passed through. scan_url, scan_cert, scan_key and
 // scan_channelConfiguration configure hosted scan sessions, which /verify does not start: passed
 // through untouched (documented, not used on this path).
-import type { Adapter, AdapterInput } from './types.ts';
-import { documentImages, documentKind, facePair, singleImage } from './shared/documentInputs.ts';
-import { extractedFromDql } from './shared/extracted.ts';
-import { asNumber, asRecord, decision, defined } from './shared/normalise.ts';
-import { callProvider, endpoint, expectAnswer } from './shared/providerCall.ts';
+import type { ConfigOf } from '@idv/contracts';
+import { plainConnector, type AdapterInput } from '../connector.ts';
+import { documentImages, documentKind, facePair, singleImage } from '../shared/documentInputs.ts';
+import { extractedFromDql } from '../shared/extracted.ts';
+import { asNumber, asRecord, decision, defined } from '../shared/normalise.ts';
+import { callProvider, endpoint, expectAnswer } from '../shared/providerCall.ts';
 
 const what = 'document provider A';
+type Input = AdapterInput<'document_auth_a'>;
 
-function airHeaders(config: Record<string, unknown>) {
+function airHeaders(config: ConfigOf<'document_auth_a'>) {
   return {
-    'x-access-key': String(config.airAccessKey ?? ''),
-    'x-secret-token': String(config.airSecretToken ?? ''),
+    'x-access-key': config.airAccessKey ?? '',
+    'x-secret-token': config.airSecretToken ?? '',
   };
 }
 
-async function authenticate(input: AdapterInput) {
+async function authenticate(input: Input) {
   const c = input.config;
   const raw = await callProvider(input, what, {
     method: 'POST',
@@ -48,11 +50,11 @@ async function authenticate(input: AdapterInput) {
   return { result: { ...result, checks, extracted: extractedFromDql(answer.fields) }, raw };
 }
 
-async function faceMatch(input: AdapterInput) {
+async function faceMatch(input: Input) {
   const raw = await callProvider(input, what, {
     method: 'POST',
     url: endpoint(input.connectorUrl, input.config.faceAPI, '/air/v1/face-match'),
-    headers: { 'x-api-key': String(input.config.faceAPIKey ?? '') },
+    headers: { 'x-api-key': input.config.faceAPIKey ?? '' },
     data: facePair(input.document),
   });
   const answer = expectAnswer(raw, what, ['score', 'match']);
@@ -62,7 +64,7 @@ async function faceMatch(input: AdapterInput) {
   return { result: { ...result, threshold: 50 }, raw };
 }
 
-async function documentLiveness(input: AdapterInput) {
+async function documentLiveness(input: Input) {
   const image = singleImage(input.document, 'image');
   const raw = await callProvider(input, what, {
     method: 'POST',
@@ -83,8 +85,8 @@ async function documentLiveness(input: AdapterInput) {
   };
 }
 
-export const documentAuthA: Adapter = (input) => {
+export const connector = plainConnector('document_auth_a', (input) => {
   if (input.kind === 'face_compare') return faceMatch(input);
   if (input.kind === 'document_liveness') return documentLiveness(input);
   return authenticate(input);
-};
+});

@@ -5,25 +5,33 @@
 // One SDK client per account and endpoint serves every call: a client's destroy() would close the
 // worker's shared sockets under the calls of every other verifier.
 import { createHash } from 'node:crypto';
-import { CompareFacesCommand, RekognitionClient } from '@aws-sdk/client-rekognition';
+import {
+  CompareFacesCommand,
+  InvalidParameterException,
+  ProvisionedThroughputExceededException,
+  RekognitionClient,
+  RekognitionServiceException,
+  ThrottlingException,
+} from '@aws-sdk/client-rekognition';
 import type { AxiosInstance } from 'axios';
-import { ProviderRejected, ProviderUnavailable, outcomeOf, type JobOutcome } from '../outcomes.ts';
-import type { Adapter, AdapterInput } from './types.ts';
-import { facePair, type ImageRef } from './shared/documentInputs.ts';
-import { decision } from './shared/normalise.ts';
-import { callProvider } from './shared/providerCall.ts';
+import {
+  ProviderRejected,
+  ProviderUnavailable,
+  outcomeOf,
+  type JobOutcome,
+} from '../../outcomes.ts';
+import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
+import { facePair, type ImageRef } from '../shared/documentInputs.ts';
+import { decision } from '../shared/normalise.ts';
+import { callProvider } from '../shared/providerCall.ts';
+
+type Input = AdapterInput<'face_cloud'>;
 
 const SIMILARITY_THRESHOLD = 80;
-const SERVICE_TROUBLE = new Set([
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'InternalServerError',
-  'ServiceUnavailableException',
-]);
 /** Accounts whose clients are kept; beyond it the least recently used one is dropped (unclosed). */
 const MAX_CLIENTS = 256;
 
-async function bytesOf(input: AdapterInput, image: ImageRef): Promise<Uint8Array> {
+async function bytesOf(input: Input, image: ImageRef): Promise<Uint8Array> {
   if (image.image) return Buffer.from(image.image, 'base64');
   // The service takes bytes or its own storage objects, so a presigned URL is fetched first.
   const data = await callProvider(input, 'image URL', {
@@ -34,23 +42,20 @@ async function bytesOf(input: AdapterInput, image: ImageRef): Promise<Uint8Array
   return Buffer.from(data as ArrayBuffer);
 }
 
+/** The service's errors by the SDK's classes: throttling and its own faults are its trouble, the
+ *  rest of its answers (a bad signature, a bad image) refuse the input. */
 function classify(err: unknown): JobOutcome {
-  const {
-    name = 'Error',
-    message = '',
-    $metadata,
-  } = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
-  const status = $metadata?.httpStatusCode;
-  if (name === 'AbortError')
-    return new ProviderUnavailable('provider_timeout', 'CompareFaces aborted');
-  if (status !== undefined && status >= 400 && status < 500 && !SERVICE_TROUBLE.has(name)) {
-    return new ProviderRejected(`CompareFaces refused: ${name} ${message}`, status);
+  if (err instanceof ThrottlingException || err instanceof ProvisionedThroughputExceededException)
+    return new ProviderUnavailable('provider_throttled', `CompareFaces throttled: ${err.name}`);
+  if (err instanceof RekognitionServiceException) {
+    if (err.$fault === 'server')
+      return new ProviderUnavailable('provider_5xx', `CompareFaces failed: ${err.name}`);
+    const status = err.$metadata.httpStatusCode;
+    return new ProviderRejected(`CompareFaces refused: ${err.name} ${err.message}`, status);
   }
-  if (status !== undefined)
-    return new ProviderUnavailable('provider_5xx', `CompareFaces failed: ${name}`);
   const other = outcomeOf(err); // the SSRF guard's refusal stays a refusal
   if (other.code === 'blocked_target') return other;
-  return new ProviderUnavailable('provider_unreachable', `CompareFaces failed: ${name}`);
+  return new ProviderUnavailable('provider_unreachable', `CompareFaces failed: ${other.message}`);
 }
 
 /** The clients of one worker, keyed by endpoint, region and account (the secret as a hash). */
@@ -59,10 +64,10 @@ class ClientPool {
 
   constructor(private readonly http: AxiosInstance) {}
 
-  of(input: AdapterInput): RekognitionClient {
-    const region = String(input.config.awsRegion ?? 'us-east-1');
-    const accessKeyId = String(input.config.awsAccessKey ?? '');
-    const secretAccessKey = String(input.config.awsSecretKey ?? '');
+  of(input: Input): RekognitionClient {
+    const region = input.config.awsRegion ?? 'us-east-1';
+    const accessKeyId = input.config.awsAccessKey ?? '';
+    const secretAccessKey = input.config.awsSecretKey ?? '';
     const key = createHash('sha256')
       .update(JSON.stringify([input.connectorUrl, region, accessKeyId, secretAccessKey]))
       .digest('base64');
@@ -93,7 +98,7 @@ class ClientPool {
 }
 
 /** The face_cloud adapter of one worker; its clients share the worker's sockets. */
-export function createFaceCloud(http: AxiosInstance): Adapter {
+function createFaceCloud(http: AxiosInstance): Adapter<'face_cloud'> {
   const pool = new ClientPool(http);
   return async (input) => {
     const { source, target } = facePair(input.document);
@@ -109,17 +114,19 @@ export function createFaceCloud(http: AxiosInstance): Adapter {
       const result = decision(best >= SIMILARITY_THRESHOLD, ['faces_differ'], { score: best });
       return { result: { ...result, threshold: SIMILARITY_THRESHOLD }, raw };
     } catch (err) {
-      const { name, message } = err as { name?: string; message?: string };
-      if (
-        name === 'InvalidParameterException' &&
-        /invalid parameters|no face/i.test(message ?? '')
-      ) {
+      // the service's documented answer when it finds no face in an image
+      if (err instanceof InvalidParameterException) {
         return {
           result: decision(false, ['no_face_detected'], { score: 0 }),
-          raw: { error: name },
+          raw: { error: err.name },
         };
       }
       throw classify(err);
     }
   };
 }
+
+export const connector: WorkerConnector<'face_cloud'> = {
+  type: 'face_cloud',
+  start: ({ http }) => ({ adapter: createFaceCloud(http), close: async () => {} }),
+};

@@ -1,16 +1,16 @@
-// face_compare_b: one JSON call; protocol in the sandbox's routes/faceMatch.ts. config.url overrides
-// <connectorUrl>/facematch/v1/compare; apiKey goes in x-api-key.
-import type { Adapter } from './types.ts';
-import { facePair } from './shared/documentInputs.ts';
-import { asNumber, asString, decision } from './shared/normalise.ts';
-import { callProvider, endpoint, expectAnswer } from './shared/providerCall.ts';
+// face_compare_b: one JSON call; protocol in the sandbox's routes/faceMatch.ts. config.url
+// overrides <connectorUrl>/facematch/v1/compare; apiKey goes in x-api-key.
+import { facePair } from '../shared/documentInputs.ts';
+import { asNumber, asString, decision } from '../shared/normalise.ts';
+import { callProvider, endpoint, expectAnswer } from '../shared/providerCall.ts';
+import { plainConnector } from '../connector.ts';
 
-export const faceCompareB: Adapter = async (input) => {
+export const connector = plainConnector('face_compare_b', async (input) => {
   const { source, target } = facePair(input.document);
   const raw = await callProvider(input, 'face match provider', {
     method: 'POST',
     url: endpoint(input.connectorUrl, input.config.url, '/facematch/v1/compare'),
-    headers: { 'x-api-key': String(input.config.apiKey ?? '') },
+    headers: { 'x-api-key': input.config.apiKey ?? '' },
     data: { source, target },
   });
   const answer = expectAnswer(raw, 'face match provider', ['similarity', 'match']);
@@ -20,4 +20,4 @@ export const faceCompareB: Adapter = async (input) => {
     score: asNumber(answer.similarity) ?? 0,
   });
   return { result: { ...result, threshold }, raw };
-};
+});

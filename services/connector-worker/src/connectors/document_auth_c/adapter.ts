@@ -2,22 +2,22 @@
 // required: license (x-license), clientId / clientSecret (HTTP Basic), verifierUrlV2 asked first and
 // verifierUrl (version 1) when V2 answers 404, document_share_session_enabled passed as shareSession.
 // connectorUrl is not used: this provider's URLs are always configured.
-import type { Adapter, AdapterInput } from './types.ts';
-import { ProviderRejected } from '../outcomes.ts';
-import { documentImages, documentKind } from './shared/documentInputs.ts';
-import { extractedFrom } from './shared/extracted.ts';
-import { asNumber, asRecord, decision, inconclusive } from './shared/normalise.ts';
-import { callProvider, expectAnswer } from './shared/providerCall.ts';
+import { ProviderRejected } from '../../outcomes.ts';
+import { plainConnector, type AdapterInput } from '../connector.ts';
+import { documentImages, documentKind } from '../shared/documentInputs.ts';
+import { extractedFrom } from '../shared/extracted.ts';
+import { asNumber, asRecord, decision, inconclusive } from '../shared/normalise.ts';
+import { callProvider, expectAnswer } from '../shared/providerCall.ts';
 
 const what = 'document provider C';
 
-function request(input: AdapterInput, url: unknown) {
+function request(input: AdapterInput<'document_auth_c'>, url: string) {
   const c = input.config;
   return callProvider(input, what, {
     method: 'POST',
-    url: String(url),
-    headers: { 'x-license': String(c.license) },
-    auth: { username: String(c.clientId), password: String(c.clientSecret) },
+    url,
+    headers: { 'x-license': c.license },
+    auth: { username: c.clientId, password: c.clientSecret },
     data: {
       documentType: documentKind(input.kind),
       images: documentImages(input.document),
@@ -26,7 +26,7 @@ function request(input: AdapterInput, url: unknown) {
   });
 }
 
-export const documentAuthC: Adapter = async (input) => {
+export const connector = plainConnector('document_auth_c', async (input) => {
   try {
     const raw = await request(input, input.config.verifierUrlV2);
     const answer = expectAnswer(raw, what, ['verdict']);
@@ -51,4 +51,4 @@ export const documentAuthC: Adapter = async (input) => {
     result: { ...decision(answer.result === 'pass', ['document_not_authentic']), extracted },
     raw,
   };
-};
+});

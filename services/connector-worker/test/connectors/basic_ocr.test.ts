@@ -6,23 +6,25 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Jimp } from 'jimp';
 import * as PImage from 'pureimage';
-import type { AdapterInput } from '../src/adapters/types.ts';
-import { ProviderRejected } from '../src/outcomes.ts';
-import { basicOcr, createBasicOcr } from '../src/adapters/basic_ocr/index.ts';
-import { createOcrEngine, offlineOcrOptions } from '../src/adapters/basic_ocr/ocrEngine.ts';
-import { aamva, pdf417 } from './licences.ts';
+import type { AdapterInput } from '../../src/connectors/connector.ts';
+import { ProviderRejected } from '../../src/outcomes.ts';
+import { basicOcr, createBasicOcr } from '../../src/connectors/basic_ocr/adapter.ts';
+import { createOcrEngine, offlineOcrOptions } from '../../src/connectors/basic_ocr/ocrEngine.ts';
+import { aamva, pdf417 } from '../licences.ts';
 
 const require = createRequire(import.meta.url);
 const TODAY = new Date('2025-06-01T12:00:00Z');
 
-function input(kind: AdapterInput['kind'], document: Record<string, unknown>): AdapterInput {
+type Input = AdapterInput<'basic_ocr'>;
+
+function input(kind: Input['kind'], document: Record<string, unknown>): Input {
   // connectorUrl and http are unused offline; an unusable http proves no provider call is made.
   return {
     kind,
     connectorUrl: 'http://127.0.0.1:9/unused',
     config: {},
     document: { id: 'doc-1', ...document },
-    http: null as unknown as AdapterInput['http'],
+    http: null as unknown as Input['http'],
     signal: new AbortController().signal,
   };
 }

@@ -7,7 +7,7 @@ import {
   ProviderUnavailable,
   type JobOutcome,
 } from '../../outcomes.ts';
-import type { AdapterInput } from '../types.ts';
+import type { AdapterInput } from '../connector.ts';
 
 /** 408, 425 and 429 are the provider's trouble (slow, early, throttling), not the caller's. */
 const PROVIDER_TROUBLE_4XX = new Set([408, 425, 429]);
@@ -79,7 +79,11 @@ export function expectAnswer<K extends string>(
 }
 
 /** `configured` when set, else the conventional path under the verifier's connectorUrl. */
-export function endpoint(connectorUrl: string, configured: unknown, path: string): string {
-  if (typeof configured === 'string' && configured !== '') return configured;
+export function endpoint(
+  connectorUrl: string,
+  configured: string | undefined,
+  path: string,
+): string {
+  if (configured) return configured;
   return connectorUrl.replace(/\/+$/, '') + path;
 }

@@ -4,23 +4,22 @@
 // whose key is refused hands over to the next; retryCount adds passes over the list. The detect
 // parameters (returnFaceId, returnFaceLandmarks, returnFaceAttributes, detectionModel,
 // recognitionModel, faceIdTimeToLive) go as query parameters as configured.
-import { type Adapter, type AdapterInput } from './types.ts';
-import { ProviderRejected, ProviderUnavailable, Refused } from '../outcomes.ts';
-import { facePair, type ImageRef } from './shared/documentInputs.ts';
-import { asNumber, asString, decision, defined, inconclusive } from './shared/normalise.ts';
-import { callProvider, expectAnswer } from './shared/providerCall.ts';
+import type { ConfigOf } from '@idv/contracts';
+import { ProviderRejected, ProviderUnavailable, Refused } from '../../outcomes.ts';
+import { plainConnector, type AdapterInput } from '../connector.ts';
+import { facePair, type ImageRef } from '../shared/documentInputs.ts';
+import { asNumber, asString, decision, defined, inconclusive } from '../shared/normalise.ts';
+import { callProvider, expectAnswer } from '../shared/providerCall.ts';
 
-interface Account {
-  apiKey: string;
-  url: string;
-  urlVerify: string;
-}
+type Config = ConfigOf<'face_compare_a'>;
+type Account = NonNullable<Config['accounts']>[number];
+type Input = AdapterInput<'face_compare_a'>;
 
 function detectUrl(base: string): string {
   return /\/detect\/?$/.test(base) ? base : `${base.replace(/\/+$/, '')}/face/v1.0/detect`;
 }
 
-function detectParams(config: Record<string, unknown>): Record<string, unknown> {
+function detectParams(config: Config): Record<string, unknown> {
   return defined({
     returnFaceId: config.returnFaceId ?? true,
     returnFaceLandmarks: config.returnFaceLandmarks,
@@ -31,7 +30,7 @@ function detectParams(config: Record<string, unknown>): Record<string, unknown> 
   });
 }
 
-async function detect(input: AdapterInput, account: Account, image: ImageRef): Promise<unknown> {
+async function detect(input: Input, account: Account, image: ImageRef): Promise<unknown> {
   const bytes = image.image ? Buffer.from(image.image, 'base64') : undefined;
   return callProvider(input, 'face API detect', {
     method: 'POST',
@@ -45,7 +44,7 @@ async function detect(input: AdapterInput, account: Account, image: ImageRef): P
   });
 }
 
-async function compareWith(input: AdapterInput, account: Account) {
+async function compareWith(input: Input, account: Account) {
   const { source, target } = facePair(input.document);
   const detected = [await detect(input, account, source), await detect(input, account, target)];
   if (!detected.every(Array.isArray))
@@ -76,19 +75,19 @@ const accountTrouble = (err: unknown) =>
   err instanceof ProviderUnavailable ||
   (err instanceof ProviderRejected && (err.status === 401 || err.status === 403));
 
-export const faceCompareA: Adapter = async (input) => {
-  const accounts = (input.config.accounts as Account[] | undefined) ?? [];
+export const connector = plainConnector('face_compare_a', async (input) => {
+  const accounts = input.config.accounts ?? [];
   if (accounts.length === 0)
     throw new Refused('invalid_config', 'face_compare_a needs config.accounts');
-  const attempts = accounts.length * (1 + (asNumber(input.config.retryCount) ?? 0));
+  const attempts = accounts.length * (1 + (input.config.retryCount ?? 0));
   let last: unknown;
   for (let i = 0; i < attempts && !input.signal.aborted; i += 1) {
     try {
-      return await compareWith(input, accounts[i % accounts.length] as Account);
+      return await compareWith(input, accounts[i % accounts.length]!);
     } catch (err) {
       if (!accountTrouble(err)) throw err;
       last = err;
     }
   }
   throw last ?? new ProviderUnavailable('provider_timeout', 'face API call aborted');
-};
+});

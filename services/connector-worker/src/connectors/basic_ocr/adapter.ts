@@ -1,6 +1,9 @@
-// basic_ocr: offline document reading in the worker (PDF417 licences, passport MRZ by OCR).
-import type { Adapter, AdapterInput, AdapterOutput } from '../types.ts';
+// basic_ocr: offline document reading in the worker (PDF417 licences, passport MRZ by OCR). It
+// calls no provider: dl/idcard_authenticate read the PDF417 barcode (AAMVA) of barcode_image,
+// back_image or front_image, dl_verify compares its fields with the document's, ppt_authenticate
+// reads the MRZ of front_image with tesseract.js and checks its digits. Its config is empty.
 import { ProviderRejected } from '../../outcomes.ts';
+import type { Adapter, AdapterInput, AdapterOutput, WorkerConnector } from '../connector.ts';
 import { readPdf417 } from './barcode.ts';
 import { documentImage } from './documentImage.ts';
 import { compareWithLicence } from './fieldMatch.ts';
@@ -10,11 +13,18 @@ import { repairMrz } from './mrzRepair.ts';
 import { createOcrEngine, type OcrEngine } from './ocrEngine.ts';
 import { passportResult } from './passport.ts';
 
+type Input = AdapterInput<'basic_ocr'>;
+
 export interface BasicOcr {
-  adapter: Adapter;
+  adapter: Adapter<'basic_ocr'>;
   /** Stops the shared OCR worker, if one was started. */
   close(): Promise<void>;
 }
+
+export const connector: WorkerConnector<'basic_ocr'> = {
+  type: 'basic_ocr',
+  start: () => createBasicOcr(),
+};
 
 /**
  * An adapter that keeps one OCR worker for all passport reads (started on first use, about a
@@ -39,7 +49,7 @@ export function createBasicOcr(options: { today?: () => Date } = {}): BasicOcr {
 }
 
 /** Stateless form: each passport read starts and stops its own OCR worker. */
-export const basicOcr: Adapter = async (input) => {
+export const basicOcr: Adapter<'basic_ocr'> = async (input) => {
   let engine: Promise<OcrEngine> | undefined;
   try {
     return await serve(input, new Date(), () => (engine ??= createOcrEngine()));
@@ -49,7 +59,7 @@ export const basicOcr: Adapter = async (input) => {
 };
 
 async function serve(
-  input: AdapterInput,
+  input: Input,
   today: Date,
   ocr: () => Promise<OcrEngine>,
 ): Promise<AdapterOutput> {
