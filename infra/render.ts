@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { CONNECTORS, type ConnectorOf, type ConnectorType } from '@idv/contracts';
 import { COMPOSE_FILE, withConnectorServices } from './compose.ts';
-import { renderKubernetes } from './k8s/render.ts';
+import { KUSTOMIZATION_FILE, renderKubernetes } from './k8s/render.ts';
 import { PROMETHEUS_FILE, withConnectorTargets } from './observability/prometheus.ts';
 import { rabbitDefinitions } from './rabbitmq/definitions.ts';
 import { WORKER_TABLE_FILE, workerTable } from './workerTable.ts';
@@ -27,7 +27,7 @@ export async function renderAll(
     [COMPOSE_FILE]: withConnectorServices(read(COMPOSE_FILE), connectors),
     'infra/rabbitmq/definitions.json': rabbitDefinitions(connectors),
     [PROMETHEUS_FILE]: withConnectorTargets(read(PROMETHEUS_FILE), connectors),
-    ...renderKubernetes(connectors),
+    ...renderKubernetes(connectors, read(KUSTOMIZATION_FILE)),
   };
   const formatted = await Promise.all(
     Object.entries(files).map(async ([file, text]) => {

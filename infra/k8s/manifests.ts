@@ -291,32 +291,3 @@ export function devObjects() {
   container.readinessProbe = { httpGet: { path: '/healthz', port: 8090 }, periodSeconds: 5 };
   return { 'provider-sandbox.yaml': [deploy, service] };
 }
-
-/** The base kustomization: every manifest file, the shared settings and the image. */
-export function baseKustomization(resources: string[]) {
-  return {
-    apiVersion: 'kustomize.config.k8s.io/v1beta1',
-    kind: 'Kustomization',
-    labels: [{ pairs: { 'app.kubernetes.io/part-of': 'idv-platform' } }],
-    resources,
-    configMapGenerator: [
-      {
-        name: CONFIG,
-        literals: [
-          'NODE_ENV=production',
-          'LOG_LEVEL=info',
-          'ALLOWED_TIME_SPAN=60',
-          'HTTP_BODY_LIMIT=1mb',
-          'TRUST_PROXY=true',
-          'SHUTDOWN_TIMEOUT_MS=10000',
-          'CONNECTOR_QUEUE_PREFIX=idv.connector',
-          'SD_DOCUVERIFY_URL=http://docverify-gateway:8081',
-          'SD_OAUTH2_URL=http://oauth:8080',
-          'SD_WEBHOOKS_URL=http://webhooks-gateway:8082',
-          'SD_EVENTS_URL=http://webhooks-gateway:8082',
-        ],
-      },
-    ],
-    images: [{ name: IMAGE, newName: IMAGE, newTag: 'latest' }],
-  };
-}
