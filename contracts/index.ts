@@ -37,15 +37,33 @@ export {
   Environment,
 } from './http/common.ts';
 export {
-  CONNECTOR_TYPES,
   VERIFICATION_KINDS,
-  KINDS_BY_CONNECTOR,
-  ConnectorTypeSchema,
   VerificationKindSchema,
-  connectorQueue,
-  type ConnectorType,
   type VerificationKind,
-} from './connectors/types.ts';
+} from './connectors/kinds.ts';
+export {
+  CONNECTORS,
+  CONNECTOR_TYPES,
+  CONNECTOR_BY_TYPE,
+  CONFIG_BY_CONNECTOR,
+  CONFIG_MEMBER_ROLES,
+  KINDS_BY_CONNECTOR,
+  SECRET_CONFIG_FIELDS,
+  ConnectorTypeSchema,
+  connectorQueue,
+  validateConfig,
+  type ConfigMemberRoles,
+  type ConfigOf,
+  type ConnectorOf,
+  type ConnectorType,
+} from './connectors/types/index.ts';
+export {
+  CERT_FILE_NAME,
+  defineConnector,
+  type ConnectorContract,
+  type ConnectorDeployment,
+  type MemberPath,
+} from './connectors/connector.ts';
 export {
   ExtractedFields,
   DocumentChecks,
@@ -56,13 +74,6 @@ export {
   RESULT_BY_KIND,
   NormalisedResult,
 } from './connectors/results.ts';
-export {
-  CONFIG_BY_CONNECTOR,
-  CONFIG_MEMBER_ROLES,
-  SECRET_CONFIG_FIELDS,
-  CERT_FILE_NAME,
-  type ConfigMemberRoles,
-} from './connectors/configs.ts';
 export { VerifierLimits } from './connectors/limits.ts';
 export { CHANNEL_RESPONSE_FIELDS, ChannelConfiguration } from './connectors/scanChannel.ts';
 export {

@@ -1,18 +1,19 @@
 // POST /verify end to end: gateway -> RabbitMQ -> a connector worker per type -> provider sandbox,
-// for each of the 13 types a match and a mismatch; failover to the second verifier; the event.
+// for each type of the list a match and a mismatch of each row of its kit
+// (services/connector-worker/test/connectors/<type>.ts); failover to the second verifier; the event.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import bwipjs from 'bwip-js/node';
 import { createBroker, type Broker } from '@idv/broker';
 import { IdvClient } from '@idv/client';
 import { verifyMessage } from '@idv/crypto';
-import { CONNECTOR_TYPES, type ConnectorType, type EventEnvelope } from '@idv/contracts';
+import { CONNECTOR_TYPES, type EventEnvelope } from '@idv/contracts';
 import { createLogger } from '@idv/observability';
 import {
   startConnectorWorker,
   type RunningWorker,
 } from '../services/connector-worker/src/start.ts';
-import { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY } from '../services/provider-sandbox/src/fixtures.ts';
+import { faces, key } from '../services/connector-worker/test/connectors/fixtures.ts';
+import { testKits } from '../services/connector-worker/test/connectors/kit.ts';
 import { startSandbox, type RunningSandbox } from '../services/provider-sandbox/src/start.ts';
 import { deleteQueues } from './support/amqpCleanup.ts';
 import { startPlatform, type RunningPlatform } from './support/platform.ts';
@@ -32,75 +33,10 @@ async function proofVerifies(docverifyUrl: string, proof: string): Promise<boole
   return alg === 'ES256K' && verifyMessage(publicKey, `${header}.${payload}`, raw);
 }
 
-const img = (text: string) => Buffer.from(text).toString('base64');
-const key = 'sandbox-key';
-const testy = { firstName: 'Testy', lastName: 'McTestface', dob: '19700101', ssn: '000-00-0000' };
-const licence = {
-  documentType: 'DL',
-  country: 'US',
-  documentId: 'D0000001',
-  state: 'CA',
-  ...testy,
-};
-
-async function licenceBarcode(expiry: string): Promise<string> {
-  const fields = {
-    DAQ: 'L00000001',
-    DCS: 'MCTESTFACE',
-    DAC: 'TESTY',
-    DBD: '08242020',
-    DBB: '01311970',
-    DBA: expiry,
-    DBC: '1',
-    DAJ: 'AZ',
-    DCG: 'USA',
-  };
-  const body = Object.entries(fields).map(([k, v]) => `${k}${v}`);
-  const text =
-    ['@', '\x1e', 'ANSI 636026080102DL00410288ZA03290015DL' + body.join('\n')].join('\n') + '\r';
-  const png = await bwipjs.toBuffer({
-    bcid: 'pdf417',
-    text,
-    scale: 2,
-    padding: 10,
-    backgroundcolor: 'FFFFFF',
-  });
-  return png.toString('base64');
-}
-
-interface Case {
-  type: ConnectorType;
-  /** verifier tag and config suffix; the type when absent */
-  tag?: string;
-  kind: string;
-  config: (sandbox: string) => Record<string, unknown>;
-  match: () => Promise<Record<string, unknown>> | Record<string, unknown>;
-  mismatch: () => Promise<Record<string, unknown>> | Record<string, unknown>;
-}
-
-const faces = (a: string, b: string) => ({ image1: img(`FACE:${a}`), image2: img(`FACE:${b}`) });
-const dlDoc = (name: string) => ({ type: 'dl', front_image: img(`DOC:${name}`) });
-
-const CASES: Case[] = [
-  { type: 'basic_ocr', kind: 'dl_authenticate', config: () => ({}), match: async () => ({ type: 'dl', barcode_image: await licenceBarcode('01312099') }), mismatch: async () => ({ type: 'dl', barcode_image: await licenceBarcode('01312001') }) },
-  { type: 'license_registry', kind: 'dl_verify', config: () => ({ messageOriginatorId: 'IDV', messageDestinationId: 'REG' }), match: () => licence, mismatch: () => ({ ...licence, dob: '19990101' }) },
-  { type: 'identity_data', kind: 'ssn_verify', config: () => ({ apiKey: key }), match: () => testy, mismatch: () => ({ ...testy, ssn: '000-00-0009' }) },
-  { type: 'liveness', kind: 'face_liveness', config: () => ({ apiKey: key, calibration: 'REGULAR' }), match: () => ({ liveId: img('LIVE') }), mismatch: () => ({ liveId: img('SPOOF') }) },
-  { type: 'face_compare_a', kind: 'face_compare', config: (s) => ({ accounts: [{ apiKey: key, url: s, urlVerify: `${s}/face/v1.0/verify` }] }), match: () => faces('testy', 'testy'), mismatch: () => faces('testy', 'fakey') },
-  { type: 'face_compare_b', kind: 'face_compare', config: () => ({ apiKey: key }), match: () => faces('testy', 'testy'), mismatch: () => faces('testy', 'fakey') },
-  { type: 'agent_review', kind: 'dl_authenticate', config: () => ({ apiKey: key }), match: () => dlDoc('testy'), mismatch: () => dlDoc('forged') },
-  { type: 'auto_review', kind: 'dl_authenticate', config: () => ({ apiKey: key }), match: () => dlDoc('testy'), mismatch: () => dlDoc('expired') },
-  { type: 'people_search', kind: 'person_verify', config: () => ({ apName: 'idv', apPassword: key }), match: () => testy, mismatch: () => ({ ...testy, firstName: 'Nobody', lastName: 'Known' }) },
-  { type: 'document_auth_a', kind: 'dl_authenticate', config: () => ({ airAccessKey: key, airSecretToken: key }), match: () => dlDoc('testy'), mismatch: () => dlDoc('forged') },
-  { type: 'document_auth_b', kind: 'dl_authenticate', config: () => ({ clientId: 'c', clientSecretKey: key, apiKey: key }), match: () => dlDoc('testy'), mismatch: () => dlDoc('forged') },
-  { type: 'document_auth_c', kind: 'dl_authenticate', config: (s) => ({ license: key, clientId: 'c', clientSecret: key, verifierUrl: `${s}/docc/v1/verify`, verifierUrlV2: `${s}/docc/v2/verify`, document_share_session_enabled: false }), match: () => dlDoc('testy'), mismatch: () => dlDoc('forged') },
-  { type: 'face_cloud', kind: 'face_compare', config: () => ({ awsAccessKey: CLOUD_ACCESS_KEY, awsSecretKey: CLOUD_SECRET_KEY, awsRegion: 'eu-west-1' }), match: () => faces('testy', 'testy'), mismatch: () => faces('testy', 'fakey') },
-  // the remaining kinds, each through a type that serves it
-  { type: 'document_auth_b', kind: 'ppt_authenticate', tag: 'docb-ppt', config: () => ({ clientId: 'c', clientSecretKey: key, apiKey: key }), match: () => ({ type: 'PPT', front_image: img('DOC:testy') }), mismatch: () => ({ type: 'ppt', front_image: img('DOC:forged') }) },
-  { type: 'auto_review', kind: 'idcard_authenticate', tag: 'auto-idcard', config: () => ({ apiKey: key }), match: () => ({ type: 'idcard', front_image: img('DOC:testy') }), mismatch: () => ({ type: 'IdCard', front_image: img('DOC:expired') }) },
-  { type: 'liveness', kind: 'document_liveness', tag: 'doc-liveness', config: () => ({ documentApiKey: key }), match: () => ({ image: img('DOC:testy') }), mismatch: () => ({ image: img('SPOOF') }) },
-  { type: 'identity_data', kind: 'person_verify', tag: 'id-person', config: () => ({ apiKey: key }), match: () => testy, mismatch: () => ({ ...testy, firstName: 'Nobody', lastName: 'Known' }) },
-]; // prettier-ignore
+/** Every row of every type's kit, each under its verifier tag (the type's name unless given). */
+const CASES = (await testKits()).flatMap((kit) =>
+  kit.endToEnd.map((row) => ({ ...row, type: kit.type, tag: row.tag ?? kit.type })),
+);
 
 describe('POST /verify end to end through the workers and the provider sandbox', function () {
   this.timeout(120_000);
@@ -145,7 +81,7 @@ describe('POST /verify end to end through the workers and the provider sandbox',
     caller = new IdvClient({ baseUrl: base, licenseKey: platform.licences.community });
     const c = platform.community.id;
     for (const t of CASES) {
-      const tag = t.tag ?? t.type;
+      const { tag } = t;
       const res = await admin.request('PUT', `/verifier/community/${c}`, {
         name: tag,
         tag,
@@ -187,7 +123,7 @@ describe('POST /verify end to end through the workers and the provider sandbox',
 
   for (const t of CASES) {
     it(`${t.type} ${t.kind}: verified for the match, not verified for the mismatch`, async () => {
-      const good = await verify(`cfg-${t.tag ?? t.type}`, t.kind, await t.match());
+      const good = await verify(`cfg-${t.tag}`, t.kind, await t.match());
       expect(good.status, JSON.stringify(good.body)).to.equal(200);
       expect(good.body.status).to.equal('verified');
       expect(good.body.certifications[0]).to.include({ kind: t.kind, verified: true });
@@ -200,7 +136,7 @@ describe('POST /verify end to end through the workers and the provider sandbox',
         kind: t.kind,
         verified: true,
       });
-      const bad = await verify(`cfg-${t.tag ?? t.type}`, t.kind, await t.mismatch());
+      const bad = await verify(`cfg-${t.tag}`, t.kind, await t.mismatch());
       expect(bad.status, JSON.stringify(bad.body)).to.equal(200);
       expect(bad.body.status).to.equal('not_verified');
     });

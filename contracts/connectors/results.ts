@@ -1,6 +1,6 @@
 // The normalised result a connector returns for each verification kind, whatever the provider.
 import { Type, type Static } from '@sinclair/typebox';
-import type { VerificationKind } from './types.ts';
+import type { VerificationKind } from './kinds.ts';
 
 const base = {
   verified: Type.Boolean({ description: 'the provider confirmed the check' }),

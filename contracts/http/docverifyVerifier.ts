@@ -1,6 +1,6 @@
 // Verifiers (spec 2.3): create, update and the record the API returns.
 import { Type, type Static } from '@sinclair/typebox';
-import { ConnectorTypeSchema } from '../connectors/types.ts';
+import { ConnectorTypeSchema } from '../connectors/types/index.ts';
 import { VerifierLimits } from '../connectors/limits.ts';
 
 /** Letters, digits, _ and -; never shaped like a UUID, which would be read as an id. */
@@ -21,7 +21,7 @@ export const VerifierCreate = Type.Object(
       description: 'RFC 3986 URI of the provider',
     }),
     config: Type.Record(Type.String(), Type.Unknown(), {
-      description: 'shape per type (contracts/connectors/configs.ts); may be {}',
+      description: 'shape per type (contracts/connectors/types/<type>.ts); may be {}',
     }),
     limits: Type.Optional(VerifierLimits),
   },

@@ -1,6 +1,6 @@
 // POST /verify (spec 2.2): the encrypted body, the request it carries, and the result returned.
 import { Type, type Static } from '@sinclair/typebox';
-import { VerificationKindSchema } from '../connectors/types.ts';
+import { VerificationKindSchema } from '../connectors/kinds.ts';
 import { NormalisedResult } from '../connectors/results.ts';
 
 export const VerifyBody = Type.Object(

@@ -2,7 +2,8 @@
 // The verifier config and the document (secrets and PII) travel sealed under MASTER_KEY with the
 // jobId as context, so nothing sensitive rests in plain text on the broker's disk.
 import { Type, type Static } from '@sinclair/typebox';
-import { ConnectorTypeSchema, VerificationKindSchema } from '../connectors/types.ts';
+import { VerificationKindSchema } from '../connectors/kinds.ts';
+import { ConnectorTypeSchema } from '../connectors/types/index.ts';
 import { NormalisedResult } from '../connectors/results.ts';
 import { VerifierLimits } from '../connectors/limits.ts';
 

@@ -9,7 +9,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { Service } from 'kubernetes-models/v1/Service';
-import { CONNECTOR_TYPES, type ConnectorType } from '@idv/contracts';
+import { connectorQueue, type ConnectorOf, type ConnectorType } from '@idv/contracts';
 
 export const IMAGE = 'idv-platform';
 /** ConfigMap of the settings every process shares; Secret of the ones that must stay secret */
@@ -56,11 +56,8 @@ export const HTTP_SERVICES: HttpService[] = [
   },
 ];
 
-/** Slow or CPU-bound types get a smaller backlog per replica before KEDA adds one. */
-const BACKLOG_PER_REPLICA: Partial<Record<ConnectorType, number>> = {
-  basic_ocr: 2,
-  agent_review: 4,
-};
+/** Queued jobs per replica before KEDA adds one, unless the type's deployment says otherwise. */
+const BACKLOG_PER_REPLICA = 10;
 
 const labels = (component: string) => ({
   'app.kubernetes.io/name': 'idv',
@@ -186,10 +183,12 @@ const certificates: ExtraVolume = {
   mount: { name: 'certs', mountPath: CERT_DIR, readOnly: true },
 };
 
-export function connector(type: ConnectorType) {
+/** The workers of one connector type, shaped by its contract's deployment profile. */
+export function connector(contract: ConnectorOf<ConnectorType>) {
+  const { type, deployment: profile } = contract;
   const name = `connector-${type.replaceAll('_', '-')}`;
-  const ocr = type === 'basic_ocr';
-  const mtls = type === 'license_registry';
+  const cpu = profile.compute === 'cpu';
+  const mtls = profile.clientCertificates === true;
   const container: IContainer = {
     name: 'worker',
     image: IMAGE,
@@ -201,7 +200,7 @@ export function connector(type: ConnectorType) {
       ...(mtls ? [{ name: 'CONNECTOR_CERT_DIR', value: CERT_DIR }] : []),
     ],
     ports: [{ name: 'metrics', containerPort: METRICS_PORT }],
-    resources: ocr
+    resources: cpu
       ? { requests: { cpu: '500m', memory: '512Mi' }, limits: { memory: '1Gi' } }
       : { requests: { cpu: '100m', memory: '160Mi' }, limits: { memory: '384Mi' } },
     ...probes(METRICS_PORT),
@@ -214,7 +213,7 @@ export function connector(type: ConnectorType) {
       spec: {
         scaleTargetRef: { name },
         minReplicaCount: 1,
-        maxReplicaCount: ocr ? 6 : 10,
+        maxReplicaCount: cpu ? 6 : 10,
         pollingInterval: 10,
         cooldownPeriod: 120,
         triggers: [
@@ -222,9 +221,9 @@ export function connector(type: ConnectorType) {
             type: 'rabbitmq',
             metadata: {
               protocol: 'amqp',
-              queueName: `idv.connector.${type}`,
+              queueName: connectorQueue(type),
               mode: 'QueueLength',
-              value: String(BACKLOG_PER_REPLICA[type] ?? 10),
+              value: String(profile.backlogPerReplica ?? BACKLOG_PER_REPLICA),
             },
             authenticationRef: { name: 'idv-rabbitmq' },
           },
@@ -234,7 +233,7 @@ export function connector(type: ConnectorType) {
   ];
 }
 
-export function baseObjects() {
+export function baseObjects(connectors: readonly ConnectorOf<ConnectorType>[]) {
   return {
     'migrate.yaml': [
       new Job({
@@ -272,7 +271,7 @@ export function baseObjects() {
       }),
     ],
     ...Object.fromEntries(HTTP_SERVICES.map((s) => [`${s.name}.yaml`, httpService(s)])),
-    ...Object.fromEntries(CONNECTOR_TYPES.map((t) => [`connectors/${t}.yaml`, connector(t)])),
+    ...Object.fromEntries(connectors.map((c) => [`connectors/${c.type}.yaml`, connector(c)])),
   };
 }
 

@@ -1,12 +1,11 @@
 // infra/k8s: every manifest validated against the Kubernetes (and KEDA) JSON schemas that
-// kubernetes-models ships (offline), the YAML equal to what manifests.ts builds, and the probes,
-// budgets and scalers each workload needs.
+// kubernetes-models ships (offline), and the probes, budgets and scalers each workload needs. That
+// the YAML is what manifests.ts builds is test/infra/generated.test.ts's.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'chai';
 import { parseAllDocuments, parse } from 'yaml';
 import { CONNECTOR_TYPES } from '@idv/contracts';
-import { renderAll } from '../../infra/k8s/render.ts';
 
 const ROOT = 'infra/k8s';
 type Manifest = { apiVersion: string; kind: string; metadata: { name: string }; spec?: unknown };
@@ -63,16 +62,6 @@ describe('Kubernetes manifests', () => {
       }
     }
     expect(problems, problems.join('\n')).to.deep.equal([]);
-  });
-
-  it('the YAML is what infra/k8s/manifests.ts builds (run infra/k8s/render.ts after a change)', () => {
-    for (const [file, text] of Object.entries(renderAll())) {
-      const committed = parseAllDocuments(readFileSync(join(ROOT, file), 'utf8')).map((d) =>
-        d.toJS(),
-      );
-      const built = parseAllDocuments(text).map((d) => d.toJS());
-      expect(committed, file).to.deep.equal(built);
-    }
   });
 
   it('the kustomizations list every manifest file, and only existing ones', () => {

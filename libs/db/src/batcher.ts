@@ -31,15 +31,12 @@ function rowSpecific(err: unknown): boolean {
  * A lone call goes out once the event loop has handled the I/O already waiting (setImmediate:
  * no timer, so no added latency when idle), so requests that arrived together share a statement
  * (introspection's three parallel lookups: one statement); under load, calls queue behind the
- * running statement and leave together (one statement at a time: a second in flight gained
- * nothing for the dispatcher's writes nor the oauth token writes). Fewer statements cost less
- * CPU, which is what a CPU-bound path such as /verify wants. `sendAtOnce` sends a call made while no statement runs
- * at once instead: in the oauth bench all 8 in-flight token requests otherwise shared every
- * write, waited on it together with the loop idle (17% of the time) and answered together, in
- * lock-step; sending the first at once spread them out (token ratio median 0.78 -> 0.82 over four
- * interleaved runs each, while for /verify and introspection it measured worse). Every call is
- * answered by a statement sent after it was made, so nothing is served from an earlier read, and
- * a write resolves only once it is in the database.
+ * running statement and leave together, one statement at a time. Fewer statements cost less CPU,
+ * which is what a CPU-bound path such as /verify wants. `sendAtOnce` sends a call made while no
+ * statement runs at once instead: for a path whose concurrent requests would otherwise all wait
+ * on the same write and answer together, in lock-step (the oauth token writes; measurements in
+ * bench/results/history.md). Every call is answered by a statement sent after it was made, so
+ * nothing is served from an earlier read, and a write resolves only once it is in the database.
  */
 export class Batcher<I, O = void> {
   private queue: Waiting<I, O>[] = [];

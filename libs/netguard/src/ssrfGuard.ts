@@ -9,9 +9,12 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { addressRefusal, mappedIpv4 } from './addressPolicy.ts';
 import { formatIpv4, parseIp } from './ipAddress.ts';
 
+/** The `code` of a refusal, kept when a client library wraps the error (axios copies it). */
+export const BLOCKED_TARGET_CODE = 'EBLOCKEDTARGET';
+
 export class BlockedTarget extends Error {
   override name = 'BlockedTarget';
-  readonly code = 'EBLOCKEDTARGET';
+  readonly code = BLOCKED_TARGET_CODE;
 }
 
 function family(address: string): 'ipv4' | 'ipv6' {

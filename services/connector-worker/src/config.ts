@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { ConfigError, defineConfig, loadConfig, platformConfigFields } from '@idv/config';
-import { CONNECTOR_TYPES, type ConnectorType } from '@idv/contracts';
+import { CONNECTOR_BY_TYPE, CONNECTOR_TYPES, type ConnectorType } from '@idv/contracts';
 
 const ms = (fallback: number, description: string) =>
   Type.Integer({ default: fallback, minimum: 1, maximum: 600_000, description });
@@ -69,12 +69,12 @@ export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {
 
 /** Provider calls are I/O: hundreds wait on the network at once at little cost. */
 const IO_PREFETCH = 512;
-/** Connectors that compute in the worker itself are bounded by its cores. */
-const CPU_BOUND: readonly ConnectorType[] = ['basic_ocr'];
 
+/** Connectors that compute in the worker itself (deployment.compute 'cpu') are bounded by its cores. */
 export function prefetchOf(settings: ConnectorWorkerSettings): number {
   if (settings.WORKER_PREFETCH !== undefined) return settings.WORKER_PREFETCH;
-  return CPU_BOUND.includes(settings.CONNECTOR_TYPE) ? availableParallelism() : IO_PREFETCH;
+  const cpu = CONNECTOR_BY_TYPE[settings.CONNECTOR_TYPE].deployment.compute === 'cpu';
+  return cpu ? availableParallelism() : IO_PREFETCH;
 }
 
 function isConnectorType(value: string): value is ConnectorType {

@@ -1,7 +1,7 @@
 // How a connector job can end without a result: one typed outcome each, and the one function that
 // sorts anything thrown into them. Adapters, the breaker and the reply all speak this vocabulary.
 import type { ConnectorReply } from '@idv/contracts';
-import { BlockedTarget as GuardRefusal } from '@idv/netguard';
+import { BLOCKED_TARGET_CODE, BlockedTarget as GuardRefusal } from '@idv/netguard';
 
 type Outcome = Exclude<ConnectorReply['outcome'], 'completed'>;
 
@@ -108,11 +108,9 @@ export function outcomeOf(err: unknown): JobOutcome {
 /** The guard's message when `err` is its refusal or wraps one (axios and SDKs keep it as cause). */
 function guardRefusalIn(err: unknown): string | undefined {
   for (let e = err, depth = 0; e && depth < 5; depth += 1) {
-    if (e instanceof GuardRefusal || (e as { code?: unknown }).code === GUARD_CODE)
+    if (e instanceof GuardRefusal || (e as { code?: unknown }).code === BLOCKED_TARGET_CODE)
       return (e as Error).message;
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
 }
-
-const GUARD_CODE = 'EBLOCKEDTARGET';

@@ -11,8 +11,8 @@ import {
   type Logger,
   type Registry,
 } from '@idv/observability';
-import { ADAPTERS } from './adapters/index.ts';
-import type { Adapter } from './adapters/types.ts';
+import { startAdapter } from './connectors/index.ts';
+import type { Adapter, RunningAdapter } from './connectors/connector.ts';
 import { loadWorkerConfig, prefetchOf, type ConnectorWorkerSettings } from './config.ts';
 import { createJobHandler } from './jobs/handleJob.ts';
 import { startMetricsServer } from './metricsServer.ts';
@@ -84,9 +84,9 @@ export async function startConnectorWorker(
     metrics,
     logger,
   );
-  const adapter = options.adapter
+  const adapter: RunningAdapter = options.adapter
     ? { adapter: options.adapter, close: async () => {} }
-    : ADAPTERS[type]({ http: provider.http, lookup: guard.lookup });
+    : startAdapter(type, { http: provider.http, lookup: guard.lookup });
   const gates = new VerifierGates();
   const handler = createJobHandler({
     type,

@@ -1,9 +1,14 @@
 // Each connector type against the provider sandbox, through the broker RPC to a worker started
-// in-process: the expected verified / not verified / inconclusive answer, the typed result, and
-// refusals (bad key, bad config) as invalid_request rather than provider failures.
+// in-process: the expected verified / not verified / inconclusive answer of every case of its kit
+// (test/connectors/<type>.ts), the typed result, and refusals (bad key, bad config) as
+// invalid_request rather than provider failures.
 import { expect } from 'chai';
-import { CASES, cloud, faces, key, testy } from './cases.ts';
-import { image, startHarness, type Harness } from './harness.ts';
+import { cloud } from './connectors/face_cloud.ts';
+import { faces, image, key, testy } from './connectors/fixtures.ts';
+import { testKits } from './connectors/kit.ts';
+import { startHarness, type Harness } from './harness.ts';
+
+const CASES = (await testKits()).flatMap((kit) => kit.cases.map((c) => ({ ...c, type: kit.type })));
 
 describe('connector adapters against the provider sandbox', function () {
   this.timeout(30_000);

@@ -2,22 +2,21 @@
 // the same result as a lone one, nothing is blamed on the provider and no breaker opens. Calls
 // share the worker's sockets and SDK clients; nothing one call does may break another in flight.
 import { expect } from 'chai';
-import { CONNECTOR_TYPES, type ConnectorReply, type ConnectorType } from '@idv/contracts';
-import { CASES, cloud, faces } from './cases.ts';
+import type { ConnectorReply, ConnectorType } from '@idv/contracts';
+import { cloud } from './connectors/face_cloud.ts';
+import { faces } from './connectors/fixtures.ts';
+import { testKits, type ConnectorTestKit } from './connectors/kit.ts';
 import { startHarness, type Ask, type Harness } from './harness.ts';
-import { aamva, pdf417 } from './licences.ts';
 
 const CONCURRENCY = 64;
+const KITS = await testKits();
 
-/** One healthy case per type from the adapter suite (verified where there is one), or a barcode. */
-async function askOf(type: ConnectorType, sandbox: string): Promise<Ask> {
-  if (type === 'basic_ocr') {
-    const barcode = await pdf417(aamva());
-    return { type, kind: 'dl_authenticate', document: { type: 'dl', back_image: barcode } };
-  }
-  const ofType = CASES.filter((c) => c.type === type && !/fails over/.test(c.name));
-  const found = ofType.find((c) => c.status === 'verified') ?? ofType[0];
-  if (!found) throw new Error(`no case for ${type}`);
+/** The kit's healthy request, or its first verified case (the adapter suite's). */
+async function askOf(kit: ConnectorTestKit<ConnectorType>, sandbox: string): Promise<Ask> {
+  const { type } = kit;
+  if (kit.healthy) return { type, ...(await kit.healthy()) };
+  const found = kit.cases.find((c) => c.status === 'verified');
+  if (!found) throw new Error(`test/connectors/${type}.ts: no verified case, no healthy request`);
   return { type, kind: found.kind, config: found.config(sandbox), document: found.document };
 }
 
@@ -36,13 +35,14 @@ describe('connector workers at concurrency 64', function () {
 
   before(async () => {
     harness = await startHarness();
-    await Promise.all(CONNECTOR_TYPES.map((type) => harness.startWorker(type)));
+    await Promise.all(KITS.map((kit) => harness.startWorker(kit.type)));
   });
   after(() => harness?.stop());
 
-  for (const type of CONNECTOR_TYPES) {
+  for (const kit of KITS) {
+    const { type } = kit;
     it(`${type}: ${CONCURRENCY} at once all answered as one alone is`, async () => {
-      const ask = await askOf(type, harness.sandbox.url);
+      const ask = await askOf(kit, harness.sandbox.url);
       const alone = await harness.ask({ ...ask, timeoutMs: 30_000 });
       expect(alone.outcome, JSON.stringify(alone.error)).to.equal('completed');
       const replies = await Promise.all(

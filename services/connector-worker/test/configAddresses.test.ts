@@ -6,13 +6,13 @@ import { expect } from 'chai';
 import {
   CONFIG_BY_CONNECTOR,
   CONFIG_MEMBER_ROLES,
-  CONNECTOR_TYPES,
   KINDS_BY_CONNECTOR,
   type ConnectorType,
 } from '@idv/contracts';
-import { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY } from '../../provider-sandbox/src/fixtures.ts';
 import { startSink, type Sink } from '../../webhook-dispatcher/test/sink.ts';
-import { image, startHarness, type Harness } from './harness.ts';
+import { image } from './connectors/fixtures.ts';
+import { testKits } from './connectors/kit.ts';
+import { startHarness, type Harness } from './harness.ts';
 
 interface Schema {
   type?: string;
@@ -25,7 +25,6 @@ interface Schema {
   items?: Schema;
 }
 
-const key = 'sandbox-key';
 const document = {
   id: 'doc-1',
   type: 'dl',
@@ -43,30 +42,13 @@ const document = {
   liveId: image('LIVE'),
   image: image('DOC:testy'),
 };
-const flow = {
-  flowId: 'f',
-  documentType: 'DL',
-  seldocTypeFilter: [],
-  confirm: false,
-  scores: true,
-};
 
-/** A working config per type against the sandbox (addresses left to connectorUrl where they may). */
-const BASE: Record<Exclude<ConnectorType, 'basic_ocr'>, (sandbox: string) => Record<string, unknown>> = {
-  license_registry: () => ({ messageOriginatorId: 'IDV', messageDestinationId: 'REG', passphrase: 'p' }),
-  identity_data: () => ({ apiKey: key }),
-  liveness: () => ({ apiKey: key, documentApiKey: key }),
-  face_compare_a: (s) => ({ accounts: [{ apiKey: key, url: s, urlVerify: `${s}/face/v1.0/verify` }] }),
-  face_compare_b: () => ({ apiKey: key }),
-  agent_review: () => ({ apiKey: key }),
-  auto_review: () => ({ apiKey: key }),
-  people_search: () => ({ apName: 'idv', apPassword: key }),
-  document_auth_a: () => ({ airAccessKey: key, airSecretToken: key, faceAPIKey: key, scan_channelConfiguration: {} }),
-  document_auth_b: () => ({ clientId: 'c', clientSecretKey: key, apiKey: key, faceAPIKey: key, tokenConfiguration: { dl: flow } }),
-  document_auth_c: (s) => ({ license: key, clientId: 'c', clientSecret: key, verifierUrl: `${s}/docc/v1/verify`, verifierUrlV2: `${s}/docc/v2/verify`, document_share_session_enabled: false }),
-  face_cloud: () => ({ awsAccessKey: CLOUD_ACCESS_KEY, awsSecretKey: CLOUD_SECRET_KEY, awsRegion: 'eu-west-1' }),
-}; // prettier-ignore
-
+/** A working config per type for every kind of it, from its kit; types calling no one have none. */
+const BASE = new Map(
+  (await testKits()).flatMap((kit) =>
+    kit.configForEveryKind ? [[kit.type, kit.configForEveryKind] as const] : [],
+  ),
+);
 /** Role paths ('accounts/*\/url') of every string member that takes any text. */
 function freeText(schema: Schema, prefix = ''): string[] {
   if (schema.type === 'array' && schema.items) return freeText(schema.items, `${prefix}*/`);
@@ -98,7 +80,7 @@ describe('connector worker: only declared addresses steer a request', function (
   this.timeout(120_000);
   let h: Harness;
   let trap: Sink;
-  const types = CONNECTOR_TYPES.filter((t) => t !== 'basic_ocr') as (keyof typeof BASE)[];
+  const types = [...BASE.keys()];
 
   before(async () => {
     h = await startHarness();
@@ -111,7 +93,7 @@ describe('connector worker: only declared addresses steer a request', function (
   });
 
   const askEveryKind = async (
-    type: keyof typeof BASE,
+    type: ConnectorType,
     config: Record<string, unknown>,
     connectorUrl = h.sandbox.url,
   ) => {
@@ -129,7 +111,7 @@ describe('connector worker: only declared addresses steer a request', function (
     for (const member of members) {
       it(`${type}: ${member} set to a URL steers no request there`, async () => {
         trap.received.length = 0;
-        const config = withValue(BASE[type](h.sandbox.url), member, `${trap.url}/steered`);
+        const config = withValue(BASE.get(type)!(h.sandbox.url), member, `${trap.url}/steered`);
         await askEveryKind(type, config);
         expect(trap.received.map((r) => r.path)).to.deep.equal([]);
       });
@@ -139,7 +121,7 @@ describe('connector worker: only declared addresses steer a request', function (
       trap.received.length = 0;
       const config = CONFIG_MEMBER_ROLES[type].addresses.reduce(
         (c, path) => withValue(c, path, `${trap.url}/address`),
-        BASE[type](h.sandbox.url),
+        BASE.get(type)!(h.sandbox.url),
       );
       await askEveryKind(type, config, trap.url);
       expect(trap.received.length).to.be.greaterThan(0);

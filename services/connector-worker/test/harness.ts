@@ -18,8 +18,6 @@ import { startSandbox, type RunningSandbox } from '../../provider-sandbox/src/st
 import { startConnectorWorker, type RunningWorker } from '../src/start.ts';
 import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
 
-export const image = (text: string) => Buffer.from(text).toString('base64');
-
 export interface Ask {
   type: ConnectorType;
   kind: VerificationKind;

@@ -7,7 +7,7 @@ import type { SecretBox } from '@idv/crypto';
 import type { SsrfGuard } from '@idv/netguard';
 import type { Logger } from '@idv/observability';
 import type { AxiosInstance } from 'axios';
-import type { Adapter } from '../adapters/types.ts';
+import type { Adapter } from '../connectors/connector.ts';
 import {
   BlockedTarget,
   Busy,
@@ -23,9 +23,9 @@ import type { ProviderMetrics } from '../provider/metrics.ts';
 import { checkRouting, openJob } from './openJob.ts';
 import { replyOf, type Completed, type JobTiming } from './replies.ts';
 
-export interface JobDeps {
-  type: ConnectorType;
-  adapter: Adapter;
+export interface JobDeps<T extends ConnectorType = ConnectorType> {
+  type: T;
+  adapter: Adapter<T>;
   box: SecretBox;
   http: AxiosInstance;
   guard: SsrfGuard;
@@ -48,7 +48,11 @@ function refuseBlocked(guard: SsrfGuard, url: string): void {
 }
 
 /** Runs the job up to its result; throws the JobOutcome it ended on otherwise. */
-async function work(deps: JobDeps, job: ConnectorJob, timing: JobTiming): Promise<Completed> {
+async function work<T extends ConnectorType>(
+  deps: JobDeps<T>,
+  job: ConnectorJob,
+  timing: JobTiming,
+): Promise<Completed> {
   const deadline = job.deadline - REPLY_MARGIN_MS;
   if (Date.now() >= deadline) throw new Busy('deadline_passed', 'the job came after its deadline');
   checkRouting(deps.type, job);
@@ -81,7 +85,6 @@ async function work(deps: JobDeps, job: ConnectorJob, timing: JobTiming): Promis
             config,
             document,
             http: deps.http,
-            lookup: deps.guard.lookup,
             clientCertificate: (name) => deps.certificates.load(job.context.communityId, name),
             signal,
           }),
@@ -107,7 +110,7 @@ async function work(deps: JobDeps, job: ConnectorJob, timing: JobTiming): Promis
 
 /** The provider's latency, and the verifier's recent latencies, from calls the provider answered. */
 function observeCall(
-  deps: JobDeps,
+  deps: Pick<JobDeps, 'type' | 'gates' | 'metrics'>,
   job: ConnectorJob,
   started: number,
   ending: JobOutcome | undefined,
@@ -122,7 +125,7 @@ function observeCall(
   );
 }
 
-export function createJobHandler(deps: JobDeps): MessageHandler {
+export function createJobHandler<T extends ConnectorType>(deps: JobDeps<T>): MessageHandler {
   return async (body, context) => {
     const checked = validate(ConnectorJob, body);
     if (!checked.ok) {

@@ -1,10 +1,11 @@
 // Opens what a job carries sealed (the verifier config and the document) and checks the config
 // against its type's contract; anything wrong is our refusal, never a provider's failure.
 import {
-  CONFIG_BY_CONNECTOR,
   ConnectorJobSecrets,
   KINDS_BY_CONNECTOR,
   validate,
+  validateConfig,
+  type ConfigOf,
   type ConnectorJob,
   type ConnectorType,
 } from '@idv/contracts';
@@ -19,11 +20,17 @@ export function checkRouting(type: ConnectorType, job: ConnectorJob): void {
     throw new Refused('unsupported_kind', `${type} cannot do ${job.kind}`);
 }
 
-export function openJob(
+/** What a job opens to: the verifier config of the worker's type, and the document. */
+export interface OpenedJob<T extends ConnectorType> {
+  config: ConfigOf<T>;
+  document: Record<string, unknown>;
+}
+
+export function openJob<T extends ConnectorType>(
   box: SecretBox,
-  type: ConnectorType,
+  type: T,
   job: ConnectorJob,
-): ConnectorJobSecrets {
+): OpenedJob<T> {
   let secrets: unknown;
   try {
     secrets = JSON.parse(box.open(job.sealed, job.jobId));
@@ -32,10 +39,10 @@ export function openJob(
   }
   const checked = validate(ConnectorJobSecrets, secrets);
   if (!checked.ok) throw new Refused('invalid_job', 'sealed part is not config + document');
-  const config = validate(CONFIG_BY_CONNECTOR[type], checked.value.config);
+  const config = validateConfig(type, checked.value.config);
   if (!config.ok) {
     const issues = config.issues.map((i) => `${i.path || 'config'} ${i.message}`).join('; ');
     throw new Refused('invalid_config', `verifier config: ${issues}`);
   }
-  return checked.value;
+  return { config: config.value, document: checked.value.document };
 }

@@ -5,7 +5,7 @@
 // the trial call of a half-open breaker that its deadline cuts counts as the provider's timeout.
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@idv/observability';
-import type { AdapterOutput } from '../adapters/types.ts';
+import type { AdapterOutput } from '../connectors/connector.ts';
 import { Busy, JobOutcome, outcomeOf, ProviderUnavailable } from '../outcomes.ts';
 import { BREAKER_STATE_VALUE, type BreakerState, type ProviderMetrics } from './metrics.ts';
 

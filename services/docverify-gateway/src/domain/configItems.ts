@@ -1,6 +1,7 @@
 // A verification config may only name verifiers of its community that can do the array's kind.
 import {
   CONFIG_ARRAYS,
+  CONNECTOR_BY_TYPE,
   KINDS_BY_CONNECTOR,
   VERIFICATION_KINDS,
   type ConfigArray,
@@ -9,13 +10,6 @@ import {
   type ValidationIssue,
   type VerificationKind,
 } from '@idv/contracts';
-
-/** The three arrays that are not /verify kinds, and the connector types that serve them. */
-const EXTRA_ARRAYS: Partial<Record<ConfigArray, readonly ConnectorType[]>> = {
-  person_search: ['people_search', 'identity_data'],
-  id_capture: ['document_auth_a', 'document_auth_b', 'document_auth_c', 'basic_ocr'],
-  face_rekognition: ['face_cloud'],
-};
 
 export type ConfigArrays = Partial<Record<ConfigArray, ConfigItem[]>>;
 
@@ -36,7 +30,9 @@ function serves(type: ConnectorType, array: ConfigArray): boolean {
   if ((VERIFICATION_KINDS as readonly string[]).includes(array)) {
     return KINDS_BY_CONNECTOR[type].includes(array as VerificationKind);
   }
-  return EXTRA_ARRAYS[array]?.includes(type) ?? false;
+  // the arrays that are no kind: each type's contract names those it may fill
+  const arrays: readonly ConfigArray[] = CONNECTOR_BY_TYPE[type].configArrays ?? [];
+  return arrays.includes(array);
 }
 
 /** One issue per item naming a missing verifier or one of a type that cannot do the kind. */

@@ -69,12 +69,12 @@ const keyOf = (row: { model: string; id: string }) => `${row.model}\u0000${row.i
  * them all (see Batcher for why no caller gets a stale answer).
  *
  * Writes of new state (a token, a code, a session, a grant) commit asynchronously unless a row
- * of the batch is `durable` (see RELAXABLE in modelStore.ts): the WAL flush was about 70 us of
- * PostgreSQL's CPU and 250 us of waiting per statement, and PostgreSQL's CPU slows the provider
- * beside it on a small machine. What a database crash can then lose is the last moments of such
- * writes (at most three times wal_writer_delay: 600 ms by default), and every such loss fails
- * closed: the token is inactive, the code or refresh token is invalid_grant, the user logs in
- * again. What must never come back after a crash (a used code, a revoked token or grant, a
+ * of the batch is `durable` (see RELAXABLE in modelStore.ts): the WAL flush costs PostgreSQL CPU
+ * and the statement a wait, and PostgreSQL's CPU slows the provider beside it on a small machine
+ * (measurements in bench/results/history.md). What a database crash can then lose is the last
+ * moments of such writes (at most three times wal_writer_delay: 600 ms by default), and every
+ * such loss fails closed: the token is inactive, the code or refresh token is invalid_grant, the
+ * user logs in again. What must never come back after a crash (a used code, a revoked token or grant, a
  * logged-out session) is written by consume, destroy and revokeByGrantId, which always wait
  * for the flush; their flush also makes every write before them durable, since the WAL is one
  * sequence. Given a transaction instead of the pool, writes are always flushed: the relaxed

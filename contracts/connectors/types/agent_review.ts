@@ -1,0 +1,13 @@
+// agent_review: documents reviewed by people at a review provider (an answer may be pending).
+import { Type } from '@sinclair/typebox';
+import { defineConnector, opt, str, strict, uri } from '../connector.ts';
+
+export const agent_review = defineConnector({
+  type: 'agent_review',
+  kinds: ['dl_authenticate', 'ppt_authenticate', 'idcard_authenticate'],
+  config: Type.Object({ apiKey: opt(str()), url: opt(uri('review queue endpoint')) }, strict),
+  secrets: ['apiKey'],
+  addresses: ['url'],
+  // a person answers: slow calls, so a short backlog before another replica
+  deployment: { compute: 'io', backlogPerReplica: 4 },
+});

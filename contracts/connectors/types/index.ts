@@ -1,0 +1,93 @@
+// The one list of connector types (DESIGN section 3). Each type declares itself in the file of its
+// name beside this one; everything else per type is derived from this list: the gateway's config
+// validation, the worker's adapter table, compose, RabbitMQ, Prometheus and Kubernetes files
+// (`npx tsx infra/render.ts --write`). README, "Adding a connector", walks through a new type.
+import { Type, type Static } from '@sinclair/typebox';
+import { validate, type Validation } from '../../validate.ts';
+import type { ConnectorContract } from '../connector.ts';
+import { agent_review } from './agent_review.ts';
+import { auto_review } from './auto_review.ts';
+import { basic_ocr } from './basic_ocr.ts';
+import { document_auth_a } from './document_auth_a.ts';
+import { document_auth_b } from './document_auth_b.ts';
+import { document_auth_c } from './document_auth_c.ts';
+import { face_cloud } from './face_cloud.ts';
+import { face_compare_a } from './face_compare_a.ts';
+import { face_compare_b } from './face_compare_b.ts';
+import { identity_data } from './identity_data.ts';
+import { license_registry } from './license_registry.ts';
+import { liveness } from './liveness.ts';
+import { people_search } from './people_search.ts';
+
+/** In the order services, queues and manifests are listed. */
+export const CONNECTORS = [
+  basic_ocr,
+  license_registry,
+  identity_data,
+  liveness,
+  face_compare_a,
+  face_compare_b,
+  agent_review,
+  auto_review,
+  people_search,
+  document_auth_a,
+  document_auth_b,
+  document_auth_c,
+  face_cloud,
+] as const;
+
+type Listed = (typeof CONNECTORS)[number];
+export type ConnectorType = Listed['type'];
+type ByType = { [C in Listed as C['type']]: C };
+type ConfigByType = { [C in Listed as C['type']]: Static<C['config']> };
+/** The contract of one type, with its own config schema. */
+export type ConnectorOf<T extends ConnectorType> = ByType[T];
+/** The verifier config of one type, as its schema validates it. */
+export type ConfigOf<T extends ConnectorType> = ConfigByType[T];
+
+export const CONNECTOR_TYPES: readonly ConnectorType[] = CONNECTORS.map((c) => c.type);
+export const ConnectorTypeSchema = Type.Union(CONNECTORS.map((c) => Type.Literal(c.type)));
+
+const byType = <V>(pick: (contract: Listed) => V) =>
+  Object.fromEntries(CONNECTORS.map((c) => [c.type, pick(c)]));
+
+export const CONNECTOR_BY_TYPE = byType((c) => c) as { [T in ConnectorType]: ConnectorOf<T> };
+
+/** The config schema of each type (the gateway validates with it, the worker again on each job). */
+export const CONFIG_BY_CONNECTOR = byType((c) => c.config) as {
+  [T in ConnectorType]: ConnectorOf<T>['config'];
+};
+
+/** Checks a verifier config against its type's schema: the one place a config becomes ConfigOf<T>
+ *  (tsc cannot follow a generic T from the schema table to its static type by itself). */
+export function validateConfig<T extends ConnectorType>(
+  type: T,
+  config: unknown,
+): Validation<ConfigOf<T>> {
+  return validate(CONFIG_BY_CONNECTOR[type], config) as Validation<ConfigOf<T>>;
+}
+
+/** Verification kinds each connector type can perform. */
+export const KINDS_BY_CONNECTOR: Record<ConnectorType, ConnectorContract['kinds']> = byType(
+  (c) => c.kinds,
+) as Record<ConnectorType, ConnectorContract['kinds']>;
+
+/** Config member paths of each type that are secrets and that are addresses (see connector.ts). */
+export interface ConfigMemberRoles {
+  secrets: readonly string[];
+  addresses: readonly string[];
+}
+export const CONFIG_MEMBER_ROLES = byType((c) => ({
+  secrets: c.secrets,
+  addresses: c.addresses,
+})) as Record<ConnectorType, ConfigMemberRoles>;
+
+/** Names of secret members of any type, masked wherever they appear (a superset is harmless). */
+export const SECRET_CONFIG_FIELDS: ReadonlySet<string> = new Set(
+  CONNECTORS.flatMap((c) => c.secrets.map((path: string) => path.split('/').at(-1)!)),
+);
+
+/** The work queue of a connector type: the gateway asks, one worker per type answers. */
+export function connectorQueue(type: ConnectorType, prefix = 'idv.connector'): string {
+  return `${prefix}.${type}`;
+}

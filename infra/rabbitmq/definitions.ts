@@ -1,0 +1,112 @@
+// The broker topology of definitions.json, built from the list of connector types and the broker
+// lib's own queue arguments, so the file the broker loads and what the services declare agree.
+import {
+  deadLetterQueueArguments,
+  deadLetterQueueName,
+  workQueueArguments,
+  type WorkQueue,
+} from '@idv/broker';
+import { connectorQueue, type ConnectorOf, type ConnectorType } from '@idv/contracts';
+
+const VHOST = '/';
+const DLX = 'dlx';
+const EVENTS = 'events';
+const DISPATCHER = 'webhooks.dispatcher';
+/** how long a redriven event waits in the retry queue before it returns to the dispatcher */
+const RETRY_TTL_MS = 60_000;
+
+const queue = (name: string, args: Record<string, string | number>) => ({
+  name,
+  vhost: VHOST,
+  durable: true,
+  auto_delete: false,
+  arguments: args,
+});
+const binding = (source: string, destination: string, routingKey: string) => ({
+  source,
+  vhost: VHOST,
+  destination,
+  destination_type: 'queue',
+  routing_key: routingKey,
+  arguments: {},
+});
+const exchange = (name: string, type: 'direct' | 'topic') => ({
+  name,
+  vhost: VHOST,
+  type,
+  durable: true,
+  auto_delete: false,
+  internal: false,
+  arguments: {},
+});
+
+/** A work queue, then its dead letters. */
+function workQueue(spec: WorkQueue) {
+  return [
+    queue(spec.name, workQueueArguments(spec)),
+    queue(deadLetterQueueName(spec.name), deadLetterQueueArguments(spec)),
+  ];
+}
+
+/** The whole definitions file: compose's user, policies, queues, exchanges and bindings. */
+export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType>[]): string {
+  const work: WorkQueue[] = [
+    ...connectors.map((c) => ({
+      name: connectorQueue(c.type),
+      deadLetterExchange: DLX,
+      type: 'quorum' as const,
+    })),
+    { name: DISPATCHER, deadLetterExchange: DLX, type: 'classic' },
+  ];
+  const definitions = {
+    rabbit_version: '3.13.0',
+    users: [
+      {
+        name: 'idv',
+        // compose only: the password is idv (README of infra/rabbitmq)
+        password_hash: 'FpokN77agK4eZkBQUWVdVW8912782QSxYc6C81F3mAXGjyOx',
+        hashing_algorithm: 'rabbit_password_hashing_sha256',
+        tags: ['administrator'],
+        limits: {},
+      },
+    ],
+    vhosts: [{ name: VHOST }],
+    permissions: [{ user: 'idv', vhost: VHOST, configure: '.*', write: '.*', read: '.*' }],
+    topic_permissions: [],
+    parameters: [],
+    global_parameters: [],
+    policies: [
+      {
+        vhost: VHOST,
+        name: 'connector-delivery-limit',
+        pattern: '^idv\\.connector\\.[a-z_]+$',
+        'apply-to': 'quorum_queues',
+        priority: 10,
+        definition: { 'delivery-limit': 5 },
+      },
+      {
+        vhost: VHOST,
+        name: 'dead-letter-retention',
+        pattern: '\\.dead$',
+        'apply-to': 'queues',
+        priority: 10,
+        definition: { 'message-ttl': 604_800_000, 'max-length': 100_000 },
+      },
+    ],
+    queues: [
+      ...work.flatMap(workQueue),
+      queue(`${DISPATCHER}.retry`, {
+        'x-queue-type': 'classic',
+        'x-message-ttl': RETRY_TTL_MS,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': DISPATCHER,
+      }),
+    ],
+    exchanges: [exchange(DLX, 'direct'), exchange(EVENTS, 'topic')],
+    bindings: [
+      ...work.map((w) => binding(DLX, deadLetterQueueName(w.name), w.name)),
+      binding(EVENTS, DISPATCHER, '#'),
+    ],
+  };
+  return `${JSON.stringify(definitions, null, 2)}\n`;
+}

@@ -1,0 +1,59 @@
+// The one shape every connector's worker side has: an adapter of its type (provider call in,
+// normalised result and raw answer out), made once per worker with what it keeps for the worker's
+// life. Adapters throw only the outcomes of ../outcomes.ts (shared/providerCall.ts sorts HTTP
+// failures). The config an adapter gets is its own type's, validated against the type's schema.
+import type { ConfigOf, ConnectorType, NormalisedResult, VerificationKind } from '@idv/contracts';
+import type { AxiosInstance } from 'axios';
+import type { LookupFunction } from 'node:net';
+
+export interface AdapterInput<T extends ConnectorType = ConnectorType> {
+  kind: VerificationKind;
+  connectorUrl: string;
+  /** validated against CONFIG_BY_CONNECTOR[T] when the job was opened */
+  config: ConfigOf<T>;
+  /** the /verify request's document */
+  document: Record<string, unknown>;
+  /** keep-alive, timeout set, SSRF-guarded: adapters use it for provider calls */
+  http: AxiosInstance;
+  /** aborted when the provider's timeout or the job's deadline comes */
+  signal: AbortSignal;
+  /** a client certificate of the job's community from the operator's directory, by file name */
+  clientCertificate?: (name: string) => Promise<Buffer>;
+}
+
+export interface AdapterOutput {
+  result: NormalisedResult;
+  raw: unknown;
+}
+
+export type Adapter<T extends ConnectorType = ConnectorType> = (
+  input: AdapterInput<T>,
+) => Promise<AdapterOutput>;
+
+/** What an adapter may keep for the worker's life. */
+export interface AdapterResources {
+  http: AxiosInstance;
+  /** the SSRF-guarded DNS lookup, for sockets an adapter opens itself (mTLS agents) */
+  lookup: LookupFunction;
+}
+
+/** The adapter of one worker and how to release what it holds. */
+export interface RunningAdapter<T extends ConnectorType = ConnectorType> {
+  adapter: Adapter<T>;
+  close(): Promise<void>;
+}
+
+/** The worker side of connector type T, as each connectors/<type>/adapter.ts exports it. */
+export interface WorkerConnector<T extends ConnectorType> {
+  /** the type it serves: the table of index.ts refuses (tsc) a connector under another type */
+  readonly type: T;
+  start(resources: AdapterResources): RunningAdapter<T>;
+}
+
+/** A connector whose adapter holds nothing: a plain function. */
+export function plainConnector<T extends ConnectorType>(
+  type: T,
+  adapter: Adapter<T>,
+): WorkerConnector<T> {
+  return { type, start: () => ({ adapter, close: async () => {} }) };
+}

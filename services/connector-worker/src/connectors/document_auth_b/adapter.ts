@@ -1,0 +1,90 @@
+// document_auth_b; protocol in the sandbox's routes/documentAuthB.ts. An OAuth client-credentials
+// token from clientUrl (clientId / clientSecretKey), then a transaction at <apiUrl>/transactions with
+// x-api-key apiKey, shaped by tokenConfiguration[dl|ppt|idcard] (flowId, documentType,
+// seldocTypeFilter, confirm, scores). Unless keepTransaction, the transaction is deleted after.
+// face_compare goes to <apiUrl>/face/compare with x-api-key faceAPIKey. document_share_session_enabled
+// is passed through as shareSession. Defaults: <connectorUrl>/docb/oauth/token, <connectorUrl>/docb/api/v1.
+import { plainConnector, type AdapterInput } from '../connector.ts';
+import { documentImages, documentKind, facePair } from '../shared/documentInputs.ts';
+import { extractedFrom } from '../shared/extracted.ts';
+import { asNumber, asRecord, decision, defined } from '../shared/normalise.ts';
+import { callProvider, endpoint, expectAnswer } from '../shared/providerCall.ts';
+
+const what = 'document provider B';
+type Input = AdapterInput<'document_auth_b'>;
+
+async function token(input: Input): Promise<string> {
+  const c = input.config;
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: c.clientId ?? '',
+    client_secret: c.clientSecretKey ?? '',
+  });
+  const raw = await callProvider(input, `${what} token`, {
+    method: 'POST',
+    url: endpoint(input.connectorUrl, c.clientUrl, '/docb/oauth/token'),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    data: form.toString(),
+  });
+  return String(expectAnswer(raw, `${what} token`, ['access_token']).access_token);
+}
+
+async function authenticate(input: Input, api: string, headers: Record<string, string>) {
+  const c = input.config;
+  const doc = documentKind(input.kind);
+  const flow = c.tokenConfiguration?.[doc];
+  const raw = await callProvider(input, what, {
+    method: 'POST',
+    url: `${api}/transactions`,
+    headers: { ...headers, 'x-api-key': c.apiKey ?? '' },
+    data: defined({
+      flowId: flow?.flowId || `default-${doc}`,
+      documentType: doc,
+      images: documentImages(input.document),
+      options: {
+        seldocTypeFilter: flow?.seldocTypeFilter ?? [],
+        confirm: flow?.confirm ?? false,
+        scores: flow?.scores ?? true,
+      },
+      shareSession: c.document_share_session_enabled,
+    }),
+  });
+  const answer = expectAnswer(raw, what, ['transactionId', 'status']);
+  if (c.keepTransaction !== true) {
+    await callProvider(input, what, {
+      method: 'DELETE',
+      url: `${api}/transactions/${encodeURIComponent(String(answer.transactionId))}`,
+      headers: { ...headers, 'x-api-key': c.apiKey ?? '' },
+    });
+  }
+  const reasons = Array.isArray(answer.reasons) ? answer.reasons.map(String) : [];
+  const score = asNumber(asRecord(answer.scores).overall);
+  const status = answer.status === 'REVIEW' ? 'inconclusive' : undefined;
+  const result = decision(answer.status === 'ACCEPTED', reasons.length ? reasons : ['rejected'], {
+    score,
+    ...(status ? { status } : {}),
+  });
+  return { result: { ...result, extracted: extractedFrom(answer.document) }, raw };
+}
+
+async function faceCompare(input: Input, api: string, headers: Record<string, string>) {
+  const raw = await callProvider(input, what, {
+    method: 'POST',
+    url: `${api}/face/compare`,
+    headers: { ...headers, 'x-api-key': input.config.faceAPIKey ?? '' },
+    data: facePair(input.document),
+  });
+  const answer = expectAnswer(raw, what, ['score', 'match']);
+  const result = decision(answer.match === true, ['faces_differ'], {
+    score: (asNumber(answer.score) ?? 0) * 100,
+  });
+  return { result: { ...result, threshold: 50 }, raw };
+}
+
+export const connector = plainConnector('document_auth_b', async (input) => {
+  const api = endpoint(input.connectorUrl, input.config.apiUrl, '/docb/api/v1').replace(/\/+$/, '');
+  const headers = { authorization: `Bearer ${await token(input)}` };
+  return input.kind === 'face_compare'
+    ? faceCompare(input, api, headers)
+    : authenticate(input, api, headers);
+});

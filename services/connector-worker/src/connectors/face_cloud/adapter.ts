@@ -1,0 +1,132 @@
+// face_cloud calls the cloud image-analysis service's CompareFaces through its official SDK, with
+// `endpoint` = connectorUrl (SigV4 signing by the SDK). awsAccessKey / awsSecretKey / awsRegion
+// (default us-east-1) are the account. SimilarityThreshold 80 (the service's default): a face at or
+// above it is in FaceMatches. No face in the source image is "not verified", not a refusal.
+// One SDK client per account and endpoint serves every call: a client's destroy() would close the
+// worker's shared sockets under the calls of every other verifier.
+import { createHash } from 'node:crypto';
+import {
+  CompareFacesCommand,
+  InvalidParameterException,
+  ProvisionedThroughputExceededException,
+  RekognitionClient,
+  RekognitionServiceException,
+  ThrottlingException,
+} from '@aws-sdk/client-rekognition';
+import type { AxiosInstance } from 'axios';
+import {
+  ProviderRejected,
+  ProviderUnavailable,
+  outcomeOf,
+  type JobOutcome,
+} from '../../outcomes.ts';
+import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
+import { facePair, type ImageRef } from '../shared/documentInputs.ts';
+import { decision } from '../shared/normalise.ts';
+import { callProvider } from '../shared/providerCall.ts';
+
+type Input = AdapterInput<'face_cloud'>;
+
+const SIMILARITY_THRESHOLD = 80;
+/** Accounts whose clients are kept; beyond it the least recently used one is dropped (unclosed). */
+const MAX_CLIENTS = 256;
+
+async function bytesOf(input: Input, image: ImageRef): Promise<Uint8Array> {
+  if (image.image) return Buffer.from(image.image, 'base64');
+  // The service takes bytes or its own storage objects, so a presigned URL is fetched first.
+  const data = await callProvider(input, 'image URL', {
+    method: 'GET',
+    url: image.url ?? '',
+    responseType: 'arraybuffer',
+  });
+  return Buffer.from(data as ArrayBuffer);
+}
+
+/** The service's errors by the SDK's classes: throttling and its own faults are its trouble, the
+ *  rest of its answers (a bad signature, a bad image) refuse the input. */
+function classify(err: unknown): JobOutcome {
+  if (err instanceof ThrottlingException || err instanceof ProvisionedThroughputExceededException)
+    return new ProviderUnavailable('provider_throttled', `CompareFaces throttled: ${err.name}`);
+  if (err instanceof RekognitionServiceException) {
+    if (err.$fault === 'server')
+      return new ProviderUnavailable('provider_5xx', `CompareFaces failed: ${err.name}`);
+    const status = err.$metadata.httpStatusCode;
+    return new ProviderRejected(`CompareFaces refused: ${err.name} ${err.message}`, status);
+  }
+  const other = outcomeOf(err); // the SSRF guard's refusal stays a refusal
+  if (other.code === 'blocked_target') return other;
+  return new ProviderUnavailable('provider_unreachable', `CompareFaces failed: ${other.message}`);
+}
+
+/** The clients of one worker, keyed by endpoint, region and account (the secret as a hash). */
+class ClientPool {
+  private readonly clients = new Map<string, RekognitionClient>();
+
+  constructor(private readonly http: AxiosInstance) {}
+
+  of(input: Input): RekognitionClient {
+    const region = input.config.awsRegion ?? 'us-east-1';
+    const accessKeyId = input.config.awsAccessKey ?? '';
+    const secretAccessKey = input.config.awsSecretKey ?? '';
+    const key = createHash('sha256')
+      .update(JSON.stringify([input.connectorUrl, region, accessKeyId, secretAccessKey]))
+      .digest('base64');
+    const found = this.clients.get(key);
+    if (found) {
+      this.clients.delete(key); // re-inserted: Map order is the recency order
+      this.clients.set(key, found);
+      return found;
+    }
+    const client = new RekognitionClient({
+      endpoint: input.connectorUrl,
+      region,
+      credentials: { accessKeyId, secretAccessKey },
+      maxAttempts: 1, // the breaker and the gateway's failover retry, not the SDK
+      requestHandler: {
+        // the worker's guarded agents: the SDK connects only where the SSRF guard allows
+        httpAgent: this.http.defaults.httpAgent,
+        httpsAgent: this.http.defaults.httpsAgent,
+        requestTimeout: this.http.defaults.timeout,
+        connectionTimeout: this.http.defaults.timeout,
+      },
+    });
+    this.clients.set(key, client);
+    const oldest = this.clients.keys().next();
+    if (this.clients.size > MAX_CLIENTS && !oldest.done) this.clients.delete(oldest.value);
+    return client;
+  }
+}
+
+/** The face_cloud adapter of one worker; its clients share the worker's sockets. */
+function createFaceCloud(http: AxiosInstance): Adapter<'face_cloud'> {
+  const pool = new ClientPool(http);
+  return async (input) => {
+    const { source, target } = facePair(input.document);
+    const command = new CompareFacesCommand({
+      SourceImage: { Bytes: await bytesOf(input, source) },
+      TargetImage: { Bytes: await bytesOf(input, target) },
+      SimilarityThreshold: SIMILARITY_THRESHOLD,
+    });
+    try {
+      const answer = await pool.of(input).send(command, { abortSignal: input.signal });
+      const { $metadata: _metadata, ...raw } = answer;
+      const best = Math.max(0, ...(answer.FaceMatches ?? []).map((m) => m.Similarity ?? 0));
+      const result = decision(best >= SIMILARITY_THRESHOLD, ['faces_differ'], { score: best });
+      return { result: { ...result, threshold: SIMILARITY_THRESHOLD }, raw };
+    } catch (err) {
+      // the service's documented answer when it finds no face in an image
+      if (err instanceof InvalidParameterException) {
+        return {
+          result: decision(false, ['no_face_detected'], { score: 0 }),
+          raw: { error: err.name },
+        };
+      }
+      throw classify(err);
+    }
+  };
+}
+
+export const connector: WorkerConnector<'face_cloud'> = {
+  type: 'face_cloud',
+  start: ({ http }) => ({ adapter: createFaceCloud(http), close: async () => {} }),
+};

@@ -1,0 +1,125 @@
+// license_registry (dl_verify) speaks a licence data verification service: a token from the auth
+// URL, then the licence checked at the DLDV URL; protocol in the sandbox's routes/dldv.ts. The
+// value-free variant (match indicators only, no record values come back) is used when configured.
+// Primary first; when it fails (not when it refuses) the secondary pair is tried. certPath names a
+// PKCS#12 client certificate for mutual TLS in the operator's certificate directory (never a path
+// on the worker), opened with passphrase; messageOriginatorId and messageDestinationId go in every
+// message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}.
+import { randomUUID } from 'node:crypto';
+import type { Agent } from 'node:https';
+import { ProviderUnavailable, Refused } from '../../outcomes.ts';
+import { MtlsAgents } from '../../provider/mtlsAgents.ts';
+import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
+import { isoDate } from '../shared/documentInputs.ts';
+import { asRecord, asString, defined, fieldDecision } from '../shared/normalise.ts';
+import { callProvider, endpoint, expectAnswer } from '../shared/providerCall.ts';
+
+type Input = AdapterInput<'license_registry'>;
+
+interface Site {
+  auth: string;
+  verify: string;
+}
+
+function sitesOf(input: Input): Site[] {
+  const c = input.config;
+  const primary = {
+    auth: endpoint(input.connectorUrl, c.primaryAuthUrl, '/dldv/primary/auth'),
+    verify:
+      c.valueFreeDldvPrimaryUrl ??
+      endpoint(input.connectorUrl, c.primaryDLDVUrl, '/dldv/primary/verify'),
+  };
+  const secondaryVerify = c.valueFreeDldvSecondaryUrl ?? c.secondaryDLDVUrl;
+  const secondaryAuth = c.secondaryAuthUrl;
+  return secondaryAuth && secondaryVerify
+    ? [primary, { auth: secondaryAuth, verify: secondaryVerify }]
+    : [primary];
+}
+
+function licenceOf(document: Record<string, unknown>): Record<string, string | undefined> {
+  const d = (field: string) => asString(document[field]);
+  return defined({
+    documentId: d('documentId'),
+    state: d('state'),
+    firstName: d('firstName'),
+    middleName: d('middleName'),
+    lastName: d('lastName') ?? d('familyName'),
+    nameSuffix: d('nameSuffix') ?? d('suffixName'),
+    dob: isoDate(document.dob),
+    doe: isoDate(document.doe),
+    doi: isoDate(document.doi),
+    gender: d('gender'),
+    height: d('height'),
+    eyeColor: d('eyeColor'),
+    street: d('street'),
+    city: d('city'),
+    zipCode: d('zipCode'),
+    country: d('country'),
+    documentType: d('documentType'),
+    category: d('category'),
+  });
+}
+
+async function ask(input: Input, site: Site, agent: Agent | undefined) {
+  const ids = {
+    messageOriginatorId: input.config.messageOriginatorId,
+    messageDestinationId: input.config.messageDestinationId,
+  };
+  const tls = agent ? { httpsAgent: agent } : {};
+  const auth = expectAnswer(
+    await callProvider(input, 'licence registry auth', {
+      method: 'POST',
+      url: site.auth,
+      data: ids,
+      ...tls,
+    }),
+    'licence registry auth',
+    ['access_token'],
+  );
+  const raw = await callProvider(input, 'licence registry', {
+    method: 'POST',
+    url: site.verify,
+    headers: { authorization: `Bearer ${String(auth.access_token)}` },
+    data: { ...ids, transactionId: randomUUID(), licence: licenceOf(input.document) },
+    ...tls,
+  });
+  const answer = expectAnswer(raw, 'licence registry', ['recordFound', 'matches']);
+  const matches = Object.fromEntries(
+    Object.entries(asRecord(answer.matches)).map(([k, v]) => [k, v === 'Y']),
+  );
+  return { result: fieldDecision(answer.recordFound === true, matches), raw };
+}
+
+/** The license_registry adapter of one worker; its mTLS agents live as long as the worker. */
+function createLicenseRegistry(agents: MtlsAgents): Adapter<'license_registry'> {
+  /** The mTLS agent of the configured client certificate; none without certPath. */
+  const clientAgent = async (input: Input): Promise<Agent | undefined> => {
+    const certPath = input.config.certPath;
+    if (!certPath) return undefined;
+    if (!input.clientCertificate)
+      throw new Refused('invalid_config', 'certPath: no client certificates here');
+    const pfx = await input.clientCertificate(certPath);
+    return agents.of(pfx, input.config.passphrase ?? '', certPath);
+  };
+  return async (input) => {
+    const agent = await clientAgent(input);
+    let last: unknown;
+    for (const site of sitesOf(input)) {
+      try {
+        return await ask(input, site, agent);
+      } catch (err) {
+        if (!(err instanceof ProviderUnavailable)) throw err;
+        last = err;
+      }
+    }
+    throw last;
+  };
+}
+
+export const connector: WorkerConnector<'license_registry'> = {
+  type: 'license_registry',
+  start: ({ lookup }) => {
+    const agents = new MtlsAgents(lookup);
+    return { adapter: createLicenseRegistry(agents), close: async () => agents.close() };
+  },
+};
