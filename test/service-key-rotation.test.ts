@@ -108,6 +108,13 @@ describe('service key rotation with overlap', function () {
   });
 
   it('webhooks: an event encrypted with the old key is taken, and its callback verifies with the old and the new key', async () => {
+    // the dispatcher (its own process in production) follows the reset within its 5 s refresh
+    const dispatcherKeys = world.dispatcher!.runtime.serviceKeys;
+    const deadline = Date.now() + 10_000;
+    while ((await dispatcherKeys.currentKey()).key.keyId !== newKey.webhooks) {
+      if (Date.now() > deadline) expect.fail('the dispatcher did not follow the reset');
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const { community, licences } = world.platform;
     const caller = new CachingCaller(base('webhooks'), oldKey.webhooks, licences.service);
     const path = `/tenant/${community.tenantId}/community/${community.id}/event/E_IDV_DOCUMENT_VALIDATE`;
@@ -116,9 +123,9 @@ describe('service key rotation with overlap', function () {
     expect(res.status).to.equal(202);
     const { eventId } = (await res.json()) as { eventId: string };
 
-    const deadline = Date.now() + 20_000;
+    const delivered = Date.now() + 20_000;
     const mine = () => world.sink!.received.find((r) => r.body.includes(eventId));
-    while (!mine() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!mine() && Date.now() < delivered) await new Promise((r) => setTimeout(r, 50));
     const callback = mine();
     expect(callback, 'callback delivered').not.to.equal(undefined);
     const header = (name: string) => String(callback!.headers[name]);
