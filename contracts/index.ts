@@ -29,6 +29,7 @@ export {
   ErrorBody,
   Health,
   PublicKeyObject,
+  WellKnownPublicKey,
   ServiceKeyBody,
   ServiceDirectory,
   EcdsaHelperMethod,

@@ -23,7 +23,35 @@ export const Health = Type.Object(
 );
 export type Health = Static<typeof Health>;
 
-export const PublicKeyObject = Type.Object({ publicKey: Type.String() }, { $id: 'http/publicKey' });
+const acceptedUntil = Type.String({
+  format: 'date-time',
+  description: 'when credentials made with it stop being accepted',
+});
+
+/** GET /publickeys: the spec's {publicKey} (the current key) plus the keys resets replaced. */
+export const PublicKeyObject = Type.Object(
+  {
+    publicKey: Type.String({ description: 'the current service public key: use this one' }),
+    previousKeys: Type.Array(Type.Object({ publicKey: Type.String(), acceptedUntil }), {
+      description:
+        'keys replaced by a reset and still accepted (their grace), newest first; verify signatures made before the reset with them',
+    }),
+  },
+  { $id: 'http/publicKey' },
+);
+export type PublicKeyObject = Static<typeof PublicKeyObject>;
+
+/** GET /.well-known of the webhooks service: the same in snake case. */
+export const WellKnownPublicKey = Type.Object(
+  {
+    public_key: Type.String({ description: 'same as the /publickeys publicKey' }),
+    previous_public_keys: Type.Array(
+      Type.Object({ public_key: Type.String(), accepted_until: acceptedUntil }),
+      { description: 'same as the /publickeys previousKeys' },
+    ),
+  },
+  { $id: 'http/wellKnownPublicKey' },
+);
 
 export const ServiceKeyBody = Type.Object(
   { tag: Type.String(), keyId: Type.String(), keySecret: Type.String(), type: Type.String() },

@@ -16,7 +16,15 @@ export const VerifyBody = Type.Object(
 export const EncryptedAnswer = Type.Object(
   {
     data: Type.String({ description: 'the result JSON, encrypted with the shared key' }),
-    publicKey: Type.String({ description: "the service's public key" }),
+    publicKey: Type.String({
+      description:
+        'the service public key data is encrypted with: the one the caller made its headers with (after a reset, a previous key still in its grace)',
+    }),
+    currentPublicKey: Type.Optional(
+      Type.String({
+        description: 'only when publicKey is a previous key: the current key (GET /publickeys)',
+      }),
+    ),
   },
   { $id: 'http/encryptedAnswer' },
 );

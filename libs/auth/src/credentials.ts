@@ -1,18 +1,34 @@
 // Checks the credential headers of DESIGN 2.2 (publickey, licensekey, requestid) against the
-// service key, the request a requestid may be bound to, the time window, the licence and the
-// replay log, in that order.
+// service keys (the current one, or a previous one still in its grace after a reset), the request
+// a requestid may be bound to, the time window, the licence and the replay log, in that order.
 import { DecryptError, decrypt, InvalidKeyError } from '@idv/crypto';
 import { RequestId, validate } from '@idv/contracts';
 import { CredentialRefused } from './refusal.ts';
-import type { Licence, LicenceStore, ReplayGuard, ServiceKeyStore } from '@idv/platform';
+import type {
+  AcceptedServiceKey,
+  Licence,
+  LicenceStore,
+  ReplayGuard,
+  ServiceKeySet,
+  ServiceKeyStore,
+} from '@idv/platform';
 import type { Request } from 'express';
 
 export interface Credentials {
   licence: Licence;
   requestId: RequestId;
   callerPublicKey: string;
-  /** ECDH(service key, caller key): encrypts answers and decrypts bodies of this caller */
+  /**
+   * ECDH(the service key the caller used, caller key): opens this caller's bodies and encrypts
+   * its answers, so a caller still on a previous key can read them with the key it has
+   */
   sharedKey: Buffer;
+  /** the service public key the caller made its headers with */
+  servicePublicKey: string;
+  /** the service public key /publickeys names as current */
+  currentServicePublicKey: string;
+  /** when the caller used a previous key: the moment that key stops being accepted */
+  previousKeyAcceptedUntil?: Date;
 }
 
 export interface CredentialCheckDeps {
@@ -36,17 +52,52 @@ function header(req: Request, name: string): string {
   return value;
 }
 
+function undecryptable(name: string): CredentialRefused {
+  return new CredentialRefused(
+    'undecryptable',
+    `${name} does not decrypt with the service key and this publickey (after a key reset, fetch the current key from /publickeys)`,
+  );
+}
+
 function open(sharedKey: Buffer, name: string, value: string): string {
   try {
     return decrypt(sharedKey, value);
   } catch (err) {
-    if (err instanceof DecryptError)
-      throw new CredentialRefused(
-        'undecryptable',
-        `${name} does not decrypt with the service key and this publickey`,
-      );
+    if (err instanceof DecryptError) throw undecryptable(name);
     throw err;
   }
+}
+
+function agree(serviceKey: AcceptedServiceKey, callerPublicKey: string): Buffer {
+  try {
+    return serviceKey.agreement.sharedKey(callerPublicKey);
+  } catch (err) {
+    if (err instanceof InvalidKeyError)
+      throw new CredentialRefused('bad_key', `publickey is invalid: ${err.message}`);
+    throw err;
+  }
+}
+
+interface KeyUsed {
+  serviceKey: AcceptedServiceKey;
+  sharedKey: Buffer;
+  licenseKey: string;
+}
+
+/**
+ * The service key the caller made `licensekey` with: the current one first, then each previous
+ * key still accepted. AES-GCM authenticates, so only the right shared key opens it.
+ */
+function findKeyUsed(keys: ServiceKeySet, callerPublicKey: string, licensekey: string): KeyUsed {
+  for (const serviceKey of [keys.current, ...keys.previous]) {
+    const sharedKey = agree(serviceKey, callerPublicKey);
+    try {
+      return { serviceKey, sharedKey, licenseKey: decrypt(sharedKey, licensekey) };
+    } catch (err) {
+      if (!(err instanceof DecryptError)) throw err;
+    }
+  }
+  throw undecryptable('licensekey');
 }
 
 function parseRequestId(plaintext: string): RequestId {
@@ -95,16 +146,12 @@ export async function checkCredentials(
   const encryptedLicence = header(req, 'licensekey');
   const encryptedRequestId = header(req, 'requestid');
 
-  const { agreement } = await deps.serviceKeys.currentKey();
-  let sharedKey: Buffer;
-  try {
-    sharedKey = agreement.sharedKey(callerPublicKey);
-  } catch (err) {
-    if (err instanceof InvalidKeyError)
-      throw new CredentialRefused('bad_key', `publickey is invalid: ${err.message}`);
-    throw err;
-  }
-  const licenseKey = open(sharedKey, 'licensekey', encryptedLicence);
+  const keys = await deps.serviceKeys.keySet();
+  const { serviceKey, sharedKey, licenseKey } = findKeyUsed(
+    keys,
+    callerPublicKey,
+    encryptedLicence,
+  );
   const requestId = parseRequestId(open(sharedKey, 'requestid', encryptedRequestId));
 
   checkBinding(req, requestId);
@@ -123,5 +170,13 @@ export async function checkCredentials(
   if (!(await deps.replay.firstUse(requestId.uuid, keepUntil))) {
     throw new CredentialRefused('replay', 'requestid uuid was already used (replay)');
   }
-  return { licence: verdict.licence, requestId, callerPublicKey, sharedKey };
+  return {
+    licence: verdict.licence,
+    requestId,
+    callerPublicKey,
+    sharedKey,
+    servicePublicKey: serviceKey.key.keyId,
+    currentServicePublicKey: keys.current.key.keyId,
+    ...(serviceKey.acceptedUntil ? { previousKeyAcceptedUntil: serviceKey.acceptedUntil } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import { AccessRefused, CredentialRefused, refusalCounter } from './refusal.ts';
 import type { Licence, LicenceLevel, LicenceStore } from '@idv/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkCredentials, type CredentialCheckDeps, type Credentials } from './credentials.ts';
+import { previousKeyNotice } from './previousKey.ts';
 
 export interface AccessRule {
   /** licence levels allowed; absent: any valid licence */
@@ -73,6 +74,7 @@ export function createCredentialAuth(
   deps: CredentialCheckDeps & { licences: LicenceStore; registry?: Registry },
 ): CredentialAuth {
   const count = refusalCounter(deps.registry);
+  const notice = previousKeyNotice(deps.registry);
   const refuse = (next: NextFunction) => (err: unknown) => {
     count(err);
     next(err);
@@ -85,6 +87,7 @@ export function createCredentialAuth(
             enforce(rule, credentials.licence, req);
             res.locals.credentials = credentials;
             res.locals.licence = credentials.licence;
+            notice(res, credentials);
             next();
           })
           .catch(refuse(next));

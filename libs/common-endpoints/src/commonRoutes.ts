@@ -9,6 +9,7 @@ import {
   PublicKeyObject,
   ServiceDirectory,
   ServiceKeyBody,
+  WellKnownPublicKey,
   type Environment,
 } from '@idv/contracts';
 import { Type } from '@sinclair/typebox';
@@ -33,11 +34,23 @@ export interface CommonRouteOptions {
   serviceKeyReset: 'no-content' | 'key-array';
   /** oauth: {dataStr} in, {data} out; webhooks: {data} in, {data, publicKey} out */
   ecdsaHelper: 'dataStr' | 'data';
-  /** webhooks only: GET /.well-known answering {public_key} */
+  /** webhooks only: GET /.well-known answering {public_key, previous_public_keys} */
   wellKnownPublicKey?: boolean;
 }
 
 const systemOnly = { levels: ['system'] as const };
+
+/** The current key and the previous ones still accepted, as /publickeys answers them. */
+async function publishedKeys(serviceKeys: ServiceKeyStore): Promise<PublicKeyObject> {
+  const { current, previous } = await serviceKeys.keySet();
+  return {
+    publicKey: current.key.keyId,
+    previousKeys: previous.map((p) => ({
+      publicKey: p.key.keyId,
+      acceptedUntil: p.acceptedUntil.toISOString(),
+    })),
+  };
+}
 
 function runHelper(method: string, text: string, publicKey: string, privateKey: string): string {
   let key: Buffer;
@@ -121,9 +134,12 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
     {
       method: 'GET',
       path: '/publickeys',
-      doc: { summary: "the service's public key", response: PublicKeyObject },
-      handler: async (_req, res) =>
-        res.json({ publicKey: (await serviceKeys.currentKey()).key.keyId }),
+      doc: {
+        summary:
+          "the service's current public key, and the previous keys a reset replaced that are still accepted, with the time each stops being accepted",
+        response: PublicKeyObject,
+      },
+      handler: async (_req, res) => res.json(await publishedKeys(serviceKeys)),
     },
     {
       method: 'GET',
@@ -161,7 +177,8 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
       method: 'DELETE',
       path: '/servicekey/:keyId',
       doc: {
-        summary: 'deletes the current service key and makes a new one (system licence)',
+        summary:
+          'deletes the current service key and makes a new one (system licence); the replaced key stays accepted for SERVICE_KEY_GRACE_SECONDS',
         ...(options.serviceKeyReset === 'no-content'
           ? { success: 204 }
           : { response: Type.Array(ServiceKeyBody) }),
@@ -190,9 +207,20 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
     routes.push({
       method: 'GET',
       path: '/.well-known',
-      doc: { summary: 'the public key as public_key' },
-      handler: async (_req, res) =>
-        res.json({ public_key: (await serviceKeys.currentKey()).key.keyId }),
+      doc: {
+        summary: 'the public key as public_key, and the previous keys still accepted',
+        response: WellKnownPublicKey,
+      },
+      handler: async (_req, res) => {
+        const { publicKey, previousKeys } = await publishedKeys(serviceKeys);
+        res.json({
+          public_key: publicKey,
+          previous_public_keys: previousKeys.map((p) => ({
+            public_key: p.publicKey,
+            accepted_until: p.acceptedUntil,
+          })),
+        });
+      },
     });
   }
   return routes;

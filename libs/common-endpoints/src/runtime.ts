@@ -80,6 +80,7 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
   await waitForDatabase(db, 60_000, () => logger.warn('waiting for PostgreSQL'));
 
   const serviceKeys = new ServiceKeyStore(db, master.key, options.service, {
+    graceSeconds: config.SERVICE_KEY_GRACE_SECONDS,
     replaceUnreadable: master.development,
     warn: (line) => logger.warn(line),
   });

@@ -28,6 +28,13 @@ export const platformConfigFields = {
     maximum: 3600,
     description: 'seconds a requestid ts may lie before or after now; also the replay window',
   }),
+  SERVICE_KEY_GRACE_SECONDS: Type.Integer({
+    default: 172_800,
+    minimum: 0,
+    maximum: 2_592_000,
+    description:
+      'after a service key reset, how long the replaced key stays accepted beside the new one (callers cache service public keys, up to 24 h); 0: the reset ends every previous key at once',
+  }),
   MASTER_KEY: Type.Optional(
     Type.String({
       pattern: '^(?:[A-Za-z0-9+/]{43}=|[0-9a-fA-F]{64})$',

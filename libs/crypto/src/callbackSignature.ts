@@ -14,8 +14,11 @@ export interface CallbackToSign {
   body: string;
   /** one or more whsec_ secrets (several during a rotation grace period) */
   secrets: string[];
-  /** base64 secp256k1 private key of the webhooks service, for the v1k entry */
-  servicePrivateKey?: string;
+  /**
+   * base64 secp256k1 private keys of the webhooks service, one v1k entry each: the current key
+   * first, then any key a reset replaced that is still in its grace (receivers that cached it)
+   */
+  servicePrivateKeys?: string[];
 }
 
 export function generateWebhookSecret(): string {
@@ -39,8 +42,8 @@ function hmac(secret: string, content: string): string {
 export function signCallback(callback: CallbackToSign): string {
   const content = signedContent(callback.id, callback.timestamp, callback.body);
   const entries = callback.secrets.map((secret) => `v1,${hmac(secret, content)}`);
-  if (callback.servicePrivateKey)
-    entries.push(`v1k,${signMessage(callback.servicePrivateKey, content)}`);
+  for (const privateKey of callback.servicePrivateKeys ?? [])
+    entries.push(`v1k,${signMessage(privateKey, content)}`);
   return entries.join(' ');
 }
 

@@ -36,7 +36,7 @@ describe('crypto: callback signatures', () => {
     timestamp: now,
     body,
     secrets: [secret],
-    servicePrivateKey: service.privateKey,
+    servicePrivateKeys: [service.privateKey],
   });
   const headers = {
     'webhook-id': 'msg_1',
@@ -74,5 +74,28 @@ describe('crypto: callback signatures', () => {
     };
     expect(verifyCallback({ headers: h, body, secret, now }).ok).to.equal(true);
     expect(verifyCallback({ headers: h, body, secret: next, now }).ok).to.equal(true);
+  });
+  it('signs v1k with the current service key and each previous one during a key grace', () => {
+    const previous = generateKeyPair();
+    const signature = signCallback({
+      id: 'msg_3',
+      timestamp: now,
+      body,
+      secrets: [],
+      servicePrivateKeys: [service.privateKey, previous.privateKey],
+    });
+    const h = {
+      'webhook-id': 'msg_3',
+      'webhook-timestamp': String(now),
+      'webhook-signature': signature,
+    };
+    expect(signature.split(' ').map((entry) => entry.split(',')[0])).to.deep.equal(['v1k', 'v1k']);
+    for (const key of [service.publicKey, previous.publicKey]) {
+      expect(verifyCallback({ headers: h, body, servicePublicKey: key, now }).ok).to.equal(true);
+    }
+    const stranger = generateKeyPair().publicKey;
+    expect(verifyCallback({ headers: h, body, servicePublicKey: stranger, now }).ok).to.equal(
+      false,
+    );
   });
 });

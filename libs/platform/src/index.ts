@@ -21,7 +21,12 @@ export {
   ServiceKeyStore,
   ServiceKeyUnreadable,
   SERVICE_NAMES,
+  MAX_PREVIOUS_SERVICE_KEYS,
+  type AcceptedServiceKey,
+  type PreviousServiceKey,
   type ServiceKey,
+  type ServiceKeySet,
+  type ServiceKeyStoreOptions,
   type ServiceName,
   type CurrentServiceKey,
 } from './serviceKeys.ts';

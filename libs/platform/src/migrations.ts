@@ -1,8 +1,9 @@
 // The platform schema's migration set, for the migrate command and test databases.
 import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_platform.ts';
+import * as retiredServiceKeys from '../migrations/002_retired_service_keys.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
-  migrations: { '001_platform': initial },
+  migrations: { '001_platform': initial, '002_retired_service_keys': retiredServiceKeys },
 };

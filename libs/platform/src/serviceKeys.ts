@@ -1,5 +1,6 @@
 // One secp256k1 key per service, sealed at rest; made on first use, replaced on reset, and
-// re-read periodically so every replica follows a reset made by another.
+// re-read periodically so every replica follows a reset made by another. The key a reset replaces
+// stays accepted for a grace period: callers cache public keys (for hours) and keep using them.
 import {
   createSecretBox,
   generateKeyPair,
@@ -8,9 +9,24 @@ import {
   type SecretBox,
 } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import {
+  dropRetired,
+  insertCurrentIfAbsent,
+  lockCurrent,
+  pruneRetired,
+  readCurrent,
+  readRetired,
+  replaceCurrent,
+  retire,
+  type RetiredKeyRow,
+  type SealedKeyRow,
+} from './serviceKeyRows.ts';
 
 export const SERVICE_NAMES = ['oauth', 'docverify', 'webhooks'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** Resets within a grace keep every key still in it, up to this many (the oldest go first). */
+export const MAX_PREVIOUS_SERVICE_KEYS = 5;
 
 /** The /servicekeys shape: keyId is the public key, keySecret the private key. */
 export interface ServiceKey {
@@ -24,15 +40,34 @@ export class ServiceKeyUnreadable extends Error {
   override name = 'ServiceKeyUnreadable';
 }
 
-export interface CurrentServiceKey {
+/** A key callers may use: the current one, or a previous one still in its grace. */
+export interface AcceptedServiceKey {
   key: ServiceKey;
+  /** ECDH with callers' public keys, cached per caller */
   agreement: KeyAgreement;
+  /** previous keys only: when it stops being accepted */
+  acceptedUntil?: Date;
+}
+
+export interface PreviousServiceKey extends AcceptedServiceKey {
+  acceptedUntil: Date;
+}
+
+export interface CurrentServiceKey extends AcceptedServiceKey {
   loadedAt: number;
+}
+
+export interface ServiceKeySet {
+  current: AcceptedServiceKey;
+  /** keys replaced by resets and still accepted, newest first */
+  previous: PreviousServiceKey[];
 }
 
 export interface ServiceKeyStoreOptions {
   /** ms a loaded key is served from memory before re-reading (a reset elsewhere shows after this) */
   refreshMs?: number;
+  /** seconds the key a reset() replaces stays accepted (SERVICE_KEY_GRACE_SECONDS); 0: none */
+  graceSeconds?: number;
   /**
    * Development only: a key sealed under another master key (another checkout's dev key) is
    * replaced instead of refused, and `warn` says so.
@@ -41,19 +76,18 @@ export interface ServiceKeyStoreOptions {
   warn?: (line: string) => void;
 }
 
-interface ServiceKeyRow {
-  service: ServiceName;
-  public_key: string;
-  private_key_sealed: string;
+interface LoadedKeys extends ServiceKeySet {
+  loadedAt: number;
 }
-
-const TABLE = 'platform.service_keys';
 
 export class ServiceKeyStore {
   private readonly box: SecretBox;
   private readonly refreshMs: number;
-  private current: CurrentServiceKey | undefined;
-  private loading: Promise<CurrentServiceKey> | undefined;
+  private readonly graceSeconds: number;
+  private loaded: LoadedKeys | undefined;
+  private loading: Promise<LoadedKeys> | undefined;
+  /** bumped by reset(): a read that began before it must not overwrite what it installed */
+  private generation = 0;
 
   constructor(
     private readonly db: Knex,
@@ -63,59 +97,83 @@ export class ServiceKeyStore {
   ) {
     this.box = createSecretBox(masterKey);
     this.refreshMs = options.refreshMs ?? 5000;
+    this.graceSeconds = options.graceSeconds ?? 0;
   }
 
   /** The current key; served from memory, re-read once `refreshMs` has passed. */
-  currentKey(): Promise<CurrentServiceKey> {
-    if (this.current && Date.now() - this.current.loadedAt < this.refreshMs) {
-      return Promise.resolve(this.current);
+  async currentKey(): Promise<CurrentServiceKey> {
+    const { current, loadedAt } = await this.keys();
+    return { ...current, loadedAt };
+  }
+
+  /** The current key and the previous keys still accepted at `now` (ms). */
+  async keySet(now = Date.now()): Promise<ServiceKeySet> {
+    const { current, previous } = await this.keys();
+    return { current, previous: previous.filter((p) => stillAccepted(p, now)) };
+  }
+
+  private keys(): Promise<LoadedKeys> {
+    if (this.loaded && Date.now() - this.loaded.loadedAt < this.refreshMs) {
+      return Promise.resolve(this.loaded);
     }
-    // callers arriving while the key is being read share that one read
+    // callers arriving while the keys are being read share that one read
     this.loading ??= this.load().finally(() => (this.loading = undefined));
     return this.loading;
   }
 
-  private async load(): Promise<CurrentServiceKey> {
+  private async load(): Promise<LoadedKeys> {
+    const generation = this.generation;
     try {
-      return this.adopt(await this.readOrCreate());
+      const current = await this.readOrCreate();
+      const retired = await readRetired(this.db, this.service);
+      if (retired.some((row) => row.accepted_until.getTime() <= Date.now())) {
+        await pruneRetired(this.db, this.service, MAX_PREVIOUS_SERVICE_KEYS);
+      }
+      if (generation !== this.generation && this.loaded) return this.loaded;
+      return this.adopt(current, retired);
     } catch (err) {
-      // the database is down: keep serving the key we have rather than failing every request
-      if (this.current && !(err instanceof ServiceKeyUnreadable)) return this.current;
+      // the database is down: keep serving the keys we have rather than failing every request
+      if (this.loaded && !(err instanceof ServiceKeyUnreadable)) return this.loaded;
       throw err;
     }
   }
 
   /** The last key loaded, without I/O (health checks while the database is down). */
   cachedPublicKey(): string | undefined {
-    return this.current?.key.keyId;
+    return this.loaded?.current.key.keyId;
   }
 
-  /** Deletes the current key if it is `keyId` and makes a new one; undefined when it is not. */
+  /**
+   * Replaces the current key if it is `keyId` (undefined when it is not). The replaced key stays
+   * accepted for the grace; with a grace of 0 no previous key stays accepted at all.
+   */
   async reset(keyId: string): Promise<ServiceKey | undefined> {
     const fresh = this.newRow();
-    const replaced = await this.db.transaction(async (trx) => {
-      const row = await this.lockedRow(trx);
-      if (!row || !samePublicKey(row.public_key, keyId)) return false;
-      // an update rather than delete + insert, so a racing reset waits and then sees the new key
-      await trx(TABLE)
-        .where({ service: this.service })
-        .update({ ...fresh, created_at: trx.fn.now() });
-      return true;
+    const retired = await this.db.transaction(async (trx) => {
+      const row = await lockCurrent(trx, this.service);
+      if (!row || !samePublicKey(row.public_key, keyId)) return undefined;
+      if (this.graceSeconds > 0) await retire(trx, row, this.graceSeconds);
+      else await dropRetired(trx, this.service);
+      await replaceCurrent(trx, fresh);
+      await pruneRetired(trx, this.service, MAX_PREVIOUS_SERVICE_KEYS);
+      return readRetired(trx, this.service);
     });
-    return replaced ? this.adopt(this.open(fresh)).key : undefined;
+    if (!retired) return undefined;
+    this.generation += 1;
+    return this.adopt(this.open(fresh), retired).current.key;
   }
 
   private context(): string {
     return `service-key:${this.service}`;
   }
 
-  private newRow(): ServiceKeyRow {
+  private newRow(): SealedKeyRow {
     const pair = generateKeyPair();
     const sealed = this.box.seal(pair.privateKey, this.context());
     return { service: this.service, public_key: pair.publicKey, private_key_sealed: sealed };
   }
 
-  private open(row: ServiceKeyRow): ServiceKey {
+  private open(row: SealedKeyRow): ServiceKey {
     let keySecret: string;
     try {
       keySecret = this.box.open(row.private_key_sealed, this.context());
@@ -127,16 +185,10 @@ export class ServiceKeyStore {
     return { keyId: row.public_key, keySecret, tag: this.service, type: 'ecdsa-secp256k1' };
   }
 
-  private lockedRow(trx: Knex.Transaction): Promise<ServiceKeyRow | undefined> {
-    return trx(TABLE).where({ service: this.service }).forUpdate().first();
-  }
-
   private async readOrCreate(): Promise<ServiceKey> {
-    const existing: ServiceKeyRow | undefined = await this.db(TABLE)
-      .where({ service: this.service })
-      .first();
+    const existing = await readCurrent(this.db, this.service);
     if (!existing) {
-      await this.db(TABLE).insert(this.newRow()).onConflict('service').ignore();
+      await insertCurrentIfAbsent(this.db, this.newRow());
       return this.readOrCreate();
     }
     try {
@@ -149,19 +201,19 @@ export class ServiceKeyStore {
 
   /**
    * Under the row lock, and as an update so the row keeps its identity: racing replicas wait
-   * for the first, then find the new key readable.
+   * for the first, then find the new key readable. Retired keys were sealed under the same other
+   * master key: they go too.
    */
   private async replaceUnreadable(): Promise<ServiceKey> {
     const replaced = await this.db.transaction(async (trx) => {
-      const row = await this.lockedRow(trx);
+      const row = await lockCurrent(trx, this.service);
       if (!row) return undefined;
       try {
         return this.open(row);
       } catch {
         const fresh = this.newRow();
-        await trx(TABLE)
-          .where({ service: this.service })
-          .update({ ...fresh, created_at: trx.fn.now() });
+        await replaceCurrent(trx, fresh);
+        await dropRetired(trx, this.service);
         this.options.warn?.(
           `the ${this.service} service key was sealed under another master key: replaced it with a new key (development master key only)`,
         );
@@ -171,14 +223,41 @@ export class ServiceKeyStore {
     return replaced ?? this.readOrCreate();
   }
 
-  private adopt(key: ServiceKey): CurrentServiceKey {
-    const agreement =
-      this.current?.key.keyId === key.keyId
-        ? this.current.agreement
-        : new KeyAgreement(key.keySecret);
-    this.current = { key, agreement, loadedAt: Date.now() };
-    return this.current;
+  /** Installs the keys read, keeping each known key's agreement (and its derived-key cache). */
+  private adopt(current: ServiceKey, retired: RetiredKeyRow[]): LoadedKeys {
+    const known = new Map<string, KeyAgreement>();
+    if (this.loaded) {
+      for (const k of [this.loaded.current, ...this.loaded.previous])
+        known.set(k.key.keyId, k.agreement);
+    }
+    const accept = (key: ServiceKey) => known.get(key.keyId) ?? new KeyAgreement(key.keySecret);
+    const now = Date.now();
+    const previous: PreviousServiceKey[] = [];
+    for (const row of retired) {
+      if (row.accepted_until.getTime() <= now || row.public_key === current.keyId) continue;
+      const key = this.openRetired(row);
+      if (key) previous.push({ key, agreement: accept(key), acceptedUntil: row.accepted_until });
+    }
+    this.loaded = {
+      current: { key: current, agreement: accept(current) },
+      previous,
+      loadedAt: now,
+    };
+    return this.loaded;
   }
+
+  /** A retired key that no longer opens (master key changed) is simply no longer accepted. */
+  private openRetired(row: RetiredKeyRow): ServiceKey | undefined {
+    try {
+      return this.open(row);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function stillAccepted(key: PreviousServiceKey, now: number): boolean {
+  return key.acceptedUntil.getTime() > now;
 }
 
 /** keyId arrives in a URL path: accept base64 or base64url, compare the decoded point. */

@@ -62,7 +62,10 @@ export async function startWebhookDispatcher(
       send: callbackSender(agents, settings.WEBHOOK_HTTP_TIMEOUT_MS),
       breakers,
       tokens,
-      servicePrivateKey: async () => (await runtime.serviceKeys.currentKey()).key.keySecret,
+      servicePrivateKeys: async () => {
+        const { current, previous } = await runtime.serviceKeys.keySet();
+        return [current, ...previous].map((k) => k.key.keySecret);
+      },
       checkUrl: (url) => guard.checkUrl(url),
     },
     metrics,

@@ -1,8 +1,8 @@
 // POST /verify: decrypt, validate every rule of spec 2.2, run, answer {data: encrypt(result), publicKey}.
-import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import { credentialsOf, encryptedAnswer, type CredentialAuth } from '@idv/auth';
 import type { Licence } from '@idv/platform';
 import { EncryptedAnswer, VerifyBody, VerifyRequest } from '@idv/contracts';
-import { DecryptError, decrypt, encrypt } from '@idv/crypto';
+import { DecryptError, decrypt } from '@idv/crypto';
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import { retentionPlan } from '../domain/retention.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
@@ -90,11 +90,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
           retentionPlan(config.settings, new Date()),
           events,
         );
-        const { keyId } = await deps.serviceKey();
-        res.json({
-          data: encrypt(credentials.sharedKey, JSON.stringify(result)),
-          publicKey: keyId,
-        });
+        res.json(encryptedAnswer(credentials, result));
         // after the answer, so the caller does not wait for the broker; the outbox keeps what fails
         void deps.outbox.flush(events);
       },
@@ -115,11 +111,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
         );
         if (!kept)
           throw new NotFound('verification not found: never kept, already retrieved or expired');
-        const { keyId } = await deps.serviceKey();
-        res.json({
-          data: encrypt(credentials.sharedKey, JSON.stringify(kept.result)),
-          publicKey: keyId,
-        });
+        res.json(encryptedAnswer(credentials, kept.result));
       },
     },
   ];

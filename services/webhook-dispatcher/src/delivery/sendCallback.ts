@@ -10,7 +10,8 @@ export interface CallbackDeps {
   send: SendRequest;
   breakers: TargetBreakers;
   tokens: OAuthTokens;
-  servicePrivateKey: () => Promise<string>;
+  /** the webhooks service key, then the previous keys still in their grace: one v1k each */
+  servicePrivateKeys: () => Promise<string[]>;
   checkUrl: (url: string) => void;
 }
 
@@ -65,7 +66,7 @@ export async function sendCallback(
   const url = webhook.api.url;
   deps.checkUrl(url);
   const target = new URL(url).origin;
-  const privateKey = await deps.servicePrivateKey();
+  const privateKeys = await deps.servicePrivateKeys();
   const once = async (): Promise<TargetResponse> => {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
@@ -79,7 +80,7 @@ export async function sendCallback(
         timestamp,
         body: callback.body,
         secrets: webhook.secrets,
-        servicePrivateKey: privateKey,
+        servicePrivateKeys: privateKeys,
       }),
     };
     return deps.breakers.call(target, () =>
