@@ -32,9 +32,7 @@ describe('crypto: secret box', () => {
     tampered[20] = tampered[20]! ^ 1;
     expect(() => box.openBytes(tampered, 'session:1:front')).to.throw(DecryptError);
     expect(() => box.openBytes(Buffer.from([1, 2, 3]), '')).to.throw(DecryptError);
-    expect(() => box.openBytes(Buffer.from([7, ...sealed.subarray(1)]), '')).to.throw(
-      DecryptError,
-    );
+    expect(() => box.openBytes(Buffer.from([7, ...sealed.subarray(1)]), '')).to.throw(DecryptError);
     expect(box.openBytes(box.sealBytes(Buffer.alloc(0))).length).to.equal(0);
   });
   it('refuses a master key that is not 32 bytes', () => {

@@ -3,6 +3,7 @@ import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_docverify.ts';
 import * as verifications from '../migrations/002_verifications.ts';
 import * as eventOutbox from '../migrations/003_event_outbox.ts';
+import * as sessions from '../migrations/004_sessions.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
@@ -10,5 +11,6 @@ export const docverifyMigrations: MigrationSet = {
     '001_docverify': initial,
     '002_verifications': verifications,
     '003_event_outbox': eventOutbox,
+    '004_sessions': sessions,
   },
 };
