@@ -37,7 +37,7 @@ export function documentImage(width = 1000, height = 630, seed = 7): Image {
   fill(image, 40, 120, Math.round(width * 0.25), Math.round(height * 0.55), 90);
   for (let line = 0; line < 12; line++) {
     const y = 110 + line * Math.round(height / 16);
-    for (let x = Math.round(width * 0.33); x < width - 60; ) {
+    for (let x = Math.round(width * 0.33); x < width - 60;) {
       const w = 6 + Math.floor(next() * 30);
       fill(image, x, y, w, 14, 30 + Math.floor(next() * 40));
       x += w + 4 + Math.floor(next() * 10);
@@ -51,7 +51,14 @@ export function selfieImage(width = 480, height = 640, seed = 11): Image {
   const image = new Jimp({ width, height, color: 0x8090a0ff });
   const next = random(seed);
   for (let i = 0; i < 400; i++)
-    fill(image, Math.floor(next() * width), Math.floor(next() * height), 8, 8, 60 + Math.floor(next() * 120));
+    fill(
+      image,
+      Math.floor(next() * width),
+      Math.floor(next() * height),
+      8,
+      8,
+      60 + Math.floor(next() * 120),
+    );
   const { data } = image.bitmap;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
@@ -80,7 +87,9 @@ export function lit(image: Image, factor: number): Image {
 }
 
 export function blurred(image: Image, radius = 12): Image {
-  return image.clone().blur(radius);
+  const copy = image.clone();
+  copy.blur(radius);
+  return copy;
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {

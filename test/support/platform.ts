@@ -5,7 +5,10 @@ import { LicenceStore, platformMigrations, TenantStore, type Community } from '@
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
 import { oauthMigrations } from '../../services/oauth/src/migrations.ts';
 import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
-import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
+import {
+  startDocverifyGateway,
+  type GatewayOptions,
+} from '../../services/docverify-gateway/src/start.ts';
 import { startOauth } from '../../services/oauth/src/start.ts';
 import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
 
@@ -22,10 +25,14 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-/** overridesFor: env overrides computed from the suite's database URL (e.g. a proxied one). */
+/**
+ * overridesFor: env overrides computed from the suite's database URL (e.g. a proxied one);
+ * gatewayOptions: what the docverify gateway is given beside its env (a test clock).
+ */
 export async function startPlatform(
   overrides: Record<string, string> = {},
   overridesFor: (databaseUrl: string) => Record<string, string> = () => ({}),
+  gatewayOptions: GatewayOptions = {},
 ): Promise<RunningPlatform> {
   const database = await createTestDatabase([
     platformMigrations,
@@ -73,7 +80,7 @@ export async function startPlatform(
 
   const [oauth, docverify, webhooks] = await Promise.all([
     startOauth(env),
-    startDocverifyGateway(env),
+    startDocverifyGateway(env, gatewayOptions),
     startWebhooksGateway(env),
   ]);
   await Promise.all(
