@@ -146,3 +146,24 @@ export function hugePngHeader(width: number, height: number): Buffer {
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+let webpEncoder: Promise<void> | undefined;
+
+/** WebP bytes (lossy), encoded by libwebp compiled to WebAssembly (the packaged binary). */
+export async function webp(image: Image): Promise<Buffer> {
+  const { default: encode, init } = await import('@jsquash/webp/encode.js');
+  webpEncoder ??= (async () => {
+    const { readFileSync } = await import('node:fs');
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    const path = require.resolve('@jsquash/webp/codec/enc/webp_enc_simd.wasm');
+    const wasm = (
+      globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<never> } }
+    ).WebAssembly;
+    await init(await wasm.compile(readFileSync(path)));
+  })();
+  await webpEncoder;
+  const { width, height, data } = image.bitmap;
+  const pixels = { width, height, data: new Uint8ClampedArray(data), colorSpace: 'srgb' };
+  return Buffer.from(await encode(pixels as never, { quality: 90 }));
+}

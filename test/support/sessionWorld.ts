@@ -154,7 +154,12 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
   };
 
   const page = (token: string): PageClient => {
-    const call = async <T>(method: string, path: string, body?: BodyInit, type?: string) => {
+    const call = async <T>(
+      method: string,
+      path: string,
+      body?: string | Uint8Array,
+      type?: string,
+    ) => {
       const res = await fetch(`${url}/capture-api${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(type ? { 'content-type': type } : {}) },
