@@ -32,12 +32,10 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     (await w.platform.database.db('docverify.session_images').where({ session_id: sessionId }))
       .length;
   const result = (sessionId: string, licence: 'service' | 'serviceElsewhere' = 'service') =>
-    w
-      .client(licence)
-      .encryptedRequest<SessionView>('POST', '/document_share_session/result', {
-        dvcID: 'kyc-session',
-        sessionId,
-      });
+    w.client(licence).encryptedRequest<SessionView>('POST', '/document_share_session/result', {
+      dvcID: 'kyc-session',
+      sessionId,
+    });
   /** opens, consents and captures the passport: a session with one image kept */
   const capturing = async () => {
     const s = await create('PASSPORT');
