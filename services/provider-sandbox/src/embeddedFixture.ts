@@ -7,7 +7,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 function pngFixtures(bytes: Buffer): string[] {
   const names: string[] = [];
-  for (let at = 8; at + 12 <= bytes.length; ) {
+  for (let at = 8; at + 12 <= bytes.length;) {
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
     const body = bytes.subarray(at + 8, Math.min(bytes.length, at + 8 + length));
@@ -24,7 +24,7 @@ function pngFixtures(bytes: Buffer): string[] {
 
 function jpegFixtures(bytes: Buffer): string[] {
   const names: string[] = [];
-  for (let at = 2; at + 4 <= bytes.length && bytes[at] === 0xff; ) {
+  for (let at = 2; at + 4 <= bytes.length && bytes[at] === 0xff;) {
     const marker = bytes[at + 1]!;
     if (marker === 0xda || marker === 0xd9) break; // image data or end: no headers after
     const length = bytes.readUInt16BE(at + 2);
