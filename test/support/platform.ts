@@ -1,6 +1,7 @@
 // Starts the three HTTP services in this process on one fresh database, plus seeded licences.
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { deleteQueues } from './amqpCleanup.ts';
 import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
 import { oauthMigrations } from '../../services/oauth/src/migrations.ts';
@@ -48,6 +49,8 @@ export async function startPlatform(
     OAUTH_PORT: '0',
     DOCVERIFY_PORT: '0',
     WEBHOOKS_PORT: '0',
+    // the suite's own runs queue: a gateway of another suite (or of `make run`) never takes its runs
+    DOCVERIFY_RUNS_QUEUE: `test.runs.${randomBytes(4).toString('hex')}`,
     // the tests publish document events through the intake, as an operator may allow it to
     WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS: 'E_IDV_DOCUMENT_VALIDATE',
     ...overrides,
@@ -103,6 +106,7 @@ export async function startPlatform(
     async stop() {
       await Promise.all(Object.values(services).map((s) => s.stop()));
       await database.drop();
+      await deleteQueues(env.AMQP_URL!, [env.DOCVERIFY_RUNS_QUEUE!]);
     },
   };
 }

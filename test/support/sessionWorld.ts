@@ -199,11 +199,7 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
       await platform.stop();
       await sandbox.close();
       rmSync(pageDir, { recursive: true, force: true });
-      await deleteQueues(await testAmqpUrl(), [
-        ...TYPES.map((t) => `${prefix}.${t}`),
-        eventsQueue,
-        runsQueue,
-      ]);
+      await deleteQueues(await testAmqpUrl(), [...TYPES.map((t) => `${prefix}.${t}`), eventsQueue]);
     },
   };
 }
