@@ -136,7 +136,14 @@ describe('sessions: the whole lifecycle through the caller API and the capture p
 
     // the page now shows its final screen
     expect((await page.get('/status')).body).to.deep.equal({ state: 'completed', redirectUrl: null });
-    expect((await fetch(`${w.url}/capture/${token}`)).status).to.equal(410);
+    const ended = await fetch(`${w.url}/capture/${token}`);
+    expect(ended.status).to.equal(410);
+    expect(await ended.json()).to.include({ statusCode: 410, error: 'Gone' });
+    // a browser gets the page itself, which shows its screen for the ended session
+    const browser = await fetch(`${w.url}/capture/${token}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(browser.status).to.equal(410);
+    expect(await browser.text()).to.equal(PAGE_HTML);
+    expect(browser.headers.get('content-security-policy')).to.contain("default-src 'none'");
     const gone = await page.get('/session');
     expect(gone.status).to.equal(410);
     expect(gone.body).to.deep.include({ statusCode: 410, error: 'Gone', details: { state: 'completed' } });

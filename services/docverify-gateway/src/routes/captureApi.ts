@@ -135,7 +135,6 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
       method: 'POST',
       path: `${base}/submit`,
       guards,
-      jsonBody: false,
       doc: {
         summary:
           'submits the captures: processing starts (409 while a side of the journey still lacks an accepted image and has retakes left)',

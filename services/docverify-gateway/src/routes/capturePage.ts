@@ -1,6 +1,7 @@
 // GET /capture/{token}: the capture page's index.html for a session's link (200 while the session
-// lives, 404 unknown, 410 ended: the page asks the API and shows the matching screen), under a
-// strict Content-Security-Policy without inline scripts; and its hashed assets, cached for good.
+// lives, 404 unknown, 410 ended: a browser gets the page, which asks the API and shows the
+// matching screen; any other client the error body), under a strict Content-Security-Policy
+// without inline scripts; and its hashed assets, cached for good.
 import { GoneError, NotFoundError } from '@idv/errors';
 import { NotFound, Unavailable, type Route } from '@idv/http';
 import type { PageFiles } from '../capture/pageFiles.ts';
@@ -33,17 +34,21 @@ export interface CapturePageDeps extends SessionDeps {
   files: PageFiles;
 }
 
-/** 200 for a live session, else the status of the error (404 unknown, 410 ended). */
-async function pageStatus(deps: SessionDeps, token: string): Promise<number> {
+/** undefined for a live session, else why not (unknown: 404, ended: 410). */
+async function pageRefusal(
+  deps: SessionDeps,
+  token: string,
+): Promise<NotFoundError | GoneError | undefined> {
   try {
     refuseEnded(await sessionOfToken(deps, token));
-    return 200;
+    return undefined;
   } catch (err) {
-    if (err instanceof NotFoundError) return 404;
-    if (err instanceof GoneError) return 410;
+    if (err instanceof NotFoundError || err instanceof GoneError) return err;
     throw err;
   }
 }
+
+const STATUS = (refusal: NotFoundError | GoneError) => (refusal instanceof GoneError ? 410 : 404);
 
 export function capturePageRoutes(deps: CapturePageDeps): Route[] {
   return [
@@ -66,18 +71,25 @@ export function capturePageRoutes(deps: CapturePageDeps): Route[] {
       path: '/capture/:token',
       doc: {
         summary:
-          "the capture page of a session (HTML): 200 while the session lives, 404 for an unknown link, 410 for an ended session; the page shows each. The token is the link's only credential",
+          "the capture page of a session (HTML): 200 while the session lives, 404 for an unknown link, 410 for an ended session (a browser, accepting text/html, gets the page, which shows a screen for each; other clients the error body). The token is the link's only credential",
         errors: [410, 503],
       },
       handler: async (req, res) => {
+        const refusal = await pageRefusal(deps, String(req.params.token));
+        // a browser asks for HTML and gets the page's own screen for the refusal
+        const browser = req.accepts(['application/json', 'text/html']) === 'text/html';
+        if (refusal && !browser) throw refusal;
         const page = await deps.files.index();
+        if (!page && refusal) throw refusal;
         if (!page)
           throw new Unavailable(
             'the capture page is not built (npm run build -w services/capture-page)',
             30,
           );
-        const status = await pageStatus(deps, String(req.params.token));
-        res.status(status).set(PAGE_HEADERS).send(page);
+        res
+          .status(refusal ? STATUS(refusal) : 200)
+          .set(PAGE_HEADERS)
+          .send(page);
       },
     },
   ];
