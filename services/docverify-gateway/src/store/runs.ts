@@ -2,74 +2,17 @@
 // (from processing, or pending for a follow-up) in a transaction with its events, so a run re-run
 // by another replica after a crash is stored once. The request is sealed and dropped at the end;
 // the result stays sealed until retrieved (runResultPlan).
-import type { EventEnvelope, RunStatus, VerificationKind, VerifyResult } from '@idv/contracts';
+import type { EventEnvelope, RunStatus, VerifyResult } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
+import { toRun, type PendingKinds, type RunRecord, type RunRow } from './runRecord.ts';
 import { addEvents } from './sessions.ts';
 
+export type { PendingKind, PendingKinds, RunRecord } from './runRecord.ts';
+
 const TABLE = 'docverify.verification_runs';
-
-/** A kind whose connector answered "not final yet", with what its follow-up needs. */
-export interface PendingKind {
-  verifier: string;
-  since: string;
-  /** the provider's reference the follow-up uses (from the connector's answer) */
-  followUp?: unknown;
-}
-export type PendingKinds = Partial<Record<VerificationKind, PendingKind>>;
-
-export interface RunRecord {
-  id: string;
-  communityId: string;
-  tenantId: string;
-  configId: string;
-  dvcID: string;
-  kind: 'async_verify' | 'session';
-  sessionId: string | null;
-  status: RunStatus;
-  pending: PendingKinds | null;
-  failure: string | null;
-  deadline: Date;
-  starts: number;
-  createdAt: Date;
-  endedAt: Date | null;
-}
-
-interface Row {
-  id: string;
-  community_id: string;
-  tenant_id: string;
-  config_id: string;
-  dvc_id: string;
-  kind: RunRecord['kind'];
-  session_id: string | null;
-  status: RunStatus;
-  pending: PendingKinds | null;
-  failure: string | null;
-  deadline: Date;
-  starts: number;
-  created_at: Date;
-  ended_at: Date | null;
-}
-
-const toRun = (row: Row): RunRecord => ({
-  id: row.id,
-  communityId: row.community_id,
-  tenantId: row.tenant_id,
-  configId: row.config_id,
-  dvcID: row.dvc_id,
-  kind: row.kind,
-  sessionId: row.session_id,
-  status: row.status,
-  pending: row.pending,
-  failure: row.failure,
-  deadline: row.deadline,
-  starts: row.starts,
-  createdAt: row.created_at,
-  endedAt: row.ended_at,
-});
 
 export type NewRun = Omit<
   RunRecord,
@@ -130,7 +73,7 @@ export class RunStore {
     const [row] = (await this.db(TABLE)
       .where({ id, status: 'processing' })
       .update({ starts: this.db.raw('starts + 1') })
-      .returning('*')) as Row[];
+      .returning('*')) as RunRow[];
     return row && toRun(row);
   }
 
@@ -138,7 +81,7 @@ export class RunStore {
     if (!UUID.test(id)) return undefined;
     const query = this.db(TABLE).where({ id });
     if (communityIds !== 'all') query.whereIn('community_id', communityIds);
-    const row = (await query.first()) as Row | undefined;
+    const row = (await query.first()) as RunRow | undefined;
     return row && toRun(row);
   }
 
@@ -189,7 +132,7 @@ export class RunStore {
           failure: outcome.failure ?? null,
           ...(ended ? { request_sealed: null, ended_at: this.clock.now() } : {}),
         })
-        .returning('*')) as Row[];
+        .returning('*')) as RunRow[];
       if (!row) return undefined;
       const run = toRun(row);
       await also?.(trx, run);
@@ -233,7 +176,7 @@ export class RunStore {
           .where('deadline', '<=', new Date(now.getTime() - graceMs))
           .orWhere((p) => p.where({ status: 'pending' }).where('created_at', '<=', pendingBefore)),
       )
-      .limit(limit)) as Row[];
+      .limit(limit)) as RunRow[];
     return rows.map(toRun);
   }
 
