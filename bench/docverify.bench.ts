@@ -131,6 +131,8 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     startChild('gateway', 'services/docverify-gateway/src/main.ts', {
       ...env,
       DOCVERIFY_PORT: String(gatewayPort),
+      // its own runs queue, apart from a `make run` gateway's
+      DOCVERIFY_RUNS_QUEUE: `${prefix}.runs`,
     }),
     startChild('worker', 'services/connector-worker/src/main.ts', {
       ...env,
@@ -245,6 +247,6 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     process.off('exit', orphans);
     await events.close();
     await database.drop();
-    await deleteQueues(amqpUrl, [`${prefix}.face_compare_b`, bareEnv.BARE_QUEUE]);
+    await deleteQueues(amqpUrl, [`${prefix}.face_compare_b`, bareEnv.BARE_QUEUE, `${prefix}.runs`]);
   }
 }

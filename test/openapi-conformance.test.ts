@@ -17,6 +17,8 @@ interface DocumentedOperation {
   key: string;
   statuses: number[];
   success: number;
+  /** further success statuses a request option selects ("success when ...") */
+  alternatives: number[];
   secured: boolean;
   jsonBody: boolean;
 }
@@ -26,7 +28,11 @@ type Document = {
     string,
     Record<
       string,
-      { responses: Record<string, unknown>; security?: unknown; requestBody?: unknown }
+      {
+        responses: Record<string, { description?: string }>;
+        security?: unknown;
+        requestBody?: unknown;
+      }
     >
   >;
 };
@@ -36,12 +42,15 @@ async function documented(w: ConformanceWorld, service: Service): Promise<Docume
   const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const statuses = Object.keys(op.responses).map(Number);
-      const success = statuses.filter((s) => s >= 200 && s < 400);
+      const success = statuses.filter((s) => s >= 200 && s < 400 && op.responses[s]?.description === 'success');
+      const alternatives = statuses.filter((s) => s >= 200 && s < 400 && !success.includes(s));
       expect(success, `${method} ${path}: one documented success status`).to.have.length(1);
+      for (const s of alternatives) expect(op.responses[s]?.description, `${method} ${path} ${s}`).to.match(/^success when /);
       return {
         key: `${method.toUpperCase()} ${path}`,
         statuses,
         success: success[0]!,
+        alternatives,
         secured: op.security !== undefined,
         jsonBody: op.requestBody !== undefined,
       };
@@ -59,7 +68,7 @@ async function send(
   service: Service,
   key: string,
   call: ValidCall,
-  change: { caller?: Caller; bare?: boolean; lastParam?: string; body?: string; form?: Record<string, string> } = {},
+  change: { caller?: Caller; bare?: boolean; lastParam?: string; body?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: string }> {
   const [method, template] = key.split(' ') as [string, string];
   const params = { ...call.params };
@@ -68,9 +77,13 @@ async function send(
   const path = template.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => params[name] ?? `missing-${name}`);
   const caller = change.caller ?? call.caller;
   let headers: Record<string, string> = { ...call.headers };
-  let body: string | URLSearchParams | undefined;
+  let body: string | URLSearchParams | Uint8Array | undefined;
   if (call.form || change.form) body = new URLSearchParams(change.form ?? call.form);
   if (call.body !== undefined) body = JSON.stringify(call.body);
+  if (call.raw) {
+    body = new Uint8Array(call.raw.bytes);
+    headers['content-type'] = call.raw.type;
+  }
   if (caller === 'license') headers.license = w.verify.platform.licences.system;
   else if (caller && call.encrypted !== undefined) {
     const servicePublicKey = ((await (await fetch(`${w.url(service)}/publickeys`)).json()) as { publicKey: string }).publicKey;
@@ -81,6 +94,7 @@ async function send(
   if (change.body !== undefined) body = change.body;
   if (typeof body === 'string') headers['content-type'] = 'application/json';
   if (change.bare) for (const name of CREDENTIALS) delete headers[name];
+  headers = { ...headers, ...change.headers };
   const res = await fetch(`${w.url(service)}${path}${call.query ? `?${call.query}` : ''}`, {
     method,
     headers,
@@ -128,6 +142,15 @@ describe('OpenAPI documents against the live services', function () {
           const { status, body } = await send(w, service, op.key, call, change);
           if (status !== wanted) problems.push(`${op.key}, ${what}: ${status} (wanted ${wanted}) ${body.slice(0, 200)}`);
           else if (!op.statuses.includes(status)) problems.push(`${op.key}, ${what}: ${status} is not documented (${op.statuses.join(', ')})`);
+        }
+        for (const alternative of op.alternatives) {
+          const headers = rule.variants?.[alternative];
+          if (!headers) {
+            problems.push(`${op.key}: documents ${alternative} but its rule has no variant for it`);
+            continue;
+          }
+          const { status, body } = await send(w, service, op.key, await rule.valid(w, service), { headers });
+          if (status !== alternative) problems.push(`${op.key}, variant ${JSON.stringify(headers)}: ${status}, documented ${alternative} ${body.slice(0, 200)}`);
         }
         const { status, body } = await send(w, service, op.key, call);
         if (status !== op.success) problems.push(`${op.key}, valid call: ${status}, documented ${op.success} ${body.slice(0, 200)}`);

@@ -1,7 +1,7 @@
 // The catalog of domain events: name -> data schema (version 1) and the service that emits it. No
 // raw PII in any event: people appear only as opaque ids. Consumers accept further members, so
 // producers may add fields; callers of the event intake may not (INTAKE_CATALOG).
-import { Type, type Static, type TObject } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 
 const open = { additionalProperties: true } as const;
 
@@ -44,6 +44,57 @@ export const VerifierChanged = Type.Object(
   { ...open, $id: 'events/E_IDV_VERIFIER_CHANGED' },
 );
 
+const sessionBase = {
+  sessionId: Type.String(),
+  dvcID: Type.String({ description: 'the verification config as the caller named it' }),
+  state: Type.String({ description: 'the state the session entered' }),
+};
+
+/** Every step of a session except its completion: ids, states and counts, never PII. */
+const sessionStep = (name: string, extra: Record<string, TSchema> = {}) =>
+  Type.Object({ ...sessionBase, ...extra }, { ...open, $id: `events/${name}` });
+
+export const SessionCreatedEvent = sessionStep('E_IDV_SESSION_CREATED', {
+  journeyType: Type.String(),
+  documentType: Type.Union([Type.String(), Type.Null()]),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+export const SessionOpenedEvent = sessionStep('E_IDV_SESSION_OPENED');
+export const SessionSubmittedEvent = sessionStep('E_IDV_SESSION_SUBMITTED', {
+  verificationId: Type.String({ description: 'the run that processes the session' }),
+  documentType: Type.String(),
+});
+export const SessionCompletedEvent = sessionStep('E_IDV_SESSION_COMPLETED', {
+  verificationId: Type.String(),
+  status: Type.Union([Type.Literal('verified'), Type.Literal('not_verified')], {
+    description: "the run's overall status",
+  }),
+});
+export const SessionFailedEvent = sessionStep('E_IDV_SESSION_FAILED', {
+  verificationId: Type.Optional(Type.String()),
+  reason: Type.String({ description: 'machine-readable, e.g. no_verifier_in_time' }),
+});
+const endedFrom = {
+  from: Type.String({ description: 'the state the session was in' }),
+};
+export const SessionExpiredEvent = sessionStep('E_IDV_SESSION_EXPIRED', endedFrom);
+export const SessionAbandonedEvent = sessionStep('E_IDV_SESSION_ABANDONED', endedFrom);
+export const SessionCancelledEvent = sessionStep('E_IDV_SESSION_CANCELLED', endedFrom);
+
+export const VerificationCompleted = Type.Object(
+  {
+    verificationId: Type.String(),
+    dvcID: Type.String(),
+    status: Type.Union(
+      [Type.Literal('verified'), Type.Literal('not_verified'), Type.Literal('failed')],
+      { description: 'failed: no result could be produced (see reason)' },
+    ),
+    verifications: Type.Array(Type.String()),
+    reason: Type.Optional(Type.String()),
+  },
+  { ...open, $id: 'events/E_IDV_VERIFICATION_COMPLETED' },
+);
+
 export const LoginSucceeded = Type.Object(
   {
     clientId: Type.String(),
@@ -78,6 +129,15 @@ export const EVENT_CATALOG = {
   E_IDV_FACE_VALIDATE: FaceValidated,
   E_IDV_PERSON_VALIDATE: PersonValidated,
   E_IDV_VERIFIER_CHANGED: VerifierChanged,
+  E_IDV_SESSION_CREATED: SessionCreatedEvent,
+  E_IDV_SESSION_OPENED: SessionOpenedEvent,
+  E_IDV_SESSION_SUBMITTED: SessionSubmittedEvent,
+  E_IDV_SESSION_COMPLETED: SessionCompletedEvent,
+  E_IDV_SESSION_FAILED: SessionFailedEvent,
+  E_IDV_SESSION_EXPIRED: SessionExpiredEvent,
+  E_IDV_SESSION_ABANDONED: SessionAbandonedEvent,
+  E_IDV_SESSION_CANCELLED: SessionCancelledEvent,
+  E_IDV_VERIFICATION_COMPLETED: VerificationCompleted,
   E_OAUTH_LOGIN_SUCCEEDED: LoginSucceeded,
   E_OAUTH_LOGIN_FAILED: LoginFailed,
   E_OAUTH_TOKEN_ISSUED: TokenIssued,
@@ -96,6 +156,15 @@ export const EVENT_EMITTERS = {
   E_IDV_FACE_VALIDATE: 'docverify',
   E_IDV_PERSON_VALIDATE: 'docverify',
   E_IDV_VERIFIER_CHANGED: 'docverify',
+  E_IDV_SESSION_CREATED: 'docverify',
+  E_IDV_SESSION_OPENED: 'docverify',
+  E_IDV_SESSION_SUBMITTED: 'docverify',
+  E_IDV_SESSION_COMPLETED: 'docverify',
+  E_IDV_SESSION_FAILED: 'docverify',
+  E_IDV_SESSION_EXPIRED: 'docverify',
+  E_IDV_SESSION_ABANDONED: 'docverify',
+  E_IDV_SESSION_CANCELLED: 'docverify',
+  E_IDV_VERIFICATION_COMPLETED: 'docverify',
   E_OAUTH_LOGIN_SUCCEEDED: 'oauth',
   E_OAUTH_LOGIN_FAILED: 'oauth',
   E_OAUTH_TOKEN_ISSUED: 'oauth',

@@ -66,6 +66,13 @@ export const CaptureSession = Type.Object(
 );
 export type CaptureSession = Static<typeof CaptureSession>;
 
+/**
+ * The version of the biometric consent text the page shows now. GET /capture-api/session names it
+ * (consent.textVersion); POST /capture-api/consent must echo it, and the server records it with
+ * the time. A new text gets a new version here and in the page's strings.
+ */
+export const CONSENT_TEXT_VERSION = 'biometric-consent-v1';
+
 /** POST /capture-api/consent */
 export const CaptureConsent = Type.Object(
   { accepted: Type.Literal(true), textVersion: Type.String({ minLength: 1, maxLength: 50 }) },

@@ -169,3 +169,28 @@ export const VerifyResult = Type.Object(
   { $id: 'http/verifyResult' },
 );
 export type VerifyResult = Static<typeof VerifyResult>;
+
+/** A verification run's life: asynchronous /verify and every session's processing. */
+export const RUN_STATUSES = ['processing', 'pending', 'completed', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** 202 of POST /verify with `Prefer: respond-async`, in plain JSON. */
+export const VerifyAccepted = Type.Object(
+  {
+    verificationId: Type.String({ description: 'GET /verification/{verificationId} follows it' }),
+    status: Type.Literal('processing'),
+  },
+  { $id: 'http/verifyAccepted' },
+);
+
+/** What GET /verification/{verificationId} answers, encrypted. */
+export const VerificationView = Type.Object(
+  {
+    verificationId: Type.String(),
+    status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s))),
+    result: Type.Optional(VerifyResult),
+    failure: Type.Optional(Type.String({ description: 'why a failed run produced no result' })),
+  },
+  { $id: 'http/verificationView' },
+);
+export type VerificationView = Static<typeof VerificationView>;

@@ -193,3 +193,39 @@ export const SessionView = Type.Object(
   { $id: 'http/sessionView' },
 );
 export type SessionView = Static<typeof SessionView>;
+
+/** One session as operators list it: no personal data, no images, no result. */
+export const SessionSummary = Type.Composite(
+  [
+    Type.Omit(SessionView, ['result']),
+    Type.Object({
+      communityId: Type.String(),
+      configId: Type.String(),
+      accepted: Type.Record(Type.String(), Type.Boolean(), {
+        description: 'per side: whether an image passed the checks (the images are never shown)',
+      }),
+    }),
+  ],
+  { $id: 'http/sessionSummary' },
+);
+export type SessionSummary = Static<typeof SessionSummary>;
+
+/** GET /sessions/community/{communityId}: newest first, a page at a time. */
+export const SessionListQuery = Type.Object(
+  {
+    status: Type.Optional(State),
+    cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of a page' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
+  },
+  { $id: 'http/sessionListQuery', additionalProperties: false },
+);
+
+export const SessionList = Type.Object(
+  {
+    sessions: Type.Array(SessionSummary),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'pass as cursor for the next (older) page; null on the last page',
+    }),
+  },
+  { $id: 'http/sessionList' },
+);

@@ -7,6 +7,7 @@ import { loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
 import { createDatabase, ensureDatabaseExists, migrate } from '@idv/db';
 import { allMigrations } from '../../services/admin-cli/src/allMigrations.ts';
 import { devCredentials } from './devCredentials.ts';
+import { DEV_SESSION_CONFIG, devSession } from './devSession.ts';
 import { devProcesses, type DevProcess } from './processes.ts';
 
 const config = loadConfig(PlatformConfig);
@@ -97,6 +98,19 @@ if (failed.length > 0) {
   const urls = processes
     .filter((p) => p.healthUrl)
     .map((p) => `  ${p.name.padEnd(20)} ${p.healthUrl!.replace('/healthz', '')}`);
+  const base = (name: string) =>
+    processes.find((p) => p.name === name)!.healthUrl!.replace('/healthz', '');
+  const session = await devSession(
+    credentials,
+    base('docverify-gateway'),
+    base('provider-sandbox'),
+  ).then(
+    (made) => `Try a verification session (config ${DEV_SESSION_CONFIG}) in a browser:
+  ${made.url}
+  upload the sample images of ${made.samples}/ on the page (the sandbox knows Testy McTestface);
+  follow it: ${made.sessionId} (POST /document_share_session/result, or the SDK's waitForSession)`,
+    (err: Error) => `No ready session (${err.message}); see .local/logs/docverify-gateway.log`,
+  );
   console.log(`
 The identity verification platform is running (logs in .local/logs/, Ctrl-C stops it).
 
@@ -120,5 +134,7 @@ These are also in .local/dev-credentials.json.
 
 Try it:
   LICENSE=${credentials.licences.system} npx tsx infra/dev/example.ts
+
+${session}
 `);
 }

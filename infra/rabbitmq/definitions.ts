@@ -12,6 +12,8 @@ const VHOST = '/';
 const DLX = 'dlx';
 const EVENTS = 'events';
 const DISPATCHER = 'webhooks.dispatcher';
+/** the docverify gateways' verification runs (sessions, async /verify): DOCVERIFY_RUNS_QUEUE */
+const RUNS = 'docverify.runs';
 /** how long a redriven event waits in the retry queue before it returns to the dispatcher */
 const RETRY_TTL_MS = 60_000;
 
@@ -57,6 +59,7 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
       type: 'quorum' as const,
     })),
     { name: DISPATCHER, deadLetterExchange: DLX, type: 'classic' },
+    { name: RUNS, deadLetterExchange: DLX, type: 'quorum' },
   ];
   const definitions = {
     rabbit_version: '3.13.0',
@@ -91,6 +94,14 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
         'apply-to': 'queues',
         priority: 10,
         definition: { 'message-ttl': 604_800_000, 'max-length': 100_000 },
+      },
+      {
+        vhost: VHOST,
+        name: 'runs-delivery-limit',
+        pattern: '^docverify\\.runs$',
+        'apply-to': 'quorum_queues',
+        priority: 10,
+        definition: { 'delivery-limit': 5 },
       },
     ],
     queues: [

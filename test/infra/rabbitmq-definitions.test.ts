@@ -22,6 +22,8 @@ import {
 import { startWebhookDispatcher } from '../../services/webhook-dispatcher/src/start.ts';
 import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
 import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
+import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
+import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
 import { deleteQueues } from '../support/amqpCleanup.ts';
 
 interface Queue {
@@ -53,12 +55,18 @@ const definitions = JSON.parse(
 const queue = (name: string) => definitions.queues.find((q) => q.name === name);
 const CONNECTOR_PREFIX = 'idv.connector';
 const EVENTS_QUEUE = 'webhooks.dispatcher';
+const RUNS_QUEUE = 'docverify.runs';
 
 /** The work queues the services declare at start, with the queue type each one asks for. */
 const WORK_QUEUES: { name: string; type: QueueType }[] = [
   ...CONNECTOR_TYPES.map((t) => ({ name: `${CONNECTOR_PREFIX}.${t}`, type: 'quorum' as const })),
   { name: EVENTS_QUEUE, type: 'classic' },
+  { name: RUNS_QUEUE, type: 'quorum' },
 ];
+
+/** The delivery-limit policy of each quorum work queue. */
+const DELIVERY_LIMIT = (queue: string) =>
+  queue === RUNS_QUEUE ? 'runs-delivery-limit' : 'connector-delivery-limit';
 
 describe('RabbitMQ definitions file', () => {
   it('holds the exchanges the broker lib declares: direct dlx and topic events', () => {
@@ -119,7 +127,7 @@ describe('RabbitMQ definitions file', () => {
     expect(definitions.queues.map((q) => q.name)).to.have.members(known);
   });
 
-  it('limits deliveries on every connector queue and retains dead letters, one policy per queue', () => {
+  it('limits deliveries on every quorum work queue and retains dead letters, one policy per queue', () => {
     const matching = (name: string) =>
       definitions.policies.filter((p) => new RegExp(p.pattern).test(name));
     for (const { name, type } of WORK_QUEUES.filter((q) => q.type === 'quorum')) {
@@ -127,7 +135,7 @@ describe('RabbitMQ definitions file', () => {
       expect(
         policies.map((p) => p.name),
         name,
-      ).to.deep.equal(['connector-delivery-limit']);
+      ).to.deep.equal([DELIVERY_LIMIT(name)]);
       expect(policies[0]?.['apply-to']).to.equal(`${type}_queues`);
       expect(policies[0]?.definition['delivery-limit']).to.be.a('number').above(0);
       expect(matching(deadLetterQueueName(name)).map((p) => p.name)).to.deep.equal([
@@ -144,10 +152,12 @@ describe('RabbitMQ definitions file against the running services', function () {
   const eventsQueue = `test-${suffix}.${EVENTS_QUEUE}`;
   // the dispatcher's queue as a publishing service declares it before any dispatcher ran
   const publishedQueue = `test-${suffix}.published.${EVENTS_QUEUE}`;
+  const runsQueue = `test-${suffix}.${RUNS_QUEUE}`;
   const workers: RunningWorker[] = [];
   let database: TestDatabase | undefined;
   let stopDispatcher: (() => Promise<void>) | undefined;
   let stopGateway: (() => Promise<void>) | undefined;
+  let stopWebhooksGateway: (() => Promise<void>) | undefined;
   let amqpUrl: string;
 
   before(async () => {
@@ -163,7 +173,11 @@ describe('RabbitMQ definitions file against the running services', function () {
       const adapter = async () => ({ status: 'verified', result: {} }) as never;
       workers.push(await startConnectorWorker({ ...env, CONNECTOR_TYPE: type }, { adapter }));
     }
-    database = await createTestDatabase([platformMigrations, webhooksMigrations]);
+    database = await createTestDatabase([
+      platformMigrations,
+      webhooksMigrations,
+      docverifyMigrations,
+    ]);
     const dispatcher = await startWebhookDispatcher({
       ...env,
       DATABASE_URL: database.url,
@@ -171,12 +185,19 @@ describe('RabbitMQ definitions file against the running services', function () {
       WEBHOOK_EVENTS_QUEUE: eventsQueue,
     });
     stopDispatcher = () => dispatcher.stop();
-    const gateway = await startWebhooksGateway({
+    const webhooksGateway = await startWebhooksGateway({
       ...env,
       DATABASE_URL: database.url,
       WEBHOOKS_PORT: '0',
       WEBHOOK_EVENTS_QUEUE: publishedQueue,
       DECLARE_WEBHOOK_EVENTS_QUEUE: 'true',
+    });
+    stopWebhooksGateway = () => webhooksGateway.stop();
+    const gateway = await startDocverifyGateway({
+      ...env,
+      DATABASE_URL: database.url,
+      DOCVERIFY_PORT: '0',
+      DOCVERIFY_RUNS_QUEUE: runsQueue,
     });
     stopGateway = () => gateway.stop();
   });
@@ -185,8 +206,14 @@ describe('RabbitMQ definitions file against the running services', function () {
     await Promise.all(workers.map((w) => w.stop()));
     await stopDispatcher?.();
     await stopGateway?.();
+    await stopWebhooksGateway?.();
     await database?.drop();
-    await deleteQueues(amqpUrl, [...workers.map((w) => w.queue), eventsQueue, publishedQueue]);
+    await deleteQueues(amqpUrl, [
+      ...workers.map((w) => w.queue),
+      eventsQueue,
+      publishedQueue,
+      runsQueue,
+    ]);
   });
 
   /** Redeclares `actual` with the file's arguments of `canonical`: the broker compares them. */
@@ -234,6 +261,14 @@ describe('RabbitMQ definitions file against the running services', function () {
       problems.push(...[work, dead].filter((p): p is string => p !== undefined));
     }
     expect(problems, problems.join('\n')).to.deep.equal([]);
+  });
+
+  it('the docverify gateway declared its runs queue and dead letters exactly as the file does', async () => {
+    const problems = [
+      await redeclareAs(runsQueue, RUNS_QUEUE),
+      await redeclareAs(deadLetterQueueName(runsQueue), deadLetterQueueName(RUNS_QUEUE)),
+    ].filter((p) => p !== undefined);
+    expect(problems).to.deep.equal([]);
   });
 
   it('the webhook dispatcher declared its events queue and dead letters exactly as the file does', async () => {

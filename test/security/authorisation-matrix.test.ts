@@ -56,6 +56,12 @@ const ACCESS: Record<string, Access> = {
   // no config of that dvcID exists: any licence gets as far as the lookup
   'POST /verify': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => verifyRequest('no-such-config') },
   'GET /verification/{verificationId}': { rule: 'any-licence', allowed: 404 },
+  // sessions: no config or session of that name exists, so any licence gets as far as the lookup
+  'POST /document_share_session/create': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => ({ dvcID: 'no-such-config', sessionRequest: {} }) },
+  'POST /document_share_session/result': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => ({ dvcID: 'no-such-config', sessionId: randomUUID() }) },
+  'POST /document_share_session/cancel': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => ({ dvcID: 'no-such-config', sessionId: randomUUID() }) },
+  'GET /sessions/community/{communityId}': { rule: 'manager', allowed: '2xx' },
+  'GET /sessions/community/{communityId}/{sessionId}': { rule: 'manager', allowed: 404 },
   'PUT /tenant/{tenantId}/community/{communityId}/webhook': { rule: 'manager', allowed: '2xx', body: () => webhookBody() },
   'PATCH /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
   'DELETE /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx' },

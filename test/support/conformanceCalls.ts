@@ -17,6 +17,8 @@ export interface ValidCall {
   encrypted?: unknown;
   /** a form-encoded body */
   form?: Record<string, string>;
+  /** a raw body of this media type (an image upload) */
+  raw?: { bytes: Buffer; type: string };
 }
 
 export interface CallRule {
@@ -29,6 +31,8 @@ export interface CallRule {
   badForm?: Record<string, string>;
   /** what the call without its credentials answers, when not 401 */
   bareStatus?: number;
+  /** the further success statuses documented (e.g. 202), each with the headers that select it */
+  variants?: Record<number, Record<string, string>>;
 }
 
 const keyPair = generateKeyPair();

@@ -1,6 +1,7 @@
 // The valid calls of the docverify, webhooks and oauth issuer operations (conformanceCalls.ts has
 // the common ones and what a rule says).
 import { randomBytes } from 'node:crypto';
+import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import type { CallRule } from './conformanceCalls.ts';
 import type { ConformanceWorld } from './conformanceWorld.ts';
 
@@ -94,6 +95,7 @@ export const DOCVERIFY: Record<string, CallRule> = {
   },
   'POST /verify': {
     valid: async (w) => ({ caller: 'service', encrypted: w.verify.verifyBody() }),
+    variants: { 202: { prefer: 'respond-async' } },
   },
   'GET /verification/{verificationId}': {
     valid: async (w) => ({
@@ -101,7 +103,88 @@ export const DOCVERIFY: Record<string, CallRule> = {
       params: { verificationId: await w.keptVerification() },
     }),
   },
+  'POST /document_share_session/create': {
+    valid: async (w) => {
+      await w.session(); // the config sessions can run
+      return { caller: 'service', encrypted: { dvcID: 'session-kyc', sessionRequest: {} } };
+    },
+  },
+  'POST /document_share_session/result': {
+    valid: async (w) => ({
+      caller: 'service',
+      encrypted: { dvcID: 'session-kyc', sessionId: (await w.session()).sessionId },
+    }),
+  },
+  'POST /document_share_session/cancel': {
+    valid: async (w) => ({
+      caller: 'service',
+      encrypted: { dvcID: 'session-kyc', sessionId: (await w.session()).sessionId },
+    }),
+  },
+  'GET /sessions/community/{communityId}': {
+    valid: async (w) => ({ caller: 'service', params: { communityId: communityOf(w).id } }),
+    lowLevel: 'community',
+  },
+  'GET /sessions/community/{communityId}/{sessionId}': {
+    valid: async (w) => ({
+      caller: 'service',
+      params: { communityId: communityOf(w).id, sessionId: (await w.session()).sessionId },
+    }),
+    lowLevel: 'community',
+  },
+  'GET /capture/{token}': {
+    valid: async (w) => ({ params: { token: (await w.session()).token } }),
+  },
+  'GET /capture/assets/{file}': {
+    valid: async () => ({ params: { file: 'app-1.js' } }),
+  },
+  'GET /capture-api/session': {
+    valid: async (w) => ({ headers: bearer((await w.session()).token) }),
+  },
+  'GET /capture-api/status': {
+    valid: async (w) => ({ headers: bearer((await w.session()).token) }),
+  },
+  'POST /capture-api/consent': {
+    valid: async (w) => ({
+      headers: bearer((await w.session()).token),
+      body: { accepted: true, textVersion: CONSENT_TEXT_VERSION },
+    }),
+  },
+  'POST /capture-api/document-type': {
+    valid: async (w) => ({
+      headers: bearer((await w.session()).token),
+      body: { documentType: 'DL' },
+    }),
+  },
+  'PUT /capture-api/images/{side}': {
+    valid: async (w) => {
+      const { token } = await w.capturing({ documentType: 'PASSPORT' });
+      return {
+        headers: bearer(token),
+        params: { side: 'passport' },
+        raw: { bytes: w.passportImage, type: 'image/jpeg' },
+      };
+    },
+  },
+  'POST /capture-api/submit': {
+    valid: async (w) => {
+      const request = { documentType: 'PASSPORT', journeyType: 'DOCUMENT_VERIFICATION_ONLY' };
+      const { token } = await w.capturing(request);
+      const upload = await fetch(`${w.url('docverify')}/capture-api/images/passport`, {
+        method: 'PUT',
+        headers: { ...bearer(token), 'content-type': 'image/jpeg' },
+        body: new Uint8Array(w.passportImage),
+      });
+      if (upload.status !== 200) throw new Error(`upload: ${upload.status}`);
+      return { headers: bearer(token) };
+    },
+  },
 };
+
+/** The capture page's credential: its token as a bearer token. */
+function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
 
 const HOOKS = '/tenant/{tenantId}/community/{communityId}';
 export const WEBHOOKS: Record<string, CallRule> = {

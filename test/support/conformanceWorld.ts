@@ -2,6 +2,11 @@
 // sandbox and the dispatcher, the OAuth party (conformanceOauth.ts), and fresh resources (verifier,
 // config, webhook, delivery, a kept verification).
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONSENT_TEXT_VERSION } from '@idv/contracts';
+import { documentImage, jpeg } from './captureImages.ts';
 import { oauthParty, startIdp, type OauthParty } from './conformanceOauth.ts';
 import { credentialHeaders, newCaller, seal, shared, unseal } from './independentClient.ts';
 import { startVerifyWorld, type VerifyWorld } from './verifyWorld.ts';
@@ -18,6 +23,14 @@ export interface ConformanceWorld {
   webhook(): Promise<string>;
   delivery(): Promise<{ webhookId: string; deliveryId: string }>;
   keptVerification(): Promise<string>;
+  /** a fresh session of a config sessions can run, and its page token */
+  session(sessionRequest?: Record<string, unknown>): Promise<{ sessionId: string; token: string }>;
+  /** the same, opened and consented on its page */
+  capturing(
+    sessionRequest?: Record<string, unknown>,
+  ): Promise<{ sessionId: string; token: string }>;
+  /** a passport page image the capture checks accept */
+  passportImage: Buffer;
   oauth: OauthParty;
   stop(): Promise<void>;
 }
@@ -25,7 +38,16 @@ export interface ConformanceWorld {
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 export async function startConformanceWorld(): Promise<ConformanceWorld> {
-  const verify = await startVerifyWorld({ name: 'openapi', dispatcher: true });
+  // a built capture page, as the gateway serves it
+  const pageDir = mkdtempSync(join(tmpdir(), 'capture-page-'));
+  mkdirSync(join(pageDir, 'assets'));
+  writeFileSync(join(pageDir, 'index.html'), '<!doctype html><title>capture</title>');
+  writeFileSync(join(pageDir, 'assets', 'app-1.js'), 'void 0;');
+  const verify = await startVerifyWorld({
+    name: 'openapi',
+    dispatcher: true,
+    platform: { CAPTURE_PAGE_DIR: pageDir },
+  });
   const { platform } = verify;
   const { community } = platform;
   const url = (service: Service) => platform.services[service].url;
@@ -128,6 +150,68 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
       .verificationId;
   };
 
+  /** POST {data: encrypt(payload)} with a service licence; the plain or decrypted answer */
+  const encryptedCall = async (path: string, payload: unknown) => {
+    const servicePublicKey = await publicKey('docverify');
+    const key = newCaller();
+    const sharedKey = shared(key, servicePublicKey);
+    const res = await fetch(`${url('docverify')}${path}`, {
+      method: 'POST',
+      headers: {
+        ...credentialHeaders({
+          licenseKey: platform.licences.service,
+          servicePublicKey,
+          caller: key,
+        }),
+        ...JSON_TYPE,
+      },
+      body: JSON.stringify({ data: seal(sharedKey, JSON.stringify(payload)) }),
+    });
+    const answer = (await res.json()) as Record<string, unknown>;
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  // documents by a verifier no worker serves: sessions are made and captured, never processed here
+  let sessionConfig: Promise<void> | undefined;
+  const session = async (sessionRequest: Record<string, unknown> = {}) => {
+    sessionConfig ??= (async () => {
+      await send('docverify', 'PUT', `/verifier/community/${community.id}`, {
+        name: 'Session documents',
+        tag: 'session-docs',
+        type: 'auto_review',
+        connectorUrl: 'http://127.0.0.1:9/review',
+        config: { apiKey: 'conformance-key' },
+      });
+      await send('docverify', 'PUT', `/verificationConfig/community/${community.id}`, {
+        tenantId: community.tenantId,
+        tag: 'session-kyc',
+        dl_authenticate: [{ verifier: 'session-docs' }],
+        ppt_authenticate: [{ verifier: 'session-docs' }],
+        face_compare: [{ verifier: 'provider' }],
+      });
+    })();
+    await sessionConfig;
+    const created = await encryptedCall('/document_share_session/create', {
+      dvcID: 'session-kyc',
+      sessionRequest,
+    });
+    const token = new URL(String(created.url)).pathname.split('/').at(-1)!;
+    return { sessionId: String(created.sessionId), token };
+  };
+  const capturing = async (sessionRequest: Record<string, unknown> = {}) => {
+    const made = await session(sessionRequest);
+    const page = { authorization: `Bearer ${made.token}`, ...JSON_TYPE };
+    await fetch(`${url('docverify')}/capture-api/session`, { headers: page });
+    const consent = await fetch(`${url('docverify')}/capture-api/consent`, {
+      method: 'POST',
+      headers: page,
+      body: JSON.stringify({ accepted: true, textVersion: CONSENT_TEXT_VERSION }),
+    });
+    if (consent.status !== 200) throw new Error(`consent: ${consent.status}`);
+    return made;
+  };
+  const passportImage = await jpeg(documentImage(900, 640), 'DOC:testy');
+
   const idp = await startIdp();
   const oauth = await oauthParty(verify, idp);
   return {
@@ -139,10 +223,14 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
     webhook,
     delivery,
     keptVerification,
+    session,
+    capturing,
+    passportImage,
     oauth,
     async stop() {
       idp.server.close();
       await verify.stop();
+      rmSync(pageDir, { recursive: true, force: true });
     },
   };
 }

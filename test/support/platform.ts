@@ -1,11 +1,15 @@
 // Starts the three HTTP services in this process on one fresh database, plus seeded licences.
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { deleteQueues } from './amqpCleanup.ts';
 import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
 import { oauthMigrations } from '../../services/oauth/src/migrations.ts';
 import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
-import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
+import {
+  startDocverifyGateway,
+  type GatewayOptions,
+} from '../../services/docverify-gateway/src/start.ts';
 import { startOauth } from '../../services/oauth/src/start.ts';
 import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
 
@@ -22,10 +26,14 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-/** overridesFor: env overrides computed from the suite's database URL (e.g. a proxied one). */
+/**
+ * overridesFor: env overrides computed from the suite's database URL (e.g. a proxied one);
+ * gatewayOptions: what the docverify gateway is given beside its env (a test clock).
+ */
 export async function startPlatform(
   overrides: Record<string, string> = {},
   overridesFor: (databaseUrl: string) => Record<string, string> = () => ({}),
+  gatewayOptions: GatewayOptions = {},
 ): Promise<RunningPlatform> {
   const database = await createTestDatabase([
     platformMigrations,
@@ -44,6 +52,8 @@ export async function startPlatform(
     // the shared broker gets no `webhooks.dispatcher` queue collecting every suite's events: a
     // suite that runs the dispatcher gives it a queue of its own and deletes it
     DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
+    // the suite's own runs queue: a gateway of another suite (or of `make run`) never takes its runs
+    DOCVERIFY_RUNS_QUEUE: `test.runs.${randomBytes(4).toString('hex')}`,
     // the tests publish document events through the intake, as an operator may allow it to
     WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS: 'E_IDV_DOCUMENT_VALIDATE',
     ...overrides,
@@ -76,7 +86,7 @@ export async function startPlatform(
 
   const [oauth, docverify, webhooks] = await Promise.all([
     startOauth(env),
-    startDocverifyGateway(env),
+    startDocverifyGateway(env, gatewayOptions),
     startWebhooksGateway(env),
   ]);
   await Promise.all(
@@ -99,6 +109,7 @@ export async function startPlatform(
     async stop() {
       await Promise.all(Object.values(services).map((s) => s.stop()));
       await database.drop();
+      await deleteQueues(env.AMQP_URL!, [env.DOCVERIFY_RUNS_QUEUE!]);
     },
   };
 }

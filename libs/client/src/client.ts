@@ -1,6 +1,7 @@
 // Client SDK for callers: builds the credential headers, encrypts bodies, decrypts answers.
 import { randomUUID } from 'node:crypto';
 import { decrypt, encrypt, generateKeyPair, KeyAgreement, type KeyPair } from '@idv/crypto';
+import { SessionCalls } from './sessions.ts';
 
 export interface IdvClientOptions {
   /** base URL of one service, e.g. http://127.0.0.1:8081 */
@@ -23,6 +24,8 @@ export interface IdvResponse<T = unknown> {
 
 export class IdvClient {
   readonly keyPair: KeyPair;
+  /** verification sessions and asynchronous /verify */
+  readonly sessions: SessionCalls;
   private servicePublicKey: string | undefined;
   private agreement: KeyAgreement;
 
@@ -30,6 +33,35 @@ export class IdvClient {
     this.keyPair = options.keyPair ?? generateKeyPair();
     this.servicePublicKey = options.servicePublicKey;
     this.agreement = new KeyAgreement(this.keyPair.privateKey, 16);
+    this.sessions = new SessionCalls(this);
+  }
+
+  createSession(...args: Parameters<SessionCalls['createSession']>) {
+    return this.sessions.createSession(...args);
+  }
+
+  sessionResult(...args: Parameters<SessionCalls['sessionResult']>) {
+    return this.sessions.sessionResult(...args);
+  }
+
+  waitForSession(...args: Parameters<SessionCalls['waitForSession']>) {
+    return this.sessions.waitForSession(...args);
+  }
+
+  cancelSession(...args: Parameters<SessionCalls['cancelSession']>) {
+    return this.sessions.cancelSession(...args);
+  }
+
+  verifyAsync(...args: Parameters<SessionCalls['verifyAsync']>) {
+    return this.sessions.verifyAsync(...args);
+  }
+
+  verification(...args: Parameters<SessionCalls['verification']>) {
+    return this.sessions.verification(...args);
+  }
+
+  waitForVerification(...args: Parameters<SessionCalls['waitForVerification']>) {
+    return this.sessions.waitForVerification(...args);
   }
 
   /** The service public key (from /publickeys unless given). */
@@ -89,13 +121,15 @@ export class IdvClient {
     return JSON.parse(decrypt(await this.sharedKey(), wire)) as T;
   }
 
-  /** A JSON request with the credential headers. */
+  /** A JSON request with the credential headers (and `extraHeaders`, e.g. Prefer). */
   async request<T = unknown>(
     method: string,
     path: string,
     body?: unknown,
+    extraHeaders: Record<string, string> = {},
   ): Promise<IdvResponse<T>> {
     const headers: Record<string, string> = {
+      ...extraHeaders,
       ...(await this.headers({}, { method, path })),
       accept: 'application/json',
     };
@@ -118,10 +152,14 @@ export class IdvClient {
     method: string,
     path: string,
     payload: unknown,
+    extraHeaders: Record<string, string> = {},
   ): Promise<IdvResponse<T>> {
-    const res = await this.request<{ data?: string }>(method, path, {
-      data: await this.encryptJson(payload),
-    });
+    const res = await this.request<{ data?: string }>(
+      method,
+      path,
+      { data: await this.encryptJson(payload) },
+      extraHeaders,
+    );
     if (res.status >= 300 || typeof res.body?.data !== 'string') return res as IdvResponse<T>;
     return { ...res, body: await this.decryptJson<T>(res.body.data) };
   }

@@ -20,6 +20,8 @@ export interface ServeOptions {
   mounts?: HttpAppOptions['mounts'];
   /** operations of the mounts, for /openapi.json */
   externalOperations?: ExternalOperation[];
+  /** masks credentials a path carries in the access log (HttpAppOptions.accessLogPath) */
+  accessLogPath?: HttpAppOptions['accessLogPath'];
 }
 
 export async function serve(
@@ -45,6 +47,7 @@ export async function serve(
     trustProxy: runtime.config.TRUST_PROXY,
     unavailable: runtime.unavailable,
     ...(options.mounts ? { mounts: options.mounts } : {}),
+    ...(options.accessLogPath ? { accessLogPath: options.accessLogPath } : {}),
     openapi: {
       info: {
         title: `${runtime.service} service`,

@@ -3,10 +3,35 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { DecryptError } from './cipher.ts';
 
 const PREFIX = 'mk1:';
+/** Version byte of sealed bytes, so a future format can be told apart. */
+const BYTES_VERSION = 1;
 
 export interface SecretBox {
   seal(plaintext: string, context?: string): string;
   open(sealed: string, context?: string): string;
+  /** Bytes (an image) sealed as bytes: version(1) || IV(12) || ciphertext || tag(16), no base64. */
+  sealBytes(plaintext: Buffer, context?: string): Buffer;
+  openBytes(sealed: Buffer, context?: string): Buffer;
+}
+
+function sealRaw(key: Buffer, plaintext: Buffer, context: string): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]);
+}
+
+function openRaw(key: Buffer, raw: Buffer, context: string): Buffer {
+  if (raw.length < 28) throw new DecryptError('sealed value is too short');
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAAD(Buffer.from(context, 'utf8'));
+  decipher.setAuthTag(raw.subarray(raw.length - 16));
+  try {
+    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+  } catch {
+    throw new DecryptError('sealed value does not open under this MASTER_KEY');
+  }
 }
 
 /** masterKey: 32 bytes; anything else is rejected so a typo cannot weaken the key. */
@@ -15,27 +40,19 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
   const key = Buffer.from(masterKey);
   return {
     seal(plaintext, context = '') {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(Buffer.from(context, 'utf8'));
-      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
+      return PREFIX + sealRaw(key, Buffer.from(plaintext, 'utf8'), context).toString('base64');
     },
     open(sealed, context = '') {
       if (!sealed.startsWith(PREFIX)) throw new DecryptError('not a sealed value');
       const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64');
-      if (raw.length < 28) throw new DecryptError('sealed value is too short');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-      decipher.setAAD(Buffer.from(context, 'utf8'));
-      decipher.setAuthTag(raw.subarray(raw.length - 16));
-      try {
-        return Buffer.concat([
-          decipher.update(raw.subarray(12, raw.length - 16)),
-          decipher.final(),
-        ]).toString('utf8');
-      } catch {
-        throw new DecryptError('sealed value does not open under this MASTER_KEY');
-      }
+      return openRaw(key, raw, context).toString('utf8');
+    },
+    sealBytes(plaintext, context = '') {
+      return Buffer.concat([Buffer.of(BYTES_VERSION), sealRaw(key, plaintext, context)]);
+    },
+    openBytes(sealed, context = '') {
+      if (sealed[0] !== BYTES_VERSION) throw new DecryptError('not sealed bytes');
+      return openRaw(key, sealed.subarray(1), context);
     },
   };
 }

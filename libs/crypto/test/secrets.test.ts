@@ -21,6 +21,20 @@ describe('crypto: secret box', () => {
       DecryptError,
     );
   });
+  it('seals and opens bytes as bytes, bound to its context', () => {
+    const image = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 1, 2, 3]);
+    const sealed = box.sealBytes(image, 'session:1:front');
+    expect(sealed.length).to.equal(1 + 12 + image.length + 16);
+    expect(sealed.includes(image)).to.equal(false);
+    expect(box.openBytes(sealed, 'session:1:front').equals(image)).to.equal(true);
+    expect(() => box.openBytes(sealed, 'session:1:back')).to.throw(DecryptError);
+    const tampered = Buffer.from(sealed);
+    tampered[20] = tampered[20]! ^ 1;
+    expect(() => box.openBytes(tampered, 'session:1:front')).to.throw(DecryptError);
+    expect(() => box.openBytes(Buffer.from([1, 2, 3]), '')).to.throw(DecryptError);
+    expect(() => box.openBytes(Buffer.from([7, ...sealed.subarray(1)]), '')).to.throw(DecryptError);
+    expect(box.openBytes(box.sealBytes(Buffer.alloc(0))).length).to.equal(0);
+  });
   it('refuses a master key that is not 32 bytes', () => {
     expect(() => createSecretBox(Buffer.alloc(16))).to.throw(RangeError);
   });

@@ -22,6 +22,17 @@ export class ConflictError extends Error {
   override readonly name = 'ConflictError';
 }
 
+/** The thing asked for existed but has ended for good (an expired or finished session). */
+export class GoneError extends Error {
+  override readonly name = 'GoneError';
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
 /** The caller is known but may not do this. */
 export class NotAllowedError extends Error {
   override readonly name = 'NotAllowedError';
@@ -39,4 +50,4 @@ export class UnavailableError extends Error {
 }
 
 export type DomainError =
-  InputError | NotFoundError | ConflictError | NotAllowedError | UnavailableError;
+  InputError | NotFoundError | GoneError | ConflictError | NotAllowedError | UnavailableError;

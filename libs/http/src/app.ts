@@ -20,6 +20,8 @@ export interface HttpAppOptions {
   mounts?: { path: string; handler: express.RequestHandler }[];
   /** serve GET /openapi.json and GET /docs generated from `routes` (and `external` operations) */
   openapi?: { info: OpenApiInfo; external?: ExternalOperation[] };
+  /** the path as the access log writes it, e.g. with a credential in the path masked */
+  accessLogPath?: (path: string) => string;
 }
 
 /** The two documentation routes, described by the document they serve. */
@@ -112,7 +114,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
         {
           method: req.method,
           route,
-          path: req.path,
+          path: options.accessLogPath ? options.accessLogPath(req.path) : req.path,
           status: res.statusCode,
           ms: Math.round(seconds * 1e4) / 10,
         },

@@ -2,12 +2,21 @@
 // failures to their 4xx/503, everything else to a 500 whose cause stays in the log.
 import {
   ConflictError,
+  GoneError,
   InputError,
   NotAllowedError,
   NotFoundError,
   UnavailableError,
 } from '@idv/errors';
-import { BadRequest, Conflict, Forbidden, HttpError, NotFound, Unavailable } from './errors.ts';
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  Gone,
+  HttpError,
+  NotFound,
+  Unavailable,
+} from './errors.ts';
 
 /** Errors from other layers that mean "a backing service is down now": answered 503. */
 export type UnavailabilityTest = (err: unknown) => string | undefined;
@@ -69,6 +78,7 @@ export function toHttpError(
 function fromDomain(err: unknown): HttpError | undefined {
   if (err instanceof InputError) return new BadRequest(err.message, err.details);
   if (err instanceof NotFoundError) return new NotFound(err.message);
+  if (err instanceof GoneError) return new Gone(err.message, err.details);
   if (err instanceof ConflictError) return new Conflict(err.message);
   if (err instanceof NotAllowedError) return new Forbidden(err.message);
   if (err instanceof UnavailableError) return new Unavailable(err.message, err.retryAfterSeconds);

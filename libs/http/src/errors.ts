@@ -52,6 +52,24 @@ export class Conflict extends HttpError {
   }
 }
 
+export class Gone extends HttpError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(410, 'Gone', message, details);
+  }
+}
+
+export class PayloadTooLarge extends HttpError {
+  constructor(message: string) {
+    super(413, 'Payload Too Large', message);
+  }
+}
+
+export class UnsupportedMediaType extends HttpError {
+  constructor(message: string) {
+    super(415, 'Unsupported Media Type', message);
+  }
+}
+
 export class Unavailable extends HttpError {
   constructor(message: string, retryAfterSeconds = 5) {
     super(503, 'Service Unavailable', message, undefined, {

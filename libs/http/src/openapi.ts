@@ -83,6 +83,11 @@ function operation(route: Route): Json {
       ? { description: 'success', content: { 'application/json': { schema: plain(doc.response) } } }
       : { description: 'success' },
   };
+  for (const alt of doc?.alternatives ?? [])
+    responses[String(alt.status)] = {
+      description: `success when ${alt.when}`,
+      ...(alt.response ? { content: { 'application/json': { schema: plain(alt.response) } } } : {}),
+    };
   for (const status of errorStatuses(route)) responses[String(status)] = errorResponse;
   return {
     summary: doc?.summary ?? `${route.method} ${route.path}`,

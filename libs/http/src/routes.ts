@@ -23,6 +23,8 @@ export interface RouteDoc {
   response?: TSchema;
   /** status of the success answer; 200 when absent */
   success?: number;
+  /** other success answers a request option selects, e.g. 202 for `Prefer: respond-async` */
+  alternatives?: { status: number; when: string; response?: TSchema }[];
   /** the error statuses it can answer besides 400/401/403/404/500 as they apply */
   errors?: number[];
 }

@@ -33,4 +33,52 @@ export const DocverifyGatewayConfig = defineConfig({
     pattern: '^[A-Za-z0-9._-]+$',
     description: 'work queues are <prefix>.<connector type>; workers must use the same prefix',
   }),
+  DOCVERIFY_PUBLIC_URL: Type.String({
+    default: 'http://127.0.0.1:8081',
+    pattern: '^https?://[^/?#]+(/[^?#]*)?$',
+    description:
+      "public base URL of the gateway as people's browsers reach it: session page links are <this>/capture/<token>",
+  }),
+  SESSION_IMAGE_MAX_BYTES: Type.Integer({
+    default: 8 * 1024 * 1024,
+    minimum: 64 * 1024,
+    maximum: 32 * 1024 * 1024,
+    description: 'largest image the capture page may upload for one side (413 above)',
+  }),
+  ASYNC_VERIFY_DEADLINE_MS: Type.Integer({
+    default: 300_000,
+    minimum: 1000,
+    maximum: 3_600_000,
+    description:
+      'how long a verification run (async /verify, a session) may wait for its connectors, retries included, before it fails',
+  }),
+  CAPTURE_PAGE_DIR: Type.String({
+    default: 'services/capture-page/dist',
+    minLength: 1,
+    description: "the built capture page: index.html and assets/ (Vite's output)",
+  }),
+  CAPTURE_CHECK_THREADS: Type.Integer({
+    default: 1,
+    minimum: 1,
+    maximum: 16,
+    description: 'worker threads that decode and check captured images, off the event loop',
+  }),
+  SESSION_SWEEP_MS: Type.Integer({
+    default: 15_000,
+    minimum: 100,
+    description:
+      'how often each replica ends expired and abandoned sessions, purges images and run results past retention and re-sends lost runs',
+  }),
+  DOCVERIFY_RUNS_QUEUE: Type.String({
+    default: 'docverify.runs',
+    pattern: '^[A-Za-z0-9._-]+$',
+    description:
+      'the durable (quorum) work queue of verification runs every gateway replica consumes',
+  }),
+  RUNS_PREFETCH: Type.Integer({
+    default: 16,
+    minimum: 1,
+    maximum: 256,
+    description: 'verification runs one gateway works on at once',
+  }),
 });

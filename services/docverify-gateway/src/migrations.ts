@@ -3,7 +3,8 @@ import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_docverify.ts';
 import * as verifications from '../migrations/002_verifications.ts';
 import * as eventOutbox from '../migrations/003_event_outbox.ts';
-import * as verifierLimits from '../migrations/004_verifier_limits.ts';
+import * as sessions from '../migrations/004_sessions.ts';
+import * as verifierLimits from '../migrations/005_verifier_limits.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
@@ -11,6 +12,7 @@ export const docverifyMigrations: MigrationSet = {
     '001_docverify': initial,
     '002_verifications': verifications,
     '003_event_outbox': eventOutbox,
-    '004_verifier_limits': verifierLimits,
+    '004_sessions': sessions,
+    '005_verifier_limits': verifierLimits,
   },
 };

@@ -1,73 +1,145 @@
-// Composition root of the docverify gateway: its config, stores, routes and the shared runtime.
+// Composition root of the docverify gateway: its config, stores, routes, the verification runs'
+// consumer, the sweeps and the shared runtime.
 import { startHttpService, type StartedService } from '@idv/common-endpoints';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
 import { EventOutbox } from '@idv/db';
+import { captureChecker } from './capture/checkCapture.ts';
+import { noContentChecks, type ContentChecks } from './capture/contentChecks.ts';
+import { pageFiles } from './capture/pageFiles.ts';
+import { maskPageToken } from './capture/pageToken.ts';
+import { QualityPool } from './capture/qualityPool.ts';
 import { DocverifyGatewayConfig } from './config.ts';
+import { systemClock, type Clock } from './domain/clock.ts';
+import { startRetentionSweep } from './jobs/retentionSweep.ts';
+import { startSessionSweep } from './jobs/sessionSweep.ts';
+import { captureApiRoutes } from './routes/captureApi.ts';
+import { capturePageRoutes } from './routes/capturePage.ts';
+import { sessionRoutes } from './routes/sessions.ts';
+import { operatorSessionRoutes } from './routes/sessionsOperator.ts';
 import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
 import { verifierRoutes } from './routes/verifiers.ts';
 import { verifyRoutes } from './routes/verify.ts';
-import { verificationMetrics } from './verification/metrics.ts';
-import { QueueWaits } from './verification/queueWaits.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
+import { RunStore } from './store/runs.ts';
+import { SessionImageStore } from './store/sessionImages.ts';
+import { SessionStore } from './store/sessions.ts';
 import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { VerifierStore } from './store/verifiers.ts';
 import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
-import { startRetentionSweep } from './jobs/retentionSweep.ts';
+import { verificationMetrics } from './verification/metrics.ts';
+import { processRun } from './verification/processRun.ts';
+import { QueueWaits } from './verification/queueWaits.ts';
+import { RunQueue } from './verification/runQueue.ts';
 
 /** Interface version from the service's spec, reported by /environment. */
 export const API_VERSION = '2.0.0';
 
+/** What tests replace: the clock the timers read, and the content checks of captured images. */
+export interface GatewayOptions {
+  clock?: Clock;
+  contentChecks?: ContentChecks;
+}
+
 export function startDocverifyGateway(
   env: Record<string, string | undefined> = process.env,
+  options: GatewayOptions = {},
 ): Promise<StartedService> {
   const settings = loadConfig(DocverifyGatewayConfig, env);
+  const clock = options.clock ?? systemClock;
   return startHttpService(
     {
       service: 'docverify',
       port: settings.DOCVERIFY_PORT,
       apiVersion: API_VERSION,
       variant: { serviceKeyReset: 'key-array', ecdsaHelper: 'data' },
-      routes: (runtime) => {
+      accessLogPath: maskPageToken,
+      routes: async (runtime) => {
+        const { db, logger, lifecycle, broker } = runtime;
         const box = createSecretBox(runtime.masterKey);
         const cacheMs = settings.DOCVERIFY_LOOKUP_CACHE_MS;
         // events owed to answered callers; every replica relays what is left behind
         const outbox = new EventOutbox<EventEnvelope>(
-          runtime.db,
+          db,
           OUTBOX_TABLE,
-          (event) => runtime.broker.publishEvent(event),
-          runtime.logger,
+          (event) => broker.publishEvent(event),
+          logger,
         );
         outbox.start();
-        runtime.lifecycle.onStop('event outbox relay', 0, () => outbox.stop());
-        const verifiers = new VerifierStore(runtime.db, box, outbox, cacheMs);
-        const configs = new VerificationConfigStore(runtime.db, cacheMs);
-        const verifications = new VerificationStore(runtime.db, box);
-        runtime.lifecycle.onStop(
+        lifecycle.onStop('event outbox relay', 0, () => outbox.stop());
+        const verifiers = new VerifierStore(db, box, outbox, cacheMs);
+        const configs = new VerificationConfigStore(db, cacheMs);
+        const verifications = new VerificationStore(db, box);
+        const images = new SessionImageStore(db, box, clock);
+        const sessions = new SessionStore(db, images, clock);
+        const runs = new RunStore(db, box, clock);
+        const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
+        const pool = new QualityPool(settings.CAPTURE_CHECK_THREADS);
+        lifecycle.onStop('capture checks', 10, () => pool.close());
+        lifecycle.onStop(
           'retention sweep',
           0,
-          startRetentionSweep(verifications, settings.RETENTION_SWEEP_MS, runtime.logger),
+          startRetentionSweep(verifications, settings.RETENTION_SWEEP_MS, logger),
         );
         const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
+        const serviceKey = async () => (await runtime.serviceKeys.currentKey()).key;
         const verify = {
           ...deps,
           ...verificationMetrics(runtime.registry),
-          broker: runtime.broker,
+          broker,
           box,
           verifications,
+          sessions,
+          runs,
+          runQueue,
+          clock,
           outbox,
-          logger: runtime.logger,
+          logger,
           deadlineMs: settings.VERIFY_DEADLINE_MS,
+          asyncDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
           queueWaits: new QueueWaits(),
           queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
-          serviceKey: async () => (await runtime.serviceKeys.currentKey()).key,
+          serviceKey,
         };
+        const session = {
+          ...verify,
+          images,
+          checkCapture: captureChecker(pool, options.contentChecks ?? noContentChecks),
+          publicUrl: settings.DOCVERIFY_PUBLIC_URL,
+          runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
+          maxImageBytes: settings.SESSION_IMAGE_MAX_BYTES,
+          files: pageFiles(settings.CAPTURE_PAGE_DIR),
+        };
+        lifecycle.onStop(
+          'session sweep',
+          0,
+          startSessionSweep(session, settings.SESSION_SWEEP_MS, logger),
+        );
+        // runs in progress when this gateway stops go back to the queue for another replica
+        const stopping = new AbortController();
+        const consumer = await runQueue.consume(
+          (runId) =>
+            processRun(
+              { ...session, requeue: (id) => runQueue.enqueue(id) },
+              runId,
+              stopping.signal,
+            ),
+          settings.RUNS_PREFETCH,
+        );
+        lifecycle.onStop('verification runs', 0, async () => {
+          stopping.abort();
+          await consumer.stop();
+        });
         return [
           ...wellKnownRoutes,
           ...verifierRoutes(deps),
           ...verificationConfigRoutes(deps),
           ...verifyRoutes(verify),
+          ...sessionRoutes(session),
+          ...operatorSessionRoutes(session),
+          ...capturePageRoutes(session),
+          ...captureApiRoutes(session),
         ];
       },
     },

@@ -1,5 +1,6 @@
 // The sandbox's obviously fake world: people, licences, faces, liveness samples and documents.
 // Images are base64 strings whose decoded bytes name the fixture, so answers follow from content.
+import { embeddedFixture } from './embeddedFixture.ts';
 
 export interface Person {
   firstName: string;
@@ -82,22 +83,28 @@ export function compareFields(
   return matches;
 }
 
-/** The decoded text of a base64 image, or '' when it is not base64 text. */
+/**
+ * The text of a base64 image: the fixture names a PNG or JPEG carries inside (one per line, see
+ * embeddedFixture.ts), else its decoded bytes; '' when it is not base64 text.
+ */
 export function imageText(base64: unknown): string {
   if (typeof base64 !== 'string' || !/^[A-Za-z0-9+/=\s]+$/.test(base64)) return '';
-  return Buffer.from(base64, 'base64').toString('utf8');
+  const bytes = Buffer.from(base64, 'base64');
+  return embeddedFixture(bytes) ?? bytes.toString('utf8');
 }
+
+// The fixture patterns match at the start of any line: an image may name several fixtures.
 
 /** "FACE:<name>" is the face of <name>; anything else holds no face. */
 export function faceOf(text: string): string | undefined {
-  const match = /^FACE:([A-Za-z0-9_-]+)/.exec(text);
+  const match = /^FACE:([A-Za-z0-9_-]+)/m.exec(text);
   return match?.[1];
 }
 
 /** Liveness score 0..1: "LIVE:<score>" or "LIVE" (0.97), "SPOOF" (0.03); else undefined. */
 export function livenessOf(text: string): number | undefined {
-  if (text.startsWith('SPOOF')) return 0.03;
-  const match = /^LIVE(?::([01](?:\.\d+)?))?/.exec(text);
+  if (/^SPOOF/m.test(text)) return 0.03;
+  const match = /^LIVE(?::([01](?:\.\d+)?))?/m.exec(text);
   if (!match) return undefined;
   return match[1] === undefined ? 0.97 : Number(match[1]);
 }
@@ -110,7 +117,7 @@ export interface DocumentFixture {
 
 /** "DOC:testy" genuine and valid; "DOC:forged" tampered; "DOC:expired" genuine but expired. */
 export function documentOf(text: string): DocumentFixture | undefined {
-  const match = /^DOC:([a-z]+)/.exec(text);
+  const match = /^DOC:([a-z]+)/m.exec(text);
   const testy = LICENCES[0];
   if (!match || !testy) return undefined;
   if (match[1] === 'testy') return { genuine: true, expired: false, licence: testy };

@@ -21,3 +21,17 @@ export function retentionPlan(settings: VerificationSettings, now: Date): Retent
     expiresAt: new Date(now.getTime() + seconds * 1000),
   };
 }
+
+/**
+ * A run's final result (async /verify, a session) is kept whatever the retention says, since
+ * nobody could fetch it otherwise: until the caller reads it once, or with a ttl > 0 for that long
+ * (read as often as wanted); never past expireSessionInMin.
+ */
+export function runResultPlan(
+  settings: VerificationSettings,
+  now: Date,
+): { mode: 'until_retrieved' | 'ttl'; expiresAt: Date } {
+  const plan = retentionPlan(settings, now);
+  if (plan.keep && plan.mode === 'ttl') return { mode: 'ttl', expiresAt: plan.expiresAt };
+  return { mode: 'until_retrieved', expiresAt: new Date(now.getTime() + MAX_RETENTION_S * 1000) };
+}

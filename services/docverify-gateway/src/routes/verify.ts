@@ -1,96 +1,115 @@
-// POST /verify: decrypt, validate every rule of spec 2.2, run, answer {data: encrypt(result), publicKey}.
-import { credentialsOf, encryptedAnswer, type CredentialAuth } from '@idv/auth';
-import type { Licence } from '@idv/platform';
-import { EncryptedAnswer, VerifyBody, VerifyRequest } from '@idv/contracts';
-import { DecryptError, decrypt } from '@idv/crypto';
-import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
-import { retentionPlan } from '../domain/retention.ts';
+// POST /verify: decrypt, validate every rule of spec 2.2, run, answer {data: encrypt(result),
+// publicKey}; with `Prefer: respond-async` it answers 202 at once and a verification run does the
+// work. GET /verification/{id} follows a run, or reads a kept result.
+import { randomUUID } from 'node:crypto';
+import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import {
+  EncryptedAnswer,
+  VerifyAccepted,
+  VerifyBody,
+  VerifyRequest,
+  type VerificationView,
+} from '@idv/contracts';
+import { BadRequest, NotFound, type Route } from '@idv/http';
+import type { Request, Response } from 'express';
+import { configured } from '../domain/sessionJourney.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
-import type { VerificationStore } from '../store/verifications.ts';
-import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
-import { runVerification, type RunDeps } from '../verification/runVerification.ts';
-import { verificationEvents } from '../verification/events.ts';
-import type { EventOutbox } from '@idv/db';
-import type { EventEnvelope } from '@idv/contracts';
+import type { RunStore } from '../store/runs.ts';
+import type {
+  VerificationConfigRecord,
+  VerificationConfigStore,
+} from '../store/verificationConfigs.ts';
+import type { RunQueue } from '../verification/runQueue.ts';
+import { verifyAndRecord, type VerifyAndRecordDeps } from '../verification/verifyAndRecord.ts';
+import { openBody, scopeOf, sendEncrypted } from './encryptedBody.ts';
 
-export interface VerifyRouteDeps extends RunDeps {
+export interface VerifyRouteDeps extends VerifyAndRecordDeps {
   auth: CredentialAuth;
-  outbox: EventOutbox<EventEnvelope>;
   configs: VerificationConfigStore;
-  verifications: VerificationStore;
+  runs: RunStore;
+  runQueue: RunQueue;
   /** ms a /verify may wait for its connectors */
   deadlineMs: number;
+  /** ms an async run's connectors have (ASYNC_VERIFY_DEADLINE_MS) */
+  asyncDeadlineMs: number;
 }
 
-/** The communities a licence may read: every one for a system licence. */
-function scopeOf(licence: Licence): string[] | 'all' {
-  return licence.level === 'system' ? 'all' : licence.communities.map((c) => c.id);
+/** RFC 7240: the request asks for an asynchronous answer. */
+function prefersAsync(req: Request): boolean {
+  const prefer = req.get('prefer') ?? '';
+  return prefer.split(',').some((p) => p.split(';')[0]!.trim().toLowerCase() === 'respond-async');
 }
 
-function openRequest(sharedKey: Buffer, data: string): unknown {
-  let plaintext: string;
-  try {
-    plaintext = decrypt(sharedKey, data);
-  } catch (err) {
-    if (err instanceof DecryptError)
-      throw new BadRequest('data does not decrypt with the shared key', [
-        { path: '/data', message: err.message },
-      ]);
-    throw err;
-  }
-  try {
-    return JSON.parse(plaintext);
-  } catch {
-    throw new BadRequest('data does not hold JSON', [
-      { path: '/data', message: 'is not JSON once decrypted' },
-    ]);
-  }
+function refuseUnconfigured(request: VerifyRequest, config: VerificationConfigRecord): void {
+  const missing = request.verifications.filter((kind) => !configured(config.arrays, kind));
+  if (missing.length > 0)
+    throw new BadRequest(
+      `verification config ${config.tag} has no verifier for ${missing.join(', ')}`,
+      missing.map((kind) => ({ path: '/verifications', message: `${kind} is not configured` })),
+    );
 }
 
 export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
+  /** The request and its config, or the 400/404 that says why not. */
+  const checked = async (req: Request, res: Response) => {
+    const credentials = credentialsOf(res);
+    const request = openBody(credentials, req.body, VerifyRequest);
+    const issues = checkVerifyRules(request);
+    if (issues.length > 0)
+      throw new BadRequest(`request is invalid: ${issues[0]!.path} ${issues[0]!.message}`, issues);
+    const configs = await deps.configs.findCached(scopeOf(credentials.licence), request.dvcID);
+    if (configs.length === 0) throw new NotFound(`verification config ${request.dvcID} not found`);
+    if (configs.length > 1)
+      throw new BadRequest(
+        `dvcID ${request.dvcID} names configs in several communities: use its id`,
+      );
+    return { credentials, request, config: configs[0]! };
+  };
+
   return [
     {
       method: 'POST',
       path: '/verify',
       doc: {
         summary:
-          'verifies a document or person: body {data: encrypt(request of spec 2.2)}, answer {data: encrypt(result), publicKey}',
+          'verifies a document or person: body {data: encrypt(request of spec 2.2)}, answer {data: encrypt(result), publicKey}; with the header `Prefer: respond-async`: 202 {verificationId, status: processing} at once, with Location and Preference-Applied',
         body: VerifyBody,
         response: EncryptedAnswer,
+        alternatives: [{ status: 202, when: 'Prefer: respond-async', response: VerifyAccepted }],
         errors: [503],
       },
       guards: [deps.auth.require()],
       handler: async (req, res) => {
         const deadline = Date.now() + deps.deadlineMs;
-        const credentials = credentialsOf(res);
-        const body = parseBody(VerifyBody, req.body);
-        const request = parseBody(VerifyRequest, openRequest(credentials.sharedKey, body.data));
-        const issues = checkVerifyRules(request);
-        if (issues.length > 0)
-          throw new BadRequest(
-            `request is invalid: ${issues[0]!.path} ${issues[0]!.message}`,
-            issues,
+        const { credentials, request, config } = await checked(req, res);
+        if (prefersAsync(req)) {
+          refuseUnconfigured(request, config);
+          const id = randomUUID();
+          const now = deps.clock.now();
+          await deps.runs.create(
+            {
+              id,
+              communityId: config.communityId,
+              tenantId: config.tenantId,
+              configId: config.id,
+              dvcID: request.dvcID,
+              kind: 'async_verify',
+              sessionId: null,
+              deadline: new Date(now.getTime() + deps.asyncDeadlineMs),
+            },
+            request,
           );
-
-        const configs = await deps.configs.findCached(scopeOf(credentials.licence), request.dvcID);
-        if (configs.length === 0)
-          throw new NotFound(`verification config ${request.dvcID} not found`);
-        if (configs.length > 1)
-          throw new BadRequest(
-            `dvcID ${request.dvcID} names configs in several communities: use its id`,
-          );
-
-        const config = configs[0]!;
-        const result = await runVerification(deps, request, config, deadline);
-        // the result (if kept) and the events it owes are stored before the answer
-        const events = verificationEvents(config, result);
-        await deps.verifications.keep(
-          config.communityId,
-          result,
-          retentionPlan(config.settings, new Date()),
-          events,
-        );
-        res.json(encryptedAnswer(credentials, result));
+          await deps.runQueue.enqueue(id);
+          res
+            .status(202)
+            .set({ 'Preference-Applied': 'respond-async', Location: `/verification/${id}` })
+            .json({ verificationId: id, status: 'processing' });
+          return;
+        }
+        const { result, events } = await verifyAndRecord(deps, request, config, deadline, {
+          mode: 'sync',
+        });
+        sendEncrypted(res, credentials, result);
         // after the answer, so the caller does not wait for the broker; the outbox keeps what fails
         void deps.outbox.flush(events);
       },
@@ -99,19 +118,32 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
       method: 'GET',
       path: '/verification/:verificationId',
       doc: {
-        summary: 'a kept verification result (per the data retention), encrypted for the caller',
+        summary:
+          'a verification: an async run (processing | pending | completed | failed, with the result once completed, kept until retrieved) or a result kept per the data retention; {data: encrypt({verificationId, status, result?, failure?}), publicKey}',
         response: EncryptedAnswer,
       },
       guards: [deps.auth.require()],
       handler: async (req, res) => {
         const credentials = credentialsOf(res);
-        const kept = await deps.verifications.retrieve(
-          String(req.params.verificationId),
-          scopeOf(credentials.licence),
-        );
-        if (!kept)
+        const id = String(req.params.verificationId);
+        const scope = scopeOf(credentials.licence);
+        const run = await deps.runs.get(id, scope);
+        let view: VerificationView | undefined;
+        if (run) {
+          const result = run.status === 'completed' ? await deps.runs.retrieve(id) : undefined;
+          view = {
+            verificationId: id,
+            status: run.status,
+            ...(result ? { result } : {}),
+            ...(run.failure ? { failure: run.failure } : {}),
+          };
+        } else {
+          const kept = await deps.verifications.retrieve(id, scope);
+          if (kept) view = { verificationId: id, status: 'completed', result: kept.result };
+        }
+        if (!view)
           throw new NotFound('verification not found: never kept, already retrieved or expired');
-        res.json(encryptedAnswer(credentials, kept.result));
+        sendEncrypted(res, credentials, view);
       },
     },
   ];

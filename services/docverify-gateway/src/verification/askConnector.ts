@@ -12,6 +12,7 @@ import {
 } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
+import { documentForKind } from '../domain/kindImages.ts';
 import type { VerifierRecord } from '../store/verifiers.ts';
 import type { QueueWaits } from './queueWaits.ts';
 
@@ -56,10 +57,8 @@ async function askOne(
   queue: string,
 ): Promise<Answer> {
   const jobId = randomUUID();
-  const sealed = deps.box.seal(
-    JSON.stringify({ config: verifier.config, document: request.document }),
-    jobId,
-  );
+  const document = documentForKind(request.kind, request.document);
+  const sealed = deps.box.seal(JSON.stringify({ config: verifier.config, document }), jobId);
   const sentAt = Date.now();
   const job = {
     jobId,

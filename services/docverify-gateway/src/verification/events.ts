@@ -19,7 +19,7 @@ const FAMILY: Record<VerificationKind | 'data_comparison', EventName> = {
 
 /** One event per family of kinds the verification ran, with statuses and no raw PII. */
 export function verificationEvents(
-  config: VerificationConfigRecord,
+  config: Pick<VerificationConfigRecord, 'tenantId' | 'communityId'>,
   result: VerifyResult,
 ): EventEnvelope[] {
   const byEvent = new Map<EventName, VerifyResult['certifications']>();

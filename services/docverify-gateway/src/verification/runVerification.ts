@@ -17,9 +17,29 @@ export interface RunDeps extends AskDeps {
 
 type Certification = VerifyResult['certifications'][number];
 
-function certify(
+/** Signs a certification of `verificationId` with the service key (also for settled pending kinds). */
+export function proofSigner(key: ServiceKey, verificationId: string, dvcID: string) {
+  return (c: Omit<Certification, 'proof'>): string =>
+    signProof(key.keySecret, key.keyId, {
+      verificationId,
+      kind: c.kind,
+      verifier: c.verifier,
+      verified: c.verified,
+      status: c.status,
+      dvcID,
+    });
+}
+
+/** What a certification is made from: a connector's answer and the verifier that gave it. */
+export interface CertifiedAnswer {
+  reply: Pick<Answer['reply'], 'outcome' | 'authority' | 'result'>;
+  verifier: { tag: string };
+  raw?: unknown;
+}
+
+export function certify(
   kind: VerificationKind,
-  answer: Answer,
+  answer: CertifiedAnswer,
   proof: (c: Omit<Certification, 'proof'>) => string,
 ): Certification {
   const { reply } = answer;
@@ -39,7 +59,7 @@ function certify(
 }
 
 /** The data_comparison certification, when the config asks for one and a document yielded data. */
-function compareWithDocument(
+export function compareWithDocument(
   config: VerificationConfigRecord,
   request: VerifyRequest,
   certifications: Certification[],
@@ -74,14 +94,17 @@ function compareWithDocument(
   return { ...base, proof: proof(base) };
 }
 
-/** Runs `request` through `config`; every connector job must be answered by `deadline` (epoch ms). */
+/**
+ * Runs `request` through `config`; every connector job must be answered by `deadline` (epoch ms).
+ * A verification run passes its own id, so a re-run after a crash keeps the verificationId.
+ */
 export async function runVerification(
   deps: RunDeps,
   request: VerifyRequest,
   config: VerificationConfigRecord,
   deadline: number,
+  verificationId: string = randomUUID(),
 ): Promise<VerifyResult> {
-  const verificationId = randomUUID();
   const key = await deps.serviceKey();
   const itemsByKind = new Map<VerificationKind, ConfigItem[]>();
   for (const kind of request.verifications) {
@@ -130,15 +153,7 @@ export async function runVerification(
     );
   }
 
-  const proof = (c: Omit<Certification, 'proof'>) =>
-    signProof(key.keySecret, key.keyId, {
-      verificationId,
-      kind: c.kind,
-      verifier: c.verifier,
-      verified: c.verified,
-      status: c.status,
-      dvcID: request.dvcID,
-    });
+  const proof = proofSigner(key, verificationId, request.dvcID);
   const certifications = answers.map(([kind, asked]) =>
     certify(kind, asked.answer as Answer, proof),
   );
@@ -151,7 +166,11 @@ export async function runVerification(
     docId: request.document.id,
     docType: request.document.type,
     dvcID: request.dvcID,
-    status: certifications.every((c) => c.verified) ? 'verified' : 'not_verified',
+    status: overallStatus(certifications),
     certifications,
   };
+}
+
+export function overallStatus(certifications: Certification[]): VerifyResult['status'] {
+  return certifications.every((c) => c.verified) ? 'verified' : 'not_verified';
 }

@@ -1,0 +1,36 @@
+// The README's table of session states and transitions, generated from SESSION_TRANSITIONS (the
+// contract): `npx tsx infra/dev/sessionStatesTable.ts --write` rewrites it between its markers,
+// and test/sessions/readme-states.test.ts keeps the two equal.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { SESSION_TRANSITIONS, wireStatusOf } from '@idv/contracts';
+import { WELL_KNOWN } from '../../services/docverify-gateway/src/domain/wellKnown.ts';
+
+export const START = '<!-- session-states:start -->';
+export const END = '<!-- session-states:end -->';
+
+const MINUTES = {
+  expireSessionInMin: WELL_KNOWN.expireSessionInMin,
+  abandonSessionInMin: WELL_KNOWN.abandonSessionInMin,
+};
+
+export function sessionStatesTable(): string {
+  return [
+    '| from | to | wire status | when | timer (well-known constant) |',
+    '|---|---|---|---|---|',
+    ...SESSION_TRANSITIONS.map(
+      (t) =>
+        `| ${t.from.map((s) => `\`${s}\``).join(', ')} | \`${t.to}\` | \`${wireStatusOf(t.to)}\` | ${t.on} | ${t.timer ? `\`${t.timer}\` (${MINUTES[t.timer]} min)` : ''} |`,
+    ),
+  ].join('\n');
+}
+
+export function withStatesTable(readme: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README lacks ${START} ... ${END}`);
+  return `${readme.slice(0, start + START.length)}\n\n${sessionStatesTable()}\n\n${readme.slice(end)}`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--write'))
+  writeFileSync('README.md', withStatesTable(readFileSync('README.md', 'utf8')));

@@ -1,0 +1,56 @@
+// checkCapture(side, bytes, journey) -> problems[]: the one entry of the capture checks. Local
+// checks first (a readable PNG/JPEG/WebP within the pixel cap, big enough, sharp, well lit; the
+// decoding runs in a worker thread), then the content checks of contentChecks.ts.
+import type { CaptureSide } from '@idv/contracts';
+import type { CaptureJourney, ContentChecks } from './contentChecks.ts';
+import { readImageHeader, type ImageHeader } from './imageHeader.ts';
+import type { Measures } from './measures.ts';
+import { UndecodableImage, type QualityPool } from './qualityPool.ts';
+import {
+  MAX_PIXELS,
+  measureProblems,
+  NOT_AN_IMAGE,
+  sizeProblems,
+  type ProblemFound,
+} from './qualityRules.ts';
+
+export interface CaptureReport {
+  problems: ProblemFound[];
+  /** present when the image could be read */
+  header?: ImageHeader;
+  measures?: Measures;
+}
+
+export type CheckCapture = (
+  side: CaptureSide,
+  bytes: Buffer,
+  journey: CaptureJourney,
+) => Promise<CaptureReport>;
+
+export function captureChecker(pool: QualityPool, contentChecks: ContentChecks): CheckCapture {
+  return async (side, bytes, journey) => {
+    const header = readImageHeader(bytes);
+    if (!header || header.width === 0 || header.height === 0) return { problems: [NOT_AN_IMAGE] };
+    if (header.width * header.height > MAX_PIXELS)
+      return {
+        problems: [
+          {
+            code: 'not_an_image',
+            message: `the image is ${header.width}x${header.height} pixels, over the limit of ${MAX_PIXELS / 1e6} megapixels`,
+          },
+        ],
+      };
+    const tooSmall = sizeProblems(side, header);
+    if (tooSmall.length > 0) return { problems: tooSmall, header };
+    let measures: Measures;
+    try {
+      measures = await pool.measure(bytes, header.format);
+    } catch (err) {
+      if (err instanceof UndecodableImage) return { problems: [NOT_AN_IMAGE] };
+      throw err;
+    }
+    const local = measureProblems(measures);
+    if (local.length > 0) return { problems: local, header, measures };
+    return { problems: await contentChecks({ side, bytes, header, journey }), header, measures };
+  };
+}

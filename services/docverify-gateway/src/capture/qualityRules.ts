@@ -1,0 +1,60 @@
+// The local capture checks as rules over an image's header and measures: big enough for its side,
+// sharp, neither too dark nor too bright. Each problem carries the advice the page can show.
+import type { CaptureProblem, CaptureSide } from '@idv/contracts';
+import type { ImageHeader } from './imageHeader.ts';
+import type { Measures } from './measures.ts';
+
+export interface ProblemFound {
+  code: CaptureProblem;
+  message: string;
+}
+
+/** Smallest accepted image per side: [long side, short side] in pixels. */
+export const MIN_SIZE: Record<CaptureSide, [number, number]> = {
+  front: [640, 400],
+  back: [640, 400],
+  passport: [640, 400],
+  selfie: [320, 240],
+};
+
+/** Larger images are not decoded at all: a small file may hide a huge canvas. */
+export const MAX_PIXELS = 50_000_000;
+
+/** Below this Laplacian variance (on the working copy) an image is too blurred to read. */
+export const MIN_SHARPNESS = 40;
+export const MIN_LUMINANCE = 45;
+export const MAX_LUMINANCE = 220;
+
+export function sizeProblems(side: CaptureSide, header: ImageHeader): ProblemFound[] {
+  const [long, short] = MIN_SIZE[side];
+  const { width, height } = header;
+  if (Math.max(width, height) >= long && Math.min(width, height) >= short) return [];
+  return [
+    {
+      code: 'too_small',
+      message: `the image is ${width}x${height} pixels; a ${side === 'selfie' ? 'selfie' : 'document'} needs at least ${long}x${short}: come closer or use a better camera`,
+    },
+  ];
+}
+
+export function measureProblems(measures: Measures): ProblemFound[] {
+  const problems: ProblemFound[] = [];
+  if (measures.luminance < MIN_LUMINANCE)
+    problems.push({ code: 'too_dark', message: 'the image is too dark: find more light' });
+  else if (measures.luminance > MAX_LUMINANCE)
+    problems.push({
+      code: 'too_bright',
+      message: 'the image is too bright: avoid glare and direct light',
+    });
+  if (measures.sharpness < MIN_SHARPNESS)
+    problems.push({
+      code: 'blurred',
+      message: 'the image is blurred: hold still and let the camera focus',
+    });
+  return problems;
+}
+
+export const NOT_AN_IMAGE: ProblemFound = {
+  code: 'not_an_image',
+  message: 'the file is not a JPEG, PNG or WebP image that can be read',
+};

@@ -1,0 +1,165 @@
+// The capture page's API (contracts/http/capture.ts) under /capture-api/: its only credential is
+// the page token in `Authorization: Bearer <token>`, never in a URL. Every call is activity.
+import {
+  CAPTURE_MEDIA_TYPES,
+  CAPTURE_SIDES,
+  CaptureConsent,
+  CaptureDocumentType,
+  CaptureImageVerdict,
+  CaptureSession,
+  CaptureStatus,
+  type CaptureSide,
+} from '@idv/contracts';
+import {
+  BadRequest,
+  NotFound,
+  parseBody,
+  PayloadTooLarge,
+  Unauthorized,
+  UnsupportedMediaType,
+  type Route,
+} from '@idv/http';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import {
+  captureImage,
+  chooseDocumentType,
+  giveConsent,
+  submitCapture,
+} from '../sessions/captureActions.ts';
+import type { SessionDeps } from '../sessions/deps.ts';
+import { livePageSession, pageView, sessionOfToken } from '../sessions/pageSession.ts';
+import type { SessionRecord } from '../store/sessionRecord.ts';
+
+export interface CaptureApiDeps extends SessionDeps {
+  maxImageBytes: number;
+}
+
+/** The bearer token of the request, checked for shape only (the session lookup follows). */
+function bearerToken(req: Request, res: Response, next: NextFunction): void {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+  res.set('Cache-Control', 'no-store');
+  if (!match)
+    return next(new Unauthorized('the page token is required: Authorization: Bearer <token>'));
+  res.locals.pageToken = match[1];
+  next();
+}
+
+const tokenOf = (res: Response) => res.locals.pageToken as string;
+const status = (session: SessionRecord) => ({
+  state: session.status,
+  redirectUrl: session.redirectUrl,
+});
+
+export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
+  const guards = [bearerToken];
+  const mediaTypes: readonly string[] = CAPTURE_MEDIA_TYPES;
+  /** 415 and 413 before the body is read; the raw parser holds the limit for bodies of no length */
+  const imageBody = (req: Request, _res: Response, next: NextFunction) => {
+    const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!mediaTypes.includes(type))
+      return next(new UnsupportedMediaType(`the image must be one of ${mediaTypes.join(', ')}`));
+    if (Number(req.get('content-length') ?? 0) > deps.maxImageBytes)
+      return next(new PayloadTooLarge(`the image is larger than ${deps.maxImageBytes} bytes`));
+    next();
+  };
+  const raw = express.raw({ type: () => true, limit: deps.maxImageBytes });
+  const base = '/capture-api';
+
+  return [
+    {
+      method: 'GET',
+      path: `${base}/session`,
+      guards,
+      doc: {
+        summary:
+          'the session of the page token (Authorization: Bearer): what the page needs; the first call opens it. 404 unknown token, 410 ended (details.state)',
+        response: CaptureSession,
+        errors: [401, 410],
+      },
+      handler: async (_req, res) => {
+        const session = await livePageSession(deps, tokenOf(res));
+        res.json(await pageView(deps, session, tokenOf(res), deps.maxImageBytes));
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/consent`,
+      guards,
+      doc: {
+        summary: 'records the biometric consent with its time and text version',
+        body: CaptureConsent,
+        response: CaptureStatus,
+        errors: [401, 409, 410],
+      },
+      handler: async (req, res) => {
+        const body = parseBody(CaptureConsent, req.body);
+        res.json(status(await giveConsent(deps, tokenOf(res), body.textVersion)));
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/document-type`,
+      guards,
+      doc: {
+        summary: 'the document the person chose, when the session did not fix one (409 if it did)',
+        body: CaptureDocumentType,
+        response: CaptureStatus,
+        errors: [401, 409, 410],
+      },
+      handler: async (req, res) => {
+        const body = parseBody(CaptureDocumentType, req.body);
+        res.json(status(await chooseDocumentType(deps, tokenOf(res), body.documentType)));
+      },
+    },
+    {
+      method: 'PUT',
+      path: `${base}/images/:side`,
+      guards: [...guards, imageBody, raw],
+      jsonBody: false,
+      doc: {
+        summary:
+          'one capture of a side (front, back, passport, selfie), the raw image as the body (image/jpeg, image/png or image/webp, at most SESSION_IMAGE_MAX_BYTES): checked, kept if it passes, counted against the retries. 409: side not in the journey or no retakes left; 413 too large; 415 other media types',
+        response: CaptureImageVerdict,
+        errors: [401, 409, 410, 413, 415],
+      },
+      handler: async (req, res) => {
+        const side = String(req.params.side);
+        if (!(CAPTURE_SIDES as readonly string[]).includes(side))
+          throw new NotFound(`no side ${side}: one of ${CAPTURE_SIDES.join(', ')}`);
+        const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        if (bytes.length === 0) throw new BadRequest('the body must be the image');
+        res.json(await captureImage(deps, tokenOf(res), side as CaptureSide, bytes));
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/submit`,
+      guards,
+      doc: {
+        summary:
+          'submits the captures: processing starts (409 while a side of the journey still lacks an accepted image and has retakes left)',
+        response: CaptureStatus,
+        errors: [401, 409, 410],
+      },
+      handler: async (_req, res) => {
+        res.json(status(await submitCapture(deps, tokenOf(res))));
+      },
+    },
+    {
+      method: 'GET',
+      path: `${base}/status`,
+      guards,
+      doc: {
+        summary:
+          "the session's state, ended ones too: the final screen and the desktop that handed off poll it",
+        response: CaptureStatus,
+        errors: [401],
+      },
+      handler: async (_req, res) => {
+        const session = await sessionOfToken(deps, tokenOf(res));
+        await deps.sessions.touch(session.id);
+        res.json(status(session));
+      },
+    },
+  ];
+}

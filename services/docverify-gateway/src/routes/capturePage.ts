@@ -1,0 +1,96 @@
+// GET /capture/{token}: the capture page's index.html for a session's link (200 while the session
+// lives, 404 unknown, 410 ended: a browser gets the page, which asks the API and shows the
+// matching screen; any other client the error body), under a strict Content-Security-Policy
+// without inline scripts; and its hashed assets, cached for good.
+import { GoneError, NotFoundError } from '@idv/errors';
+import { NotFound, Unavailable, type Route } from '@idv/http';
+import type { PageFiles } from '../capture/pageFiles.ts';
+import type { SessionDeps } from '../sessions/deps.ts';
+import { refuseEnded, sessionOfToken } from '../sessions/pageSession.ts';
+
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' blob: data:",
+  "media-src 'self' blob:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const PAGE_HEADERS = {
+  'Content-Security-Policy': PAGE_CSP,
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Permissions-Policy': 'camera=(self)',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Type': 'text/html; charset=utf-8',
+};
+
+export interface CapturePageDeps extends SessionDeps {
+  files: PageFiles;
+}
+
+/** undefined for a live session, else why not (unknown: 404, ended: 410). */
+async function pageRefusal(
+  deps: SessionDeps,
+  token: string,
+): Promise<NotFoundError | GoneError | undefined> {
+  try {
+    refuseEnded(await sessionOfToken(deps, token));
+    return undefined;
+  } catch (err) {
+    if (err instanceof NotFoundError || err instanceof GoneError) return err;
+    throw err;
+  }
+}
+
+const STATUS = (refusal: NotFoundError | GoneError) => (refusal instanceof GoneError ? 410 : 404);
+
+export function capturePageRoutes(deps: CapturePageDeps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/capture/assets/:file',
+      doc: { summary: "the capture page's scripts, styles and images (hashed names, immutable)" },
+      handler: async (req, res) => {
+        const path = await deps.files.asset(String(req.params.file));
+        if (!path) throw new NotFound(`no asset ${String(req.params.file)}`);
+        res.set({
+          'Cache-Control': 'public, max-age=31536000, immutable',
+          'X-Content-Type-Options': 'nosniff',
+        });
+        res.sendFile(path);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/capture/:token',
+      doc: {
+        summary:
+          "the capture page of a session (HTML): 200 while the session lives, 404 for an unknown link, 410 for an ended session (a browser, accepting text/html, gets the page, which shows a screen for each; other clients the error body). The token is the link's only credential",
+        errors: [410, 503],
+      },
+      handler: async (req, res) => {
+        const refusal = await pageRefusal(deps, String(req.params.token));
+        // a browser asks for HTML and gets the page's own screen for the refusal
+        const browser = req.accepts(['application/json', 'text/html']) === 'text/html';
+        if (refusal && !browser) throw refusal;
+        const page = await deps.files.index();
+        if (!page && refusal) throw refusal;
+        if (!page)
+          throw new Unavailable(
+            'the capture page is not built (npm run build -w services/capture-page)',
+            30,
+          );
+        res
+          .status(refusal ? STATUS(refusal) : 200)
+          .set(PAGE_HEADERS)
+          .send(page);
+      },
+    },
+  ];
+}

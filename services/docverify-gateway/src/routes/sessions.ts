@@ -1,0 +1,85 @@
+// The caller's session API (DESIGN 2.4, the vendor helper's calls): create answers plain JSON,
+// result and cancel answer {data: encrypt(view), publicKey}. Any valid licence, within its
+// communities; credential headers and encrypted bodies as for /verify.
+import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import {
+  EncryptedAnswer,
+  SessionCreate,
+  SessionCreated,
+  SessionRef,
+  VerifyBody,
+  wireStatusOf,
+} from '@idv/contracts';
+import type { Route } from '@idv/http';
+import { cancelSession, sessionResult } from '../sessions/callerSessions.ts';
+import { createSession } from '../sessions/createSession.ts';
+import type { SessionDeps } from '../sessions/deps.ts';
+import { openBody, scopeOf, sendEncrypted } from './encryptedBody.ts';
+
+export interface SessionRouteDeps extends SessionDeps {
+  auth: CredentialAuth;
+}
+
+export function sessionRoutes(deps: SessionRouteDeps): Route[] {
+  const guards = [deps.auth.require()];
+  return [
+    {
+      method: 'POST',
+      path: '/document_share_session/create',
+      guards,
+      doc: {
+        summary:
+          'creates a verification session for a config (dvcID) whose kinds can run its journey: body {data: encrypt({dvcID, sessionRequest})}, answer in plain JSON {sessionId, url, status, state, expiresAt}; url is the capture page, its token the only credential',
+        body: VerifyBody,
+        response: SessionCreated,
+      },
+      handler: async (req, res) => {
+        const credentials = credentialsOf(res);
+        const input = openBody(credentials, req.body, SessionCreate);
+        const { session, url } = await createSession(deps, scopeOf(credentials.licence), input);
+        res.json({
+          sessionId: session.id,
+          url,
+          status: wireStatusOf(session.status),
+          state: session.status,
+          expiresAt: session.expiresAt.toISOString(),
+        });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/document_share_session/result',
+      guards,
+      doc: {
+        summary:
+          'the session: status INPROGRESS until it ends, then COMPLETED (with the result /verify gives, kept until retrieved), FAILED, EXPIRED, ABANDONED or CANCELLED; body {data: encrypt({dvcID, sessionId})}, answer {data: encrypt(view), publicKey}',
+        body: VerifyBody,
+        response: EncryptedAnswer,
+      },
+      handler: async (req, res) => {
+        const credentials = credentialsOf(res);
+        const ref = openBody(credentials, req.body, SessionRef);
+        const view = await sessionResult(deps, scopeOf(credentials.licence), ref);
+        sendEncrypted(res, credentials, view);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/document_share_session/cancel',
+      guards,
+      doc: {
+        summary:
+          'cancels a session not yet submitted (409 once submitted or ended): body {data: encrypt({dvcID, sessionId})}, answer {data: encrypt(view), publicKey}',
+        body: VerifyBody,
+        response: EncryptedAnswer,
+        errors: [409],
+      },
+      handler: async (req, res) => {
+        const credentials = credentialsOf(res);
+        const ref = openBody(credentials, req.body, SessionRef);
+        const view = await cancelSession(deps, scopeOf(credentials.licence), ref);
+        sendEncrypted(res, credentials, view);
+      },
+    },
+  ];
+}

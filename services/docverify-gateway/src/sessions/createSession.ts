@@ -1,0 +1,131 @@
+// POST /document_share_session/create: a session for one verification config of the caller's
+// communities, whose journey that config can run, with its page token (returned once, in the URL).
+import { randomUUID } from 'node:crypto';
+import type { SessionCreate, SessionDocumentType } from '@idv/contracts';
+import { InputError, NotFoundError } from '@idv/errors';
+import { newPageToken, pageTokenHash } from '../capture/pageToken.ts';
+import { captureSettings, type ReviewScreens } from '../domain/captureSettings.ts';
+import { documentTypesOf, journeyIssues, type JourneyType } from '../domain/sessionJourney.ts';
+import type { SessionRecord } from '../store/sessionRecord.ts';
+import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { SessionDeps } from './deps.ts';
+import { sessionEvents } from './events.ts';
+import { TIMER_MS } from './timers.ts';
+
+const DOCUMENT_KINDS = ['dl_authenticate', 'idcard_authenticate', 'ppt_authenticate'] as const;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** https anywhere, http only on loopback (a developer's machine): the person's browser goes there. */
+function redirectIssue(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.protocol === 'https:') return undefined;
+  if (parsed?.protocol === 'http:' && LOOPBACK.has(parsed.hostname)) return undefined;
+  return 'must be an https URL (http only on loopback)';
+}
+
+async function findConfig(
+  deps: SessionDeps,
+  scope: string[] | 'all',
+  dvcID: string,
+): Promise<VerificationConfigRecord> {
+  const configs = await deps.configs.find(scope, dvcID);
+  if (configs.length === 0) throw new NotFoundError(`verification config ${dvcID} not found`);
+  if (configs.length > 1)
+    throw new InputError(`dvcID ${dvcID} names configs in several communities: use its id`);
+  return configs[0]!;
+}
+
+/** What the config's document verifiers' scan channels say about review screens. */
+async function reviewScreens(
+  deps: SessionDeps,
+  config: VerificationConfigRecord,
+): Promise<ReviewScreens[]> {
+  const tags = DOCUMENT_KINDS.flatMap((kind) => (config.arrays[kind] ?? []).map((i) => i.verifier));
+  if (tags.length === 0) return [];
+  const verifiers = await deps.verifiers.findByTagsCached(config.communityId, [...new Set(tags)]);
+  return verifiers.map(
+    (v) => (v.config.scan_channelConfiguration as ReviewScreens | undefined) ?? {},
+  );
+}
+
+export interface CreatedSession {
+  session: SessionRecord;
+  url: string;
+}
+
+export async function createSession(
+  deps: SessionDeps,
+  scope: string[] | 'all',
+  input: SessionCreate,
+): Promise<CreatedSession> {
+  const request = input.sessionRequest;
+  const redirect = redirectIssue(request.redirectUrl);
+  if (redirect)
+    throw new InputError(`sessionRequest.redirectUrl ${redirect}`, [
+      { path: '/sessionRequest/redirectUrl', message: redirect },
+    ]);
+  const config = await findConfig(deps, scope, input.dvcID);
+  const journey: JourneyType =
+    request.journeyType ?? config.settings.journeyType ?? 'KYC_WITH_FACE_COMPARISON';
+  const fixed: SessionDocumentType | undefined = request.documentType;
+  const issues = journeyIssues(config.arrays, journey, fixed);
+  if (issues.length > 0)
+    throw new InputError(
+      `the verification config cannot run this session: ${issues[0]!.message}`,
+      issues,
+    );
+
+  const id = randomUUID();
+  const token = newPageToken();
+  const now = deps.clock.now();
+  const documentTypes = fixed ? [fixed] : documentTypesOf(config.arrays);
+  const personal = {
+    userUID: request.userUID,
+    did: request.did,
+    tenantDNS: request.tenantDNS,
+    communityName: request.communityName,
+  };
+  const { session, events } = await deps.sessions.create(
+    {
+      row: {
+        id,
+        community_id: config.communityId,
+        tenant_id: config.tenantId,
+        config_id: config.id,
+        dvc_id: input.dvcID,
+        token_hash: pageTokenHash(token),
+        status: 'created',
+        journey_type: journey,
+        document_type: fixed ?? null,
+        document_fixed: fixed !== undefined,
+        locale: request.locale ?? 'en',
+        redirect_url: request.redirectUrl ?? null,
+        metadata: request.metadata ?? null,
+        settings: captureSettings(
+          config.settings,
+          documentTypes,
+          await reviewScreens(deps, config),
+        ),
+        request_sealed: deps.box.seal(JSON.stringify(personal), `session-request:${id}`),
+        consent: null,
+        attempts: {},
+        run_id: null,
+        failure: null,
+        opened_at: null,
+        last_activity_at: null,
+        submitted_at: null,
+        ended_at: null,
+      },
+      expiresAt: new Date(now.getTime() + TIMER_MS.expireSessionInMin),
+    },
+    (created) =>
+      sessionEvents(created, {
+        journeyType: created.journeyType,
+        documentType: created.documentType,
+        expiresAt: created.expiresAt.toISOString(),
+      }),
+  );
+  void deps.outbox.flush(events);
+  return { session, url: `${deps.publicUrl.replace(/\/+$/, '')}/capture/${token}` };
+}

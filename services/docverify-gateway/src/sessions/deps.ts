@@ -1,0 +1,29 @@
+// What the session use cases work with, built once in start.ts.
+import type { EventEnvelope } from '@idv/contracts';
+import type { SecretBox } from '@idv/crypto';
+import type { EventOutbox } from '@idv/db';
+import type { CheckCapture } from '../capture/checkCapture.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { RunStore } from '../store/runs.ts';
+import type { SessionImageStore } from '../store/sessionImages.ts';
+import type { SessionStore } from '../store/sessions.ts';
+import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
+import type { VerifierStore } from '../store/verifiers.ts';
+import type { RunQueue } from '../verification/runQueue.ts';
+
+export interface SessionDeps {
+  sessions: SessionStore;
+  images: SessionImageStore;
+  runs: RunStore;
+  configs: VerificationConfigStore;
+  verifiers: VerifierStore;
+  box: SecretBox;
+  outbox: EventOutbox<EventEnvelope>;
+  clock: Clock;
+  runQueue: RunQueue;
+  checkCapture: CheckCapture;
+  /** base of the page URL (DOCVERIFY_PUBLIC_URL) */
+  publicUrl: string;
+  /** how long a session's run may wait for its connectors (ASYNC_VERIFY_DEADLINE_MS) */
+  runDeadlineMs: number;
+}

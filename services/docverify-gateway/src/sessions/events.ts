@@ -1,0 +1,66 @@
+// The events of a session's life and of an async run's end: ids, states and counts, never PII.
+import { randomUUID } from 'node:crypto';
+import type { EventEnvelope, EventName, SessionState, VerifyResult } from '@idv/contracts';
+import type { SessionRecord } from '../store/sessionRecord.ts';
+import type { RunRecord } from '../store/runs.ts';
+
+/** The event each state a session enters emits ('processing' emits none). */
+const SESSION_EVENT: Partial<Record<SessionState, EventName>> = {
+  created: 'E_IDV_SESSION_CREATED',
+  opened: 'E_IDV_SESSION_OPENED',
+  submitted: 'E_IDV_SESSION_SUBMITTED',
+  completed: 'E_IDV_SESSION_COMPLETED',
+  failed: 'E_IDV_SESSION_FAILED',
+  expired: 'E_IDV_SESSION_EXPIRED',
+  abandoned: 'E_IDV_SESSION_ABANDONED',
+  cancelled: 'E_IDV_SESSION_CANCELLED',
+};
+
+function envelope(
+  eventName: EventName,
+  scope: { tenantId: string; communityId: string },
+  data: Record<string, unknown>,
+  ts: number,
+): EventEnvelope {
+  return {
+    eventId: randomUUID(),
+    eventName,
+    version: 1,
+    tenantId: scope.tenantId,
+    communityId: scope.communityId,
+    ts,
+    data,
+  } as EventEnvelope;
+}
+
+/** The event of `session` having entered its state, with `extra` members; none for processing. */
+export function sessionEvents(
+  session: SessionRecord,
+  extra: Record<string, unknown> = {},
+  ts = Date.now(),
+): EventEnvelope[] {
+  const name = SESSION_EVENT[session.status];
+  if (!name) return [];
+  const data = { sessionId: session.id, dvcID: session.dvcID, state: session.status, ...extra };
+  return [envelope(name, session, data, ts)];
+}
+
+/** The end of an async run: verified/not_verified with its kinds, or failed with the reason. */
+export function verificationCompleted(
+  run: RunRecord,
+  result: VerifyResult | undefined,
+  ts = Date.now(),
+): EventEnvelope {
+  return envelope(
+    'E_IDV_VERIFICATION_COMPLETED',
+    run,
+    {
+      verificationId: run.id,
+      dvcID: run.dvcID,
+      status: result ? result.status : 'failed',
+      verifications: result ? result.certifications.map((c) => c.kind) : [],
+      ...(run.failure ? { reason: run.failure } : {}),
+    },
+    ts,
+  );
+}

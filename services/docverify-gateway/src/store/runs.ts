@@ -1,0 +1,190 @@
+// Verification runs: async /verify and session processing. Each ends by one conditional UPDATE
+// (from processing, or pending for a follow-up) in a transaction with its events, so a run re-run
+// by another replica after a crash is stored once. The request is sealed and dropped at the end;
+// the result stays sealed until retrieved (runResultPlan).
+import type { EventEnvelope, RunStatus, VerifyResult } from '@idv/contracts';
+import type { SecretBox } from '@idv/crypto';
+import type { Knex } from '@idv/db';
+import { UUID } from '@idv/platform';
+import type { Clock } from '../domain/clock.ts';
+import { toRun, type PendingKinds, type RunRecord, type RunRow } from './runRecord.ts';
+import { addEvents } from './sessions.ts';
+
+export type { PendingKind, PendingKinds, RunRecord } from './runRecord.ts';
+
+const TABLE = 'docverify.verification_runs';
+
+export type NewRun = Omit<
+  RunRecord,
+  'status' | 'pending' | 'failure' | 'starts' | 'createdAt' | 'endedAt'
+>;
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'processing'>;
+  result?: VerifyResult;
+  pending?: PendingKinds;
+  failure?: string;
+  /** how long the result is kept (final results) */
+  plan?: { mode: 'until_retrieved' | 'ttl'; expiresAt: Date };
+}
+
+const resultContext = (id: string) => `run-result:${id}`;
+
+export class RunStore {
+  constructor(
+    private readonly db: Knex,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(run: NewRun, request: unknown, trx: Knex = this.db): Promise<void> {
+    await trx(TABLE).insert({
+      id: run.id,
+      community_id: run.communityId,
+      tenant_id: run.tenantId,
+      config_id: run.configId,
+      dvc_id: run.dvcID,
+      kind: run.kind,
+      session_id: run.sessionId,
+      status: 'processing',
+      request_sealed: request === undefined ? null : this.box.seal(JSON.stringify(request), run.id),
+      deadline: run.deadline,
+      created_at: this.clock.now(),
+    });
+  }
+
+  async markDispatched(id: string): Promise<void> {
+    await this.db(TABLE).where({ id }).update({ dispatched_at: this.clock.now() });
+  }
+
+  /** Runs whose work message the broker never confirmed (it was away): to be sent again. */
+  async undispatched(createdBefore: Date, limit: number): Promise<string[]> {
+    const rows = (await this.db(TABLE)
+      .select('id')
+      .where({ status: 'processing' })
+      .whereNull('dispatched_at')
+      .where('created_at', '<=', createdBefore)
+      .limit(limit)) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** A gateway starts the run: counted, and only while it is still processing. */
+  async start(id: string): Promise<RunRecord | undefined> {
+    const [row] = (await this.db(TABLE)
+      .where({ id, status: 'processing' })
+      .update({ starts: this.db.raw('starts + 1') })
+      .returning('*')) as RunRow[];
+    return row && toRun(row);
+  }
+
+  async get(id: string, communityIds: string[] | 'all' = 'all'): Promise<RunRecord | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const query = this.db(TABLE).where({ id });
+    if (communityIds !== 'all') query.whereIn('community_id', communityIds);
+    const row = (await query.first()) as RunRow | undefined;
+    return row && toRun(row);
+  }
+
+  /** The async run's sealed request, opened; undefined once the run ended. */
+  async request(id: string): Promise<unknown> {
+    const row = (await this.db(TABLE).select('request_sealed').where({ id }).first()) as
+      { request_sealed: string | null } | undefined;
+    return row?.request_sealed
+      ? (JSON.parse(this.box.open(row.request_sealed, id)) as unknown)
+      : undefined;
+  }
+
+  /** The result held by a pending run (what its follow-up completes). */
+  async heldResult(id: string): Promise<VerifyResult | undefined> {
+    const row = (await this.db(TABLE).select('result_sealed').where({ id }).first()) as
+      { result_sealed: string | null } | undefined;
+    return row?.result_sealed
+      ? (JSON.parse(this.box.open(row.result_sealed, resultContext(id))) as VerifyResult)
+      : undefined;
+  }
+
+  /**
+   * Ends (or parks as pending) a run that is in one of `from`; undefined when it is not (another
+   * replica stored it first). Events and `also` share the transaction.
+   */
+  async finish(
+    id: string,
+    from: RunStatus[],
+    outcome: RunOutcome,
+    events: (run: RunRecord) => EventEnvelope[],
+    also?: (trx: Knex.Transaction, run: RunRecord) => Promise<void>,
+    /** only while its pending kinds are still these (a concurrent follow-up changes them) */
+    pendingWas?: PendingKinds,
+  ): Promise<{ run: RunRecord; events: EventEnvelope[] } | undefined> {
+    const ended = outcome.status !== 'pending';
+    return this.db.transaction(async (trx) => {
+      const update = trx(TABLE).where({ id }).whereIn('status', from);
+      if (pendingWas) update.whereRaw('pending = ?::jsonb', [JSON.stringify(pendingWas)]);
+      const [row] = (await update
+        .update({
+          status: outcome.status,
+          result_sealed: outcome.result
+            ? this.box.seal(JSON.stringify(outcome.result), resultContext(id))
+            : null,
+          result_mode: outcome.plan?.mode ?? null,
+          result_expires_at: outcome.plan?.expiresAt ?? null,
+          pending: outcome.pending ? JSON.stringify(outcome.pending) : null,
+          failure: outcome.failure ?? null,
+          ...(ended ? { request_sealed: null, ended_at: this.clock.now() } : {}),
+        })
+        .returning('*')) as RunRow[];
+      if (!row) return undefined;
+      const run = toRun(row);
+      await also?.(trx, run);
+      const owed = events(run);
+      await addEvents(trx, owed);
+      return { run, events: owed };
+    });
+  }
+
+  /**
+   * The final result of a completed run, if still kept; a result kept until retrieved goes with
+   * this read.
+   */
+  async retrieve(id: string): Promise<VerifyResult | undefined> {
+    return this.db.transaction(async (trx) => {
+      const row = (await trx(TABLE)
+        .select('result_sealed', 'result_mode')
+        .where({ id, status: 'completed' })
+        .where('result_expires_at', '>', this.clock.now())
+        .whereNotNull('result_sealed')
+        .forUpdate()
+        .first()) as { result_sealed: string; result_mode: string } | undefined;
+      if (!row) return undefined;
+      if (row.result_mode === 'until_retrieved')
+        await trx(TABLE).where({ id }).update({ result_sealed: null });
+      return JSON.parse(this.box.open(row.result_sealed, resultContext(id))) as VerifyResult;
+    });
+  }
+
+  /** Runs still processing past their deadline by `graceMs`, or pending past `pendingBefore`. */
+  async overdue(
+    now: Date,
+    graceMs: number,
+    pendingBefore: Date,
+    limit: number,
+  ): Promise<RunRecord[]> {
+    const rows = (await this.db(TABLE)
+      .where((q) =>
+        q
+          .where({ status: 'processing' })
+          .where('deadline', '<=', new Date(now.getTime() - graceMs))
+          .orWhere((p) => p.where({ status: 'pending' }).where('created_at', '<=', pendingBefore)),
+      )
+      .limit(limit)) as RunRow[];
+    return rows.map(toRun);
+  }
+
+  /** Drops every result past its retention; returns how many. */
+  sweepResults(now = this.clock.now()): Promise<number> {
+    return this.db(TABLE)
+      .where('result_expires_at', '<=', now)
+      .whereNotNull('result_sealed')
+      .update({ result_sealed: null });
+  }
+}

@@ -1,0 +1,108 @@
+// A session's accepted images, sealed at rest (context: session id and side), one per side. When
+// the session ends they follow its data retention like a result: gone in the same transaction,
+// or kept until retrieved once or for a ttl, never past expireSessionInMin.
+import type { CaptureSide } from '@idv/contracts';
+import type { SecretBox } from '@idv/crypto';
+import type { Knex } from '@idv/db';
+import type { Clock } from '../domain/clock.ts';
+import { retentionPlan } from '../domain/retention.ts';
+import type { SessionRecord } from './sessionRecord.ts';
+
+const TABLE = 'docverify.session_images';
+const SESSIONS = 'docverify.sessions';
+
+export interface CapturedImage {
+  side: CaptureSide;
+  bytes: Buffer;
+  mediaType: string;
+  width: number;
+  height: number;
+  quality: Record<string, number>;
+}
+
+const contextOf = (sessionId: string, side: CaptureSide) => `session-image:${sessionId}:${side}`;
+
+export class SessionImageStore {
+  constructor(
+    private readonly db: Knex,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Keeps `image` as the accepted one of its side while the session is still capturing (the row
+   * lock waits for a move that would end it); false when it no longer is.
+   */
+  async accept(sessionId: string, image: CapturedImage): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const live = await trx(SESSIONS)
+        .where({ id: sessionId, status: 'capturing' })
+        .forShare()
+        .first('id');
+      if (!live) return false;
+      const row = {
+        session_id: sessionId,
+        side: image.side,
+        image_sealed: this.box.sealBytes(image.bytes, contextOf(sessionId, image.side)),
+        media_type: image.mediaType,
+        bytes: image.bytes.length,
+        width: image.width,
+        height: image.height,
+        quality: JSON.stringify(image.quality),
+        created_at: this.clock.now(),
+      };
+      await trx(TABLE).insert(row).onConflict(['session_id', 'side']).merge();
+      return true;
+    });
+  }
+
+  /** The accepted images of a session, opened. */
+  async opened(sessionId: string): Promise<Partial<Record<CaptureSide, Buffer>>> {
+    const rows = (await this.db(TABLE)
+      .select('side', 'image_sealed')
+      .where({ session_id: sessionId })) as { side: CaptureSide; image_sealed: Buffer }[];
+    return Object.fromEntries(
+      rows.map((r) => [r.side, this.box.openBytes(r.image_sealed, contextOf(sessionId, r.side))]),
+    );
+  }
+
+  /** Which sides have an accepted image. */
+  async acceptedSides(sessionIds: string[]): Promise<Map<string, CaptureSide[]>> {
+    const rows = (await this.db(TABLE)
+      .select('session_id', 'side')
+      .whereIn('session_id', sessionIds)) as { session_id: string; side: CaptureSide }[];
+    const sides = new Map<string, CaptureSide[]>();
+    for (const r of rows) sides.set(r.session_id, [...(sides.get(r.session_id) ?? []), r.side]);
+    return sides;
+  }
+
+  /** In the transaction that ends `session`: delete its images, or mark how long they stay. */
+  async retainForEnd(trx: Knex.Transaction, session: SessionRecord, now: Date): Promise<void> {
+    const { dataRetention } = session.settings;
+    const plan = retentionPlan(dataRetention ? { dataRetention } : {}, now);
+    const images = trx(TABLE).where({ session_id: session.id });
+    if (!plan.keep) await images.delete();
+    else
+      await images.update({
+        expires_at: plan.expiresAt,
+        until_retrieved: plan.mode === 'until_retrieved',
+      });
+  }
+
+  /** The session's result was retrieved: images kept only until then go now. */
+  async retrieved(sessionId: string): Promise<void> {
+    await this.db(TABLE).where({ session_id: sessionId, until_retrieved: true }).delete();
+  }
+
+  /** Deletes every image past its retention; returns how many. */
+  sweep(now = this.clock.now()): Promise<number> {
+    return this.db(TABLE).where('expires_at', '<=', now).delete();
+  }
+
+  async count(sessionId: string): Promise<number> {
+    const [row] = (await this.db(TABLE).where({ session_id: sessionId }).count('* as n')) as {
+      n: string;
+    }[];
+    return Number(row?.n ?? 0);
+  }
+}

@@ -1,0 +1,124 @@
+// How a verification run ends: completed with its result (or parked as pending while kinds await a
+// follow-up), or failed. The run's row, its session's move and every event they owe are written in
+// one transaction, conditionally, so a run stored by another replica first is not stored again.
+import type { EventEnvelope, RunStatus, VerificationKind, VerifyResult } from '@idv/contracts';
+import type { EventOutbox } from '@idv/db';
+import type { Clock } from '../domain/clock.ts';
+import { runResultPlan } from '../domain/retention.ts';
+import { sessionEvents, verificationCompleted } from '../sessions/events.ts';
+import type { PendingKinds, RunRecord, RunStore } from '../store/runs.ts';
+import type { SessionStore } from '../store/sessions.ts';
+import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import { verificationEvents } from './events.ts';
+
+export interface RecordDeps {
+  runs: RunStore;
+  sessions: SessionStore;
+  outbox: EventOutbox<EventEnvelope>;
+  clock: Clock;
+}
+
+/** What a run's config contributes when it is recorded (gone configs keep no result longer). */
+export type RunConfig = Pick<VerificationConfigRecord, 'tenantId' | 'communityId' | 'settings'>;
+
+/**
+ * The kinds of `result` whose connector answered "not final yet" (certification status
+ * 'pending'), with the follow-up reference the connector gave (`result.followUp`).
+ */
+export function pendingKindsOf(
+  result: VerifyResult,
+  now: Date,
+  known: PendingKinds = {},
+): PendingKinds | undefined {
+  const pending = result.certifications.filter((c) => c.status === 'pending');
+  if (pending.length === 0) return undefined;
+  return Object.fromEntries(
+    pending.map((c) => {
+      const kind = c.kind as VerificationKind;
+      const followUp = (c.result as { followUp?: unknown } | undefined)?.followUp;
+      const fresh = {
+        verifier: c.verifier,
+        since: now.toISOString(),
+        ...(followUp ? { followUp } : {}),
+      };
+      return [kind, known[kind] ?? fresh];
+    }),
+  ) as PendingKinds;
+}
+
+/** Stores `result` for `run` (in one of `from`); 'pending' while kinds wait, else 'completed'. */
+export async function recordRunResult(
+  deps: RecordDeps,
+  run: RunRecord,
+  config: RunConfig,
+  result: VerifyResult,
+  from: RunStatus[],
+  pendingWas?: PendingKinds,
+): Promise<'completed' | 'pending' | undefined> {
+  const now = deps.clock.now();
+  const pending = pendingKindsOf(result, now, pendingWas);
+  if (pending) {
+    const outcome = { status: 'pending' as const, result, pending };
+    const parked = await deps.runs.finish(run.id, from, outcome, () => [], undefined, pendingWas);
+    return parked && 'pending';
+  }
+  const owed: EventEnvelope[] = [];
+  const done = await deps.runs.finish(
+    run.id,
+    from,
+    { status: 'completed', result, plan: runResultPlan(config.settings, now) },
+    (ended) => [
+      ...verificationEvents(config, result),
+      ...(ended.kind === 'async_verify' ? [verificationCompleted(ended, result)] : []),
+    ],
+    async (trx, ended) => {
+      if (!ended.sessionId) return;
+      const moved = await deps.sessions.move(
+        ended.sessionId,
+        'completed',
+        {
+          events: (_, after) =>
+            sessionEvents(after, { verificationId: ended.id, status: result.status }),
+        },
+        trx,
+      );
+      owed.push(...(moved?.events ?? []));
+    },
+    pendingWas,
+  );
+  if (!done) return undefined;
+  void deps.outbox.flush([...done.events, ...owed]);
+  return 'completed';
+}
+
+/** Ends `run` without a result: its session fails, an async caller is told by event. */
+export async function failRun(
+  deps: RecordDeps,
+  run: RunRecord,
+  reason: string,
+  from: RunStatus[] = ['processing'],
+): Promise<boolean> {
+  const owed: EventEnvelope[] = [];
+  const done = await deps.runs.finish(
+    run.id,
+    from,
+    { status: 'failed', failure: reason },
+    (ended) => (ended.kind === 'async_verify' ? [verificationCompleted(ended, undefined)] : []),
+    async (trx, ended) => {
+      if (!ended.sessionId) return;
+      const moved = await deps.sessions.move(
+        ended.sessionId,
+        'failed',
+        {
+          patch: { failure: reason },
+          events: (_, after) => sessionEvents(after, { verificationId: ended.id, reason }),
+        },
+        trx,
+      );
+      owed.push(...(moved?.events ?? []));
+    },
+  );
+  if (!done) return false;
+  void deps.outbox.flush([...done.events, ...owed]);
+  return true;
+}

@@ -1,0 +1,66 @@
+// The one verification use case: run the request through the config (runVerification) and store
+// the result with the events it owes. POST /verify, async runs and sessions all come through here.
+import type { EventEnvelope, VerifyRequest, VerifyResult } from '@idv/contracts';
+import { retentionPlan } from '../domain/retention.ts';
+import type { RunRecord } from '../store/runs.ts';
+import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerificationStore } from '../store/verifications.ts';
+import { verificationEvents } from './events.ts';
+import { recordRunResult, type RecordDeps } from './recordRun.ts';
+import { runVerification, type RunDeps } from './runVerification.ts';
+
+export interface VerifyAndRecordDeps extends RunDeps, RecordDeps {
+  verifications: VerificationStore;
+}
+
+/** sync: the caller waits for the answer; run: a verification run stored under its own id. */
+export type VerifyTarget = { mode: 'sync' } | { mode: 'run'; run: RunRecord };
+
+export interface Recorded {
+  result: VerifyResult;
+  /** events still to publish right away (the outbox has them already) */
+  events: EventEnvelope[];
+}
+
+/** The gateway stopped waiting for the connectors (it shuts down): nothing was recorded. */
+export class VerificationAborted extends Error {
+  override readonly name = 'VerificationAborted';
+}
+
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new VerificationAborted('the gateway is shutting down'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+export async function verifyAndRecord(
+  deps: VerifyAndRecordDeps,
+  request: VerifyRequest,
+  config: VerificationConfigRecord,
+  deadline: number,
+  target: VerifyTarget,
+  signal?: AbortSignal,
+): Promise<Recorded> {
+  const runId = target.mode === 'run' ? target.run.id : undefined;
+  const result = await unlessAborted(
+    runVerification(deps, request, config, deadline, runId),
+    signal,
+  );
+  if (target.mode === 'run') {
+    await recordRunResult(deps, target.run, config, result, ['processing']);
+    return { result, events: [] };
+  }
+  // the result (if kept) and its events are stored before the caller's answer
+  const events = verificationEvents(config, result);
+  await deps.verifications.keep(
+    config.communityId,
+    result,
+    retentionPlan(config.settings, deps.clock.now()),
+    events,
+  );
+  return { result, events };
+}

@@ -1,0 +1,190 @@
+// Bad input everywhere a session is touched: each gets its clear 4xx with the error body (never a
+// 500 or a hang), and nothing already captured is lost.
+import { expect } from 'chai';
+import { CONSENT_TEXT_VERSION, type SessionView } from '@idv/contracts';
+import {
+  blurred,
+  documentImage,
+  hugePngHeader,
+  lit,
+  png,
+  selfieImage,
+} from '../support/captureImages.ts';
+import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+
+const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
+const isErrorBody = (body: unknown, status: number) =>
+  expect(body)
+    .to.include({ statusCode: status })
+    .and.to.have.property('message')
+    .that.is.a('string');
+
+describe('sessions: bad input gets a clear 4xx', function () {
+  this.timeout(180_000);
+  let w: SessionWorld;
+  before(async () => {
+    w = await startSessionWorld({ name: 'session-bad', platform: { SESSION_IMAGE_MAX_BYTES: String(1024 * 1024) } });
+  }); // prettier-ignore
+  after(async () => w?.stop());
+
+  const create = async (sessionRequest: Record<string, unknown> = {}, dvcID = 'kyc-session') => {
+    const caller = w.client('service');
+    return caller.request<{ sessionId: string; url: string }>('POST', '/document_share_session/create', {
+      data: await caller.encryptJson({ dvcID, sessionRequest }),
+    }); // prettier-ignore
+  };
+  const capturing = async (documentType = 'DL') => {
+    const res = await create({ documentType });
+    const page = w.page(tokenOf(res.body.url));
+    await page.get('/session');
+    await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
+    return { sessionId: res.body.sessionId, page };
+  };
+
+  it('create: unknown config 404, a journey the config cannot run 400 naming it, a bad body 400', async () => {
+    expect((await create({}, 'no-such-config')).status).to.equal(404);
+    const admin = w.client('service');
+    const c = w.platform.community;
+    await admin.request('PUT', `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag: 'docs-only', dl_authenticate: [{ verifier: 'review' }] });
+    const face = await create({}, 'docs-only');
+    expect(face.status).to.equal(400);
+    expect(JSON.stringify(face.body)).to.contain('/sessionRequest/journeyType').and.contain('face_compare');
+    const passport = await create({ journeyType: 'DOCUMENT_VERIFICATION_ONLY', documentType: 'PASSPORT' }, 'docs-only');
+    expect(passport.status).to.equal(400);
+    expect(JSON.stringify(passport.body)).to.contain('/sessionRequest/documentType');
+    expect((await create({ journeyType: 'DOCUMENT_VERIFICATION_ONLY', documentType: 'DL' }, 'docs-only')).status).to.equal(200);
+    for (const bad of [{ redirectUrl: 'http://bank.example/done' }, { redirectUrl: 'javascript:alert(1)' }, { documentType: 'VISA' }, { userUID: 'x'.repeat(201) }, { metadata: { nested: { no: 1 } } }, { locale: 'english' }, { extra: true }]) {
+      const res = await create(bad);
+      expect(res.status, JSON.stringify(bad)).to.equal(400);
+      isErrorBody(res.body, 400);
+    }
+    const caller = w.client('service');
+    const plain = await caller.request('POST', '/document_share_session/create', { dvcID: 'kyc-session', sessionRequest: {} });
+    expect(plain.status).to.equal(400);
+    const undecryptable = await caller.request('POST', '/document_share_session/create', { data: 'bm90IGVuY3J5cHRlZA==' });
+    expect(undecryptable.status).to.equal(400);
+    const community = w.client('community');
+    expect((await community.request('POST', '/document_share_session/create', { data: await community.encryptJson({ dvcID: 'kyc-session', sessionRequest: {} }) })).status, 'any valid licence of the community').to.equal(200);
+  }); // prettier-ignore
+
+  it('result and cancel: another community, another config, an unknown or malformed id: 404', async () => {
+    const { body } = await create();
+    const ask = (licence: 'service' | 'serviceElsewhere' | 'system', ref: Record<string, unknown>, path = 'result') =>
+      w.client(licence).encryptedRequest<SessionView>('POST', `/document_share_session/${path}`, ref);
+    expect((await ask('service', { dvcID: 'kyc-session', sessionId: body.sessionId })).status).to.equal(200);
+    expect((await ask('system', { dvcID: 'kyc-session', sessionId: body.sessionId })).status).to.equal(200);
+    expect((await ask('serviceElsewhere', { dvcID: 'kyc-session', sessionId: body.sessionId })).status).to.equal(404);
+    expect((await ask('serviceElsewhere', { dvcID: 'kyc-session', sessionId: body.sessionId }, 'cancel')).status).to.equal(404);
+    expect((await ask('service', { dvcID: 'docs-only', sessionId: body.sessionId })).status).to.equal(404);
+    expect((await ask('service', { dvcID: 'kyc-session', sessionId: '00000000-0000-4000-8000-000000000000' })).status).to.equal(404);
+    expect((await ask('service', { dvcID: 'kyc-session', sessionId: 'not-a-uuid' })).status).to.equal(404);
+    expect((await ask('service', { dvcID: 'kyc-session' })).status).to.equal(400);
+  }); // prettier-ignore
+
+  it('refuses a replayed request (the same requestid twice): 401', async () => {
+    const caller = w.client('service');
+    const headers = { ...(await caller.headers()), 'content-type': 'application/json' };
+    const body = JSON.stringify({ data: await caller.encryptJson({ dvcID: 'kyc-session', sessionRequest: {} }) });
+    const first = await fetch(`${w.url}/document_share_session/create`, { method: 'POST', headers, body });
+    expect(first.status).to.equal(200);
+    const replay = await fetch(`${w.url}/document_share_session/create`, { method: 'POST', headers, body });
+    expect(replay.status).to.equal(401);
+  }); // prettier-ignore
+
+  it('page and page API: unknown token 404, no or malformed bearer 401, an unknown side 404', async () => {
+    const unknown = 'A'.repeat(43);
+    expect((await fetch(`${w.url}/capture/${unknown}`)).status).to.equal(404);
+    expect((await fetch(`${w.url}/capture/short`)).status).to.equal(404);
+    for (const path of ['/session', '/status']) {
+      const res = await w.page(unknown).get(path);
+      expect(res.status, path).to.equal(404);
+      isErrorBody(res.body, 404);
+    }
+    expect((await fetch(`${w.url}/capture-api/session`)).status).to.equal(401);
+    expect((await fetch(`${w.url}/capture-api/session`, { headers: { authorization: 'Basic abc' } })).status).to.equal(401);
+    const { page } = await capturing();
+    expect((await page.put('left', w.images.front)).status).to.equal(404);
+    expect((await fetch(`${w.url}/capture/assets/..%2Findex.html`)).status).to.equal(404);
+    expect((await fetch(`${w.url}/capture/assets/.hidden`)).status).to.equal(404);
+  }); // prettier-ignore
+
+  it('uploads: 415 other media types, 413 over the limit, 409 a side not in the journey, 400 no body', async () => {
+    const { page } = await capturing('DL');
+    const text = await page.put('front', Buffer.from('hello'), 'text/plain');
+    expect(text.status).to.equal(415);
+    isErrorBody(text.body, 415);
+    const big = await page.put('front', Buffer.alloc(1100 * 1024, 1), 'image/png');
+    expect(big.status).to.equal(413);
+    isErrorBody(big.body, 413);
+    const passport = await page.put('passport', w.images.passport, 'image/jpeg');
+    expect(passport.status).to.equal(409);
+    expect((passport.body as { message: string }).message).to.contain('not part of this journey');
+    expect((await page.put('front', Buffer.alloc(0), 'image/png')).status).to.equal(400);
+    // none of these counted as an attempt
+    expect((await page.get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({});
+  }); // prettier-ignore
+
+  it('checks each capture, counts it, refuses retakes beyond retryCount and keeps what passed', async () => {
+    // retryCount 1: two captures of a document side; selfieRetryCount 2: three selfies
+    const { sessionId, page } = await capturing('DL');
+    const bytes = await png(documentImage(), 'DOC:testy');
+    const verdicts = [
+      ['front', Buffer.from('not an image at all'), 'image/png', ['not_an_image']],
+      ['front', await png(documentImage(320, 200)), 'image/png', ['too_small']],
+      ['back', await png(blurred(documentImage(), 6)), 'image/png', ['blurred']],
+      ['back', bytes, 'image/png', []],
+      // so dark that its edges are gone too
+      ['selfie', await png(lit(selfieImage(), 0.15)), 'image/png', ['too_dark', 'blurred']],
+      ['selfie', await png(lit(selfieImage(), 3)), 'image/png', ['too_bright']],
+      ['selfie', hugePngHeader(20_000, 20_000), 'image/png', ['not_an_image']],
+    ] as const;
+    const left: number[] = [];
+    for (const [side, image, type, problems] of verdicts) {
+      const res = await page.put<{ accepted: boolean; problems: { code: string; message: string }[]; attemptsLeft: number }>(side, image, type);
+      expect(res.status, `${side} ${problems.join()}`).to.equal(200);
+      expect(res.body.accepted, `${side} ${problems.join()}`).to.equal(problems.length === 0);
+      expect(res.body.problems.map((p) => p.code), side).to.deep.equal(problems);
+      for (const p of res.body.problems) expect(p.message).to.be.a('string').with.length.above(10);
+      left.push(res.body.attemptsLeft);
+    }
+    expect(left).to.deep.equal([1, 0, 1, 0, 2, 1, 0]);
+    // front and selfie are out of retakes; back passed and stays; a retake of back is refused too
+    for (const [side, image] of [['front', bytes], ['selfie', bytes], ['back', bytes]] as const) {
+      const res = await page.put(side, image);
+      expect(res.status, side).to.equal(409);
+      expect((res.body as { message: string }).message).to.contain('no retakes');
+    }
+    const view = await page.get<{ accepted: Record<string, boolean>; attempts: Record<string, number> }>('/session');
+    expect(view.body.accepted).to.deep.equal({ front: false, back: true, selfie: false });
+    expect(view.body.attempts).to.deep.equal({ front: 2, back: 2, selfie: 3 });
+    const kept = await w.platform.database.db('docverify.session_images').where({ session_id: sessionId });
+    expect(kept.map((r: { side: string }) => r.side)).to.deep.equal(['back']);
+    // submitted with sides that never passed: the run fails the session, naming why
+    expect((await page.post('/submit')).status).to.equal(200);
+    const caller = w.client('service');
+    for (let i = 0; i < 100; i++) {
+      const res = await caller.encryptedRequest<SessionView>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId });
+      if (res.body.status !== 'INPROGRESS') {
+        expect(res.body).to.include({ status: 'FAILED', failure: 'capture_incomplete' });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect.fail('the session never failed');
+  }); // prettier-ignore
+
+  it('page steps out of order: 409 with what to do; a fixed document type cannot change', async () => {
+    const res = await create({ documentType: 'DL' });
+    const page = w.page(tokenOf(res.body.url));
+    expect((await page.post('/submit')).status, 'submit before consent').to.equal(409);
+    expect((await page.post('/consent', { accepted: false, textVersion: CONSENT_TEXT_VERSION })).status).to.equal(400);
+    await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
+    expect((await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION })).status, 'consent twice').to.equal(200);
+    const change = await page.post('/document-type', { documentType: 'PASSPORT' });
+    expect(change.status).to.equal(409);
+    expect((await page.post('/document-type', { documentType: 'VISA' })).status).to.equal(400);
+    const early = await page.post('/submit');
+    expect(early.status).to.equal(409);
+    expect((early.body as { message: string }).message).to.contain('front, back, selfie');
+  }); // prettier-ignore
+});

@@ -1,0 +1,27 @@
+// The README's table of session states is the one generated from SESSION_TRANSITIONS, and names
+// every state of the contract.
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { SESSION_STATES } from '@idv/contracts';
+import { END, sessionStatesTable, START } from '../../infra/dev/sessionStatesTable.ts';
+
+/** Table rows without the padding prettier adds. */
+const rows = (table: string) =>
+  table
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line))
+    .map((line) =>
+      line
+        .split('|')
+        .map((cell) => cell.trim())
+        .join('|'),
+    );
+
+describe('README: session states', () => {
+  it('prints SESSION_TRANSITIONS (npx tsx infra/dev/sessionStatesTable.ts --write)', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf(START), readme.indexOf(END));
+    expect(rows(section)).to.deep.equal(rows(sessionStatesTable()));
+    for (const state of SESSION_STATES) expect(section, state).to.contain(`\`${state}\``);
+  });
+});

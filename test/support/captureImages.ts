@@ -1,0 +1,169 @@
+// Generated capture images for the session tests: a licence-like card, a selfie-like portrait,
+// and their blurred, dark, bright and small variants, as real PNG/JPEG/WebP files. The sandbox
+// fixture name (DOC:testy, FACE:testy) rides in a PNG tEXt chunk or a JPEG comment, which the
+// provider sandbox reads (services/provider-sandbox/README.md).
+import { deflateSync } from 'node:zlib';
+import { Jimp } from 'jimp';
+
+type Image = InstanceType<typeof Jimp>;
+
+/** A deterministic pseudo-random sequence, so every run draws the same images. */
+function random(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x100000000;
+  };
+}
+
+function fill(image: Image, x0: number, y0: number, w: number, h: number, grey: number): void {
+  const { width, data } = image.bitmap;
+  for (let y = y0; y < Math.min(y0 + h, image.bitmap.height); y++)
+    for (let x = x0; x < Math.min(x0 + w, width); x++) {
+      const i = (y * width + x) * 4;
+      data[i] = grey;
+      data[i + 1] = grey;
+      data[i + 2] = Math.min(255, grey + 10);
+      data[i + 3] = 255;
+    }
+}
+
+/** A licence-like card: pale ground, a portrait block, lines of dark "text". */
+export function documentImage(width = 1000, height = 630, seed = 7): Image {
+  const image = new Jimp({ width, height, color: 0xe8ecf0ff });
+  const next = random(seed);
+  fill(image, 40, 120, Math.round(width * 0.25), Math.round(height * 0.55), 90);
+  for (let line = 0; line < 12; line++) {
+    const y = 110 + line * Math.round(height / 16);
+    for (let x = Math.round(width * 0.33); x < width - 60;) {
+      const w = 6 + Math.floor(next() * 30);
+      fill(image, x, y, w, 14, 30 + Math.floor(next() * 40));
+      x += w + 4 + Math.floor(next() * 10);
+    }
+  }
+  return image;
+}
+
+/** A portrait-like selfie: a lighter oval with features on a textured ground. */
+export function selfieImage(width = 480, height = 640, seed = 11): Image {
+  const image = new Jimp({ width, height, color: 0x8090a0ff });
+  const next = random(seed);
+  for (let i = 0; i < 400; i++)
+    fill(
+      image,
+      Math.floor(next() * width),
+      Math.floor(next() * height),
+      8,
+      8,
+      60 + Math.floor(next() * 120),
+    );
+  const { data } = image.bitmap;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const dx = (x - width / 2) / (width * 0.3);
+      const dy = (y - height / 2) / (height * 0.32);
+      if (dx * dx + dy * dy <= 1) {
+        const i = (y * width + x) * 4;
+        data[i] = 210;
+        data[i + 1] = 170;
+        data[i + 2] = 150;
+      }
+    }
+  fill(image, Math.round(width * 0.38), Math.round(height * 0.42), 30, 14, 20);
+  fill(image, Math.round(width * 0.56), Math.round(height * 0.42), 30, 14, 20);
+  fill(image, Math.round(width * 0.42), Math.round(height * 0.62), 80, 10, 60);
+  return image;
+}
+
+/** Every channel multiplied by `factor` (0.2: dark, 3: bright, clipped). */
+export function lit(image: Image, factor: number): Image {
+  const copy = image.clone();
+  const { data } = copy.bitmap;
+  for (let i = 0; i < data.length; i += 4)
+    for (let c = 0; c < 3; c++) data[i + c] = Math.min(255, Math.round(data[i + c]! * factor));
+  return copy;
+}
+
+export function blurred(image: Image, radius = 12): Image {
+  const copy = image.clone();
+  copy.blur(radius);
+  return copy;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([head, typed, crc]);
+}
+
+/** PNG bytes; each fixture name becomes a tEXt chunk `fixture`, right after IHDR. */
+export async function png(image: Image, ...fixtures: string[]): Promise<Buffer> {
+  const bytes = await image.getBuffer('image/png');
+  const chunks = fixtures.map((f) => pngChunk('tEXt', Buffer.from(`fixture\0${f}`, 'latin1')));
+  return Buffer.concat([bytes.subarray(0, 33), ...chunks, bytes.subarray(33)]);
+}
+
+/** JPEG bytes; each fixture name becomes a comment (COM) segment right after SOI. */
+export async function jpeg(image: Image, ...fixtures: string[]): Promise<Buffer> {
+  const bytes = await image.getBuffer('image/jpeg', { quality: 90 });
+  const comments = fixtures.map((f) => {
+    const text = Buffer.from(f, 'latin1');
+    const head = Buffer.from([0xff, 0xfe, 0, 0]);
+    head.writeUInt16BE(text.length + 2, 2);
+    return Buffer.concat([head, text]);
+  });
+  return Buffer.concat([bytes.subarray(0, 2), ...comments, bytes.subarray(2)]);
+}
+
+/** A PNG whose IHDR claims `width` x `height` (a decompression bomb's header) over tiny data. */
+export function hugePngHeader(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(64))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+let webpEncoder: Promise<void> | undefined;
+
+/** WebP bytes (lossy), encoded by libwebp compiled to WebAssembly (the packaged binary). */
+export async function webp(image: Image): Promise<Buffer> {
+  const { default: encode, init } = await import('@jsquash/webp/encode.js');
+  webpEncoder ??= (async () => {
+    const { readFileSync } = await import('node:fs');
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    const path = require.resolve('@jsquash/webp/codec/enc/webp_enc_simd.wasm');
+    const wasm = (
+      globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<never> } }
+    ).WebAssembly;
+    await init(await wasm.compile(readFileSync(path)));
+  })();
+  await webpEncoder;
+  const { width, height, data } = image.bitmap;
+  const pixels = { width, height, data: new Uint8ClampedArray(data), colorSpace: 'srgb' };
+  return Buffer.from(await encode(pixels as never, { quality: 90 }));
+}

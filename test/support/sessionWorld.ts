@@ -1,0 +1,219 @@
+// The platform with what a verification session needs end to end: the provider sandbox, connector
+// workers for documents (auto_review), faces (face_compare_b) and liveness, a verification config
+// `kyc-session` running every kind of the face journey, a built capture page in a temporary
+// directory, a clock the test moves, and a listener for the events of the community.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBroker, type Broker } from '@idv/broker';
+import { IdvClient } from '@idv/client';
+import type { EventEnvelope } from '@idv/contracts';
+import { testAmqpUrl } from '@idv/db/testing';
+import { createLogger } from '@idv/observability';
+import {
+  startConnectorWorker,
+  type RunningWorker,
+} from '../../services/connector-worker/src/start.ts';
+import type { Clock } from '../../services/docverify-gateway/src/domain/clock.ts';
+import { startSandbox, type RunningSandbox } from '../../services/provider-sandbox/src/start.ts';
+import { deleteQueues } from './amqpCleanup.ts';
+import { documentImage, jpeg, png, selfieImage } from './captureImages.ts';
+import { startPlatform, type RunningPlatform } from './platform.ts';
+
+/** Real time moved on by `advance`: timers fire when the test says, runs still see time pass. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export const PAGE_HTML =
+  '<!doctype html><title>capture</title><script src="/capture/assets/app-1.js"></script>';
+
+export interface SessionWorldOptions {
+  name: string;
+  platform?: Record<string, string>;
+  /** settings of the config kyc-session */
+  settings?: Record<string, unknown>;
+}
+
+export interface SessionWorld {
+  platform: RunningPlatform;
+  sandbox: RunningSandbox;
+  clock: TestClock;
+  pageDir: string;
+  runsQueue: string;
+  url: string;
+  /** every event of the suite's community, in order */
+  events: EventEnvelope[];
+  client(licence: keyof RunningPlatform['licences']): IdvClient;
+  /** the capture page's API with a page token */
+  page(token: string): PageClient;
+  images: { front: Buffer; back: Buffer; selfie: Buffer; passport: Buffer };
+  eventsNamed(name: string, sessionId?: string): EventEnvelope[];
+  stop(): Promise<void>;
+}
+
+export interface PageClient {
+  get<T = Record<string, unknown>>(path: string): Promise<{ status: number; body: T }>;
+  post<T = Record<string, unknown>>(
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }>;
+  put<T = Record<string, unknown>>(
+    side: string,
+    bytes: Buffer,
+    type?: string,
+  ): Promise<{ status: number; body: T }>;
+}
+
+const TYPES = ['auto_review', 'face_compare_b', 'liveness'] as const;
+
+export async function startSessionWorld(options: SessionWorldOptions): Promise<SessionWorld> {
+  const suffix = randomBytes(4).toString('hex');
+  const prefix = `test.${options.name}.${suffix}`;
+  const runsQueue = `test.${options.name}.runs.${suffix}`;
+  const eventsQueue = `test.${options.name}.events.${suffix}`;
+  const pageDir = mkdtempSync(join(tmpdir(), 'capture-page-'));
+  mkdirSync(join(pageDir, 'assets'));
+  writeFileSync(join(pageDir, 'index.html'), PAGE_HTML);
+  writeFileSync(join(pageDir, 'assets', 'app-1.js'), 'console.log("capture");');
+  const clock = new TestClock();
+  const sandbox = await startSandbox(0);
+  const platform = await startPlatform(
+    {
+      CONNECTOR_QUEUE_PREFIX: prefix,
+      DOCVERIFY_RUNS_QUEUE: runsQueue,
+      CAPTURE_PAGE_DIR: pageDir,
+      VERIFY_DEADLINE_MS: '8000',
+      ASYNC_VERIFY_DEADLINE_MS: '20000',
+      SESSION_SWEEP_MS: '200',
+      ...options.platform,
+    },
+    () => ({}),
+    { clock },
+  );
+  const workers: RunningWorker[] = [];
+  for (const type of TYPES)
+    workers.push(
+      await startConnectorWorker({
+        AMQP_URL: platform.env.AMQP_URL!,
+        MASTER_KEY: platform.env.MASTER_KEY!,
+        LOG_LEVEL: 'silent',
+        CONNECTOR_QUEUE_PREFIX: prefix,
+        CONNECTOR_TYPE: type,
+      }),
+    );
+  await Promise.all(workers.map((w) => w.broker.waitUntilConnected(15_000)));
+
+  const events: EventEnvelope[] = [];
+  const listener: Broker = createBroker({
+    url: platform.env.AMQP_URL!,
+    logger: createLogger({ service: 'test', level: 'silent' }),
+  });
+  await listener.subscribeEvents(eventsQueue, ['#'], (event) => {
+    if (event.communityId === platform.community.id) events.push(event);
+  });
+
+  const url = platform.services.docverify.url;
+  const client = (licence: keyof RunningPlatform['licences']) =>
+    new IdvClient({ baseUrl: url, licenseKey: platform.licences[licence] });
+  const admin = client('service');
+  const c = platform.community;
+  const verifier = async (tag: string, type: string, config: Record<string, unknown>) => {
+    const res = await admin.request('PUT', `/verifier/community/${c.id}`, { name: tag, tag, type, connectorUrl: sandbox.url, config });
+    if (res.status !== 200) throw new Error(`verifier ${tag}: ${res.status} ${JSON.stringify(res.body)}`);
+  }; // prettier-ignore
+  await verifier('review', 'auto_review', { apiKey: 'sandbox-key' });
+  await verifier('faces', 'face_compare_b', { apiKey: 'sandbox-key' });
+  await verifier('live', 'liveness', { apiKey: 'sandbox-key', documentApiKey: 'sandbox-key' });
+  const config = await admin.request('PUT', `/verificationConfig/community/${c.id}`, {
+    tenantId: c.tenantId,
+    tag: 'kyc-session',
+    dl_authenticate: [{ verifier: 'review' }],
+    idcard_authenticate: [{ verifier: 'review' }],
+    ppt_authenticate: [{ verifier: 'review' }],
+    document_liveness: [{ verifier: 'live' }],
+    face_compare: [{ verifier: 'faces' }],
+    face_liveness: [{ verifier: 'live' }],
+    settings: { retryCount: 1, selfieRetryCount: 2, ...options.settings },
+  });
+  if (config.status !== 200)
+    throw new Error(`config: ${config.status} ${JSON.stringify(config.body)}`);
+
+  const images = {
+    front: await png(documentImage(), 'DOC:testy', 'FACE:testy'),
+    back: await png(documentImage(1000, 630, 13), 'DOC:testy'),
+    passport: await jpeg(documentImage(900, 640, 17), 'DOC:testy', 'FACE:testy'),
+    selfie: await jpeg(selfieImage(), 'FACE:testy'),
+  };
+
+  const page = (token: string): PageClient => {
+    const call = async <T>(
+      method: string,
+      path: string,
+      body?: string | Uint8Array,
+      type?: string,
+    ) => {
+      const res = await fetch(`${url}/capture-api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(type ? { 'content-type': type } : {}) },
+        ...(body === undefined ? {} : { body }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    };
+    return {
+      get: (path) => call('GET', path),
+      post: (path, body) =>
+        call('POST', path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? undefined : 'application/json'),
+      put: (side, bytes, type = 'image/png') => call('PUT', `/images/${side}`, new Uint8Array(bytes), type),
+    }; // prettier-ignore
+  };
+
+  return {
+    platform,
+    sandbox,
+    clock,
+    pageDir,
+    runsQueue,
+    url,
+    events,
+    client,
+    page,
+    images,
+    eventsNamed: (name, sessionId) =>
+      events.filter(
+        (e) =>
+          e.eventName === name &&
+          (sessionId === undefined || (e.data as { sessionId?: string }).sessionId === sessionId),
+      ),
+    async stop() {
+      await listener.close();
+      await Promise.all(workers.map((w) => w.stop()));
+      await platform.stop();
+      await sandbox.close();
+      rmSync(pageDir, { recursive: true, force: true });
+      await deleteQueues(await testAmqpUrl(), [...TYPES.map((t) => `${prefix}.${t}`), eventsQueue]);
+    },
+  };
+}
+
+/** Polls `check` every 100 ms until it gives a value, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
+  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
