@@ -9,7 +9,7 @@ import * as PImage from 'pureimage';
 import type { AdapterInput } from '../../src/connectors/connector.ts';
 import { ProviderRejected } from '../../src/outcomes.ts';
 import { basicOcr, createBasicOcr } from '../../src/connectors/basic_ocr/adapter.ts';
-import { createOcrEngine, offlineOcrOptions } from '../../src/connectors/basic_ocr/ocrEngine.ts';
+import { createOcrEngine, offlineOcrOptions } from '@idv/docread';
 import { aamva, pdf417 } from '../licences.ts';
 
 const require = createRequire(import.meta.url);
