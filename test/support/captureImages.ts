@@ -46,8 +46,9 @@ export function documentImage(width = 1000, height = 630, seed = 7): Image {
   return image;
 }
 
-/** A portrait-like selfie: a lighter oval with features on a textured ground. */
-export function selfieImage(width = 480, height = 640, seed = 11): Image {
+/** A portrait-like selfie: a lighter oval with features on a textured ground (the ground only,
+ * an empty room, when `withFace` is false). */
+export function selfieImage(width = 480, height = 640, seed = 11, withFace = true): Image {
   const image = new Jimp({ width, height, color: 0x8090a0ff });
   const next = random(seed);
   for (let i = 0; i < 400; i++)
@@ -59,6 +60,7 @@ export function selfieImage(width = 480, height = 640, seed = 11): Image {
       8,
       60 + Math.floor(next() * 120),
     );
+  if (!withFace) return image;
   const { data } = image.bitmap;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
@@ -74,6 +76,24 @@ export function selfieImage(width = 480, height = 640, seed = 11): Image {
   fill(image, Math.round(width * 0.38), Math.round(height * 0.42), 30, 14, 20);
   fill(image, Math.round(width * 0.56), Math.round(height * 0.42), 30, 14, 20);
   fill(image, Math.round(width * 0.42), Math.round(height * 0.62), 80, 10, 60);
+  return image;
+}
+
+/** A landscape: blue sky, green and brown fields, texture everywhere; no face, no document. */
+export function landscapeImage(width = 640, height = 480, seed = 5): Image {
+  const image = new Jimp({ width, height, color: 0x6fa8dcff });
+  const next = random(seed);
+  const { data } = image.bitmap;
+  for (let y = Math.round(height * 0.45); y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const field = Math.floor(x / 90 + y / 70) % 2;
+      [data[i], data[i + 1], data[i + 2]] = field ? [90, 140, 60] : [150, 120, 80];
+    }
+  for (let i = 0; i < 600; i++) {
+    const [x, y] = [Math.floor(next() * width), Math.floor(next() * height)];
+    fill(image, x, y, 6, 6, 40 + Math.floor(next() * 160));
+  }
   return image;
 }
 

@@ -57,6 +57,18 @@ export function licenceFront(width = 1000, height = 630, seed = 7): Image {
   return image;
 }
 
+/** A licence front whose portrait was cut out: a coloured emblem where the face should be. */
+export function licenceFrontWithoutPortrait(width = 1000, height = 630): Image {
+  const image = documentImage(width, height, 7);
+  const [w, h] = [Math.round(width * 0.25), Math.round(height * 0.55)];
+  image.bitmap.data.forEach((_, i, data) => {
+    const [x, y] = [(i >> 2) % width, Math.floor(i / 4 / width)];
+    if (i % 4 !== 0 || x < 40 || x >= 40 + w || y < 120 || y >= 120 + h) return;
+    [data[i], data[i + 1], data[i + 2]] = (x + y) % 40 < 20 ? [40, 110, 170] : [200, 60, 60];
+  });
+  return image;
+}
+
 /** A licence back: documentImage with the AAMVA PDF417 of `text` at its bottom. */
 export async function licenceBack(text = aamva(), width = 1000, height = 630): Promise<Image> {
   const image = documentImage(width, height, 13);

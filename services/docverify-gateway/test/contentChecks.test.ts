@@ -1,0 +1,156 @@
+// The content checks' parts on generated images: the face heuristic (faces of several skin tones
+// and sizes found; empty rooms, landscapes, documents and greyscale refused or left unchecked),
+// which side gets which check, the MRZ reader's time limit and queue bound, and a check that
+// overruns its worker thread failing open with a note.
+import { expect } from 'chai';
+import { Jimp } from 'jimp';
+import { createOcrEngine, type OcrEngine } from '@idv/docread';
+import { createLogger } from '@idv/observability';
+import {
+  documentImage,
+  jpeg,
+  landscapeImage,
+  lit,
+  png,
+  selfieImage,
+} from '../../../test/support/captureImages.ts';
+import {
+  licenceBack,
+  licenceFront,
+  licenceFrontWithoutPortrait,
+  passportPage,
+  TESTY_MRZ,
+} from '../../../test/support/idDocuments.ts';
+import { checksFor, imageContentChecks } from '../src/capture/contentChecks.ts';
+import { findFace } from '../src/capture/faceFinder.ts';
+import { readImageHeader } from '../src/capture/imageHeader.ts';
+import { MrzReader } from '../src/capture/mrzReader.ts';
+import { QualityPool } from '../src/capture/qualityPool.ts';
+
+type Image = InstanceType<typeof Jimp>;
+const pixels = (image: { bitmap: { width: number; height: number; data: Buffer } }) => image.bitmap;
+
+/** A landscape with the selfie shrunk to `width` pixels in it: a face far from the camera. */
+function faceFarAway(width: number): Image {
+  const scene = landscapeImage();
+  scene.composite(selfieImage().resize({ w: width }), 260, 150);
+  return scene;
+}
+
+/** The selfie with its skin repainted in `rgb` (the oval is the only skin-coloured part). */
+function toned(rgb: [number, number, number]): Image {
+  const image = selfieImage();
+  const { data } = image.bitmap;
+  for (let i = 0; i < data.length; i += 4)
+    if (data[i] === 210 && data[i + 1] === 170 && data[i + 2] === 150)
+      [data[i], data[i + 1], data[i + 2]] = rgb;
+  return image;
+}
+
+describe('content checks: the face heuristic', () => {
+  it('finds the generated selfie, faces of lighter and darker skin, and a small or large frame', () => {
+    for (const [what, image] of [
+      ['selfie', selfieImage()],
+      ['light skin', toned([235, 200, 180])],
+      ['dark skin', toned([120, 80, 60])],
+      ['very dark skin', toned([85, 55, 40])],
+      ['small selfie', selfieImage(300, 400)],
+      ['large selfie', selfieImage().resize({ w: 1080 })],
+      ['a portrait on a card', licenceFront()],
+    ] as const) {
+      const face = findFace(pixels(image), what === 'a portrait on a card' ? 0.005 : 0.03);
+      expect(face, what).to.include({ found: true, colour: true });
+    }
+  });
+
+  it('finds none in an empty room, a landscape, a card without portrait, a skin-coloured wall', () => {
+    const wall = new Jimp({ width: 480, height: 640, color: 0xd2aa96ff });
+    for (const [what, image] of [
+      ['empty room', selfieImage(480, 640, 11, false)],
+      ['landscape', landscapeImage()],
+      ['card without portrait', licenceFrontWithoutPortrait()],
+      ['skin-coloured wall', wall],
+    ] as const)
+      expect(findFace(pixels(image), 0.03), what).to.include({ found: false });
+  });
+
+  it('a face too small for a selfie is not one; greyscale images are flagged as such', () => {
+    // the same face 140 px wide in a 640 px scene: a face, but too far for a selfie
+    expect(findFace(pixels(faceFarAway(140)), 0.005).found).to.equal(true);
+    expect(findFace(pixels(faceFarAway(140)), 0.03).found).to.equal(false);
+    expect(findFace(pixels(documentImage()), 0.005)).to.deep.equal({ found: false, colour: false, share: 0 });
+    expect(findFace(pixels(selfieImage().greyscale()), 0.03).colour).to.equal(false);
+    expect(findFace(pixels(lit(selfieImage(), 0.5)), 0.03).found, 'dimmer light').to.equal(true);
+  }); // prettier-ignore
+});
+
+describe('content checks: which side gets which check', () => {
+  const face = 'KYC_WITH_FACE_COMPARISON' as const;
+  const docs = 'DOCUMENT_VERIFICATION_ONLY' as const;
+  it('barcode on a DL or ID back, MRZ on the passport page, a face on the selfie and face-journey front', () => {
+    expect(checksFor('back', { journeyType: docs, documentType: 'DL' })).to.deep.equal(['barcode']);
+    expect(checksFor('back', { journeyType: face, documentType: 'IDCARD' })).to.deep.equal(['barcode']);
+    expect(checksFor('passport', { journeyType: docs, documentType: 'PASSPORT' })).to.deep.equal(['mrz']);
+    expect(checksFor('selfie', { journeyType: face, documentType: null })).to.deep.equal(['face']);
+    expect(checksFor('front', { journeyType: face, documentType: 'DL' })).to.deep.equal(['face']);
+    expect(checksFor('front', { journeyType: docs, documentType: 'DL' })).to.deep.equal([]);
+  }); // prettier-ignore
+});
+
+describe('content checks: bounded and failing open', function () {
+  this.timeout(60_000);
+  const logger = createLogger({ service: 'test', level: 'silent' });
+  const pool = new QualityPool(1);
+  const mrz = new MrzReader({ timeoutMs: 20_000 });
+  after(() => Promise.all([pool.close(), mrz.close()]));
+  const journey = { journeyType: 'KYC_WITH_FACE_COMPARISON' as const, documentType: 'DL' as const };
+  const run = async (timeoutMs: number, side: 'back' | 'passport', bytes: Buffer) =>
+    imageContentChecks({ pool, mrz, logger, timeoutMs })({
+      side,
+      bytes,
+      header: readImageHeader(bytes)!,
+      journey: side === 'passport' ? { ...journey, documentType: 'PASSPORT' } : journey,
+    });
+
+  it('reads the barcode of a licence back and the MRZ of a passport page, noting it', async () => {
+    expect(await run(10_000, 'back', await png(await licenceBack()))).to.deep.equal({ problems: [], notes: { barcodeRead: 1 } });
+    expect(await run(10_000, 'passport', await jpeg(await passportPage()))).to.deep.equal({ problems: [], notes: { mrzRead: 1 } });
+  }); // prettier-ignore
+
+  it('a barcode check over its time accepts the image, noted unchecked, and the pool goes on', async () => {
+    const report = await run(1, 'back', await png(await licenceBack()));
+    expect(report).to.deep.equal({ problems: [], notes: { barcodeUnchecked: 1 } });
+    const after = await run(10_000, 'back', await png(documentImage(1000, 630, 13)));
+    expect(after.problems.map((p) => p.code)).to.deep.equal(['barcode_unreadable']);
+  });
+
+  it('an MRZ read over its time comes back unchecked, and the next read starts a fresh engine', async () => {
+    const page = await png(await passportPage());
+    let starts = 0;
+    const stuck = new MrzReader({
+      timeoutMs: 300,
+      startEngine: () => {
+        starts += 1;
+        return starts === 1 ? new Promise<OcrEngine>(() => {}) : createOcrEngine();
+      },
+    });
+    try {
+      expect(await stuck.check(page)).to.deep.include({ status: 'unchecked' });
+      const second = await stuck.check(page);
+      expect(starts).to.equal(2);
+      // a fresh engine's first read (start-up included) may itself overrun 300 ms on busy cores
+      expect(['valid', 'unchecked']).to.include(second.status);
+    } finally {
+      await stuck.close();
+    }
+  });
+
+  it('reads queued beyond the bound are not made: unchecked at once', async () => {
+    const page = await png(await passportPage(TESTY_MRZ));
+    const none = new MrzReader({ timeoutMs: 20_000, maxWaiting: 0 });
+    expect(await none.check(page)).to.deep.equal({ status: 'unchecked', reason: 'too many MRZ reads waiting' });
+    await none.close();
+    const closed = await none.check(page);
+    expect(closed.status).to.equal('unchecked');
+  }); // prettier-ignore
+});
