@@ -69,8 +69,12 @@ export async function createOcrEngine(overrides: Partial<WorkerOptions> = {}): P
     tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
     user_defined_dpi: '300', // stops the per-image 'Estimating resolution' line on stderr
   });
+  // tesseract fails out of band (an unhandled rejection) when a job reaches a terminated worker:
+  // no job starts once closing, and the worker ends a turn later, once a job just started is sent
+  let closed = false;
   return {
     async readLines(png) {
+      if (closed) throw new Error('the OCR engine is closed');
       const { data } = await worker.recognize(png, {}, { blocks: true, text: false });
       const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines));
       return lines.map((line) => ({
@@ -87,6 +91,9 @@ export async function createOcrEngine(overrides: Partial<WorkerOptions> = {}): P
       }));
     },
     async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise((resolve) => setImmediate(resolve));
       await worker.terminate();
     },
   };

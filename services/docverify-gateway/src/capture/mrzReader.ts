@@ -1,8 +1,9 @@
 // The MRZ check's OCR: one tesseract engine per gateway (its own worker thread, started on first
-// use, about a second), reads one page at a time, each within a time limit counted from the
-// request (waiting included). A read that overruns ends the engine (tesseract cannot cancel a
-// job; the next read starts a fresh one), and one that waits behind too many others is not made:
-// both come back as `unchecked`, and the capture check fails open rather than block the person.
+// use, about a second), reads one page at a time. Each check answers within its time limit counted
+// from the request (waiting included): past it, or when too many wait, it comes back `unchecked`
+// and the capture check fails open rather than block the person. A read that overruns goes on in
+// the background (the engine stays warm for the next) up to HARD_LIMIT times the limit, when the
+// engine is ended (tesseract cannot cancel a job) and the next read starts a fresh one.
 import { createOcrEngine, mrzDigitsHold, readMrz, type OcrEngine } from '@idv/docread';
 
 export type MrzOutcome =
@@ -19,6 +20,9 @@ export interface MrzReaderOptions {
   startEngine?: () => Promise<OcrEngine>;
 }
 
+/** A read running this many times its time limit ends the engine. */
+export const HARD_LIMIT = 3;
+
 export class MrzReader {
   private engine: Promise<OcrEngine> | undefined;
   private turn: Promise<unknown> = Promise.resolve();
@@ -34,10 +38,11 @@ export class MrzReader {
       return { status: 'unchecked', reason: 'too many MRZ reads waiting' };
     const deadline = Date.now() + this.options.timeoutMs;
     this.waiting += 1;
-    const mine = this.turn.then(() => this.readBy(png, deadline));
-    this.turn = mine.catch(() => undefined);
+    let release = () => {};
+    const previous = this.turn;
+    this.turn = new Promise<void>((resolve) => (release = resolve));
     try {
-      return await mine;
+      return await this.within(deadline, previous.then(() => this.readInTurn(png, deadline, release))); // prettier-ignore
     } finally {
       this.waiting -= 1;
     }
@@ -48,22 +53,38 @@ export class MrzReader {
     await this.stopEngine();
   }
 
-  private async readBy(png: Buffer, deadline: number): Promise<MrzOutcome> {
-    const left = deadline - Date.now();
-    if (left <= 0) return { status: 'unchecked', reason: 'the MRZ read waited past its time' };
+  /** `outcome`, or unchecked once `deadline` passes. */
+  private async within(deadline: number, outcome: Promise<MrzOutcome>): Promise<MrzOutcome> {
     let timer: NodeJS.Timeout | undefined;
-    const overrun = new Promise<'overrun'>((resolve) => {
-      timer = setTimeout(() => resolve('overrun'), left);
+    const late = new Promise<MrzOutcome>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ status: 'unchecked', reason: `the MRZ read took over ${this.options.timeoutMs} ms` }), // prettier-ignore
+        Math.max(0, deadline - Date.now()),
+      );
     });
     try {
-      const lines = await Promise.race([this.read(png), overrun]);
-      if (lines === 'overrun') {
-        void this.stopEngine(); // not awaited: a stuck engine may never answer
-        return {
-          status: 'unchecked',
-          reason: `the MRZ read took over ${this.options.timeoutMs} ms`,
-        };
-      }
+      return await Promise.race([outcome, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Runs one read holding the turn until it ends, or until its hard limit ends the engine. */
+  private async readInTurn(
+    png: Buffer,
+    deadline: number,
+    release: () => void,
+  ): Promise<MrzOutcome> {
+    if (Date.now() >= deadline) {
+      release();
+      return { status: 'unchecked', reason: 'the MRZ read waited past its time' };
+    }
+    const hardLimit = setTimeout(() => {
+      void this.stopEngine();
+      release();
+    }, this.options.timeoutMs * HARD_LIMIT);
+    try {
+      const lines = await this.read(png);
       if (!lines) return { status: 'invalid', reason: 'no machine readable zone found' };
       if (!mrzDigitsHold(lines))
         return { status: 'invalid', reason: 'the check digits of the MRZ read do not hold' };
@@ -72,7 +93,8 @@ export class MrzReader {
       void this.stopEngine();
       return { status: 'unchecked', reason: `the MRZ read failed: ${(err as Error).message}` };
     } finally {
-      clearTimeout(timer);
+      clearTimeout(hardLimit);
+      release();
     }
   }
 

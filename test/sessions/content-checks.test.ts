@@ -1,0 +1,153 @@
+// The content checks through the capture API (PUT /capture-api/images/{side}) of a real platform:
+// a licence back must carry a PDF417 that decodes, a passport page an MRZ whose check digits hold,
+// a selfie and the face journey's licence front a face; and a check that cannot finish in time
+// keeps the capture (accepted, noted unchecked) instead of losing it.
+import { expect } from 'chai';
+import { CONSENT_TEXT_VERSION } from '@idv/contracts';
+import { documentImage, jpeg, landscapeImage, png, selfieImage } from '../support/captureImages.ts';
+import {
+  licenceBack,
+  licenceFront,
+  licenceFrontWithoutPortrait,
+  passportPage,
+  TESTY_MRZ,
+} from '../support/idDocuments.ts';
+import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+
+interface Verdict {
+  accepted: boolean;
+  problems: { code: string; message: string }[];
+  attemptsLeft: number;
+}
+
+const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
+
+/** Opens a session's page in `w`, consent given, ready to capture `documentType`. */
+async function capturing(w: SessionWorld, documentType: string, journeyType?: string) {
+  const caller = w.client('service');
+  const sessionRequest = { documentType, ...(journeyType ? { journeyType } : {}) };
+  const res = await caller.request<{ sessionId: string; url: string }>('POST', '/document_share_session/create', {
+    data: await caller.encryptJson({ dvcID: 'kyc-session', sessionRequest }),
+  }); // prettier-ignore
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  const page = w.page(tokenOf(res.body.url));
+  await page.get('/session');
+  await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
+  const put = async (side: string, bytes: Buffer, type = 'image/png') => {
+    const reply = await page.put<Verdict>(side, bytes, type);
+    expect(reply.status, `${side}: ${JSON.stringify(reply.body)}`).to.equal(200);
+    return reply.body;
+  };
+  return { sessionId: res.body.sessionId, page, put };
+}
+
+const codes = (verdict: Verdict) => verdict.problems.map((p) => p.code);
+
+async function qualityOf(w: SessionWorld, sessionId: string, side: string) {
+  const [row] = (await w.platform.database
+    .db('docverify.session_images')
+    .where({ session_id: sessionId, side })) as { quality: Record<string, number> | string }[];
+  if (!row) return undefined;
+  return typeof row.quality === 'string'
+    ? (JSON.parse(row.quality) as Record<string, number>)
+    : row.quality;
+}
+
+describe('sessions: content checks of captured images', function () {
+  this.timeout(180_000);
+  let w: SessionWorld;
+  before(async () => {
+    // generous limits: what the checks say must not depend on how busy the cores are
+    const limits = { CAPTURE_MRZ_CHECK_MS: '60000', CAPTURE_CONTENT_CHECK_MS: '60000' };
+    w = await startSessionWorld({ name: 'session-content', platform: limits, settings: { retryCount: 3, selfieRetryCount: 4 } }); // prettier-ignore
+  });
+  after(async () => w?.stop());
+
+  it('a licence back without a barcode is barcode_unreadable; its PDF417 back is accepted', async () => {
+    const { sessionId, put } = await capturing(w, 'DL');
+    const plain = await put('back', await png(documentImage(1000, 630, 13), 'DOC:testy'));
+    expect(plain).to.deep.include({ accepted: false, attemptsLeft: 3 });
+    expect(codes(plain)).to.deep.equal(['barcode_unreadable']);
+    expect(plain.problems[0]!.message).to.match(/barcode/);
+    expect(await qualityOf(w, sessionId, 'back')).to.equal(undefined);
+    const good = await put('back', await jpeg(await licenceBack(), 'DOC:testy'), 'image/jpeg');
+    expect(good).to.deep.include({ accepted: true, problems: [] });
+    expect(await qualityOf(w, sessionId, 'back')).to.include({ barcodeRead: 1 });
+  });
+
+  it('an ID card back needs its barcode too', async () => {
+    const { put } = await capturing(w, 'IDCARD');
+    expect(codes(await put('back', await png(documentImage(1000, 630, 21))))).to.deep.equal(['barcode_unreadable']); // prettier-ignore
+    expect((await put('back', await png(await licenceBack()))).accepted).to.equal(true);
+  });
+
+  it('a passport page without an MRZ, or with a check digit off, is mrz_unreadable; a valid one is accepted', async () => {
+    const { sessionId, put } = await capturing(w, 'PASSPORT');
+    const none = await put('passport', await jpeg(documentImage(1000, 700, 17)), 'image/jpeg');
+    expect(codes(none)).to.deep.equal(['mrz_unreadable']);
+    const tampered = [TESTY_MRZ[0]!, TESTY_MRZ[1]!.replace('X532748613', 'X532748614')];
+    const garbled = await put('passport', await jpeg(await passportPage(tampered)), 'image/jpeg');
+    expect(codes(garbled)).to.deep.equal(['mrz_unreadable']);
+    expect(garbled.problems[0]!.message).to.contain('check digits');
+    const good = await put('passport', await jpeg(await passportPage(), 'DOC:testy'), 'image/jpeg');
+    expect(good).to.deep.include({ accepted: true, problems: [], attemptsLeft: 1 });
+    expect(await qualityOf(w, sessionId, 'passport')).to.include({ mrzRead: 1 });
+  });
+
+  it('a selfie of an empty room or a landscape is no_face; the generated face is accepted', async () => {
+    const { sessionId, put } = await capturing(w, 'DL');
+    expect(codes(await put('selfie', await jpeg(selfieImage(480, 640, 11, false)), 'image/jpeg'))).to.deep.equal(['no_face']); // prettier-ignore
+    expect(codes(await put('selfie', await png(landscapeImage())))).to.deep.equal(['no_face']);
+    expect(codes(await put('selfie', await png(await licenceBack())))).to.deep.equal(['no_face']);
+    const face = await put('selfie', await jpeg(selfieImage(), 'FACE:testy'), 'image/jpeg');
+    expect(face).to.deep.include({ accepted: true, problems: [], attemptsLeft: 1 });
+    expect((await qualityOf(w, sessionId, 'selfie'))?.faceShare).to.be.above(0.1);
+  });
+
+  it('the face journey wants a portrait on the licence front; a document-only journey does not', async () => {
+    const face = await capturing(w, 'DL');
+    const cut = await face.put('front', await png(licenceFrontWithoutPortrait()));
+    expect(codes(cut)).to.deep.equal(['no_face']);
+    expect(cut.problems[0]!.message).to.contain('portrait');
+    expect((await face.put('front', await png(licenceFront(), 'DOC:testy', 'FACE:testy'))).accepted).to.equal(true); // prettier-ignore
+    const docs = await capturing(w, 'DL', 'DOCUMENT_VERIFICATION_ONLY');
+    expect((await docs.put('front', await png(licenceFrontWithoutPortrait()))).accepted).to.equal(true); // prettier-ignore
+  });
+
+  it('the whole face journey goes through with the checked images and completes', async () => {
+    const { sessionId, page, put } = await capturing(w, 'PASSPORT');
+    expect((await put('passport', w.images.passport, 'image/jpeg')).accepted).to.equal(true);
+    expect((await put('selfie', w.images.selfie, 'image/jpeg')).accepted).to.equal(true);
+    expect((await page.post('/submit')).status).to.equal(200);
+    const caller = w.client('service');
+    const done = await eventually('the session to complete', async () => {
+      const res = await caller.encryptedRequest<{ status: string }>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId }); // prettier-ignore
+      return res.body.status === 'COMPLETED' ? res.body : undefined;
+    });
+    expect(done).to.include({ status: 'COMPLETED', state: 'completed', documentType: 'PASSPORT' });
+  });
+});
+
+describe('sessions: a content check out of time keeps the capture', function () {
+  this.timeout(180_000);
+  let w: SessionWorld;
+  before(async () => {
+    // 100 ms: no OCR engine starts that fast, no barcode of a 3000 px photo is read that fast
+    w = await startSessionWorld({ name: 'session-slowcheck', platform: { CAPTURE_MRZ_CHECK_MS: '100', CAPTURE_CONTENT_CHECK_MS: '100' } }); // prettier-ignore
+  });
+  after(async () => w?.stop());
+
+  it('a passport page whose MRZ read overruns is accepted, noted unchecked', async () => {
+    const { sessionId, put } = await capturing(w, 'PASSPORT');
+    const verdict = await put('passport', await jpeg(documentImage(1000, 700, 17)), 'image/jpeg');
+    expect(verdict).to.deep.include({ accepted: true, problems: [] });
+    expect(await qualityOf(w, sessionId, 'passport')).to.include({ mrzUnchecked: 1 });
+  });
+
+  it('a large licence back whose barcode check overruns is accepted, noted unchecked', async () => {
+    const { sessionId, put } = await capturing(w, 'DL');
+    const verdict = await put('back', await png(documentImage(3000, 1890, 13)));
+    expect(verdict).to.deep.include({ accepted: true, problems: [] });
+    expect(await qualityOf(w, sessionId, 'back')).to.include({ barcodeUnchecked: 1 });
+  });
+});
