@@ -65,7 +65,7 @@ export const DocverifyGatewayConfig = defineConfig({
   }),
   CAPTURE_CONTENT_CHECK_MS: Type.Integer({
     default: 5_000,
-    minimum: 100,
+    minimum: 1,
     description:
       'time limit of a barcode or face check of a captured image; past it the image is accepted unchecked (noted)',
   }),

@@ -41,12 +41,15 @@ export async function runTask(bitmap: Bitmap, job: ImageTask): Promise<TaskResul
   }
 }
 
+/** The lower part of the page, copied (the decoded pixels may be reused), scaled and grey. */
 async function greyPage(bitmap: Bitmap): Promise<Uint8Array> {
-  const data = Buffer.from(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.length);
-  const image = Jimp.fromBitmap({ width: bitmap.width, height: bitmap.height, data });
-  if (Math.max(bitmap.width, bitmap.height) > MRZ_PAGE_SIZE)
-    image.scaleToFit({ w: MRZ_PAGE_SIZE, h: MRZ_PAGE_SIZE });
-  const top = Math.floor(image.height * (1 - MRZ_PAGE_PART));
-  image.crop({ x: 0, y: top, w: image.width, h: image.height - top });
+  const top = Math.floor(bitmap.height * (1 - MRZ_PAGE_PART));
+  const rows = bitmap.data.subarray(top * bitmap.width * 4);
+  const data = Buffer.from(rows.buffer, rows.byteOffset, rows.length);
+  const image = Jimp.fromBitmap({ width: bitmap.width, height: bitmap.height - top, data: Buffer.from(data) }); // prettier-ignore
+  if (Math.max(bitmap.width, bitmap.height) > MRZ_PAGE_SIZE) {
+    const scale = MRZ_PAGE_SIZE / Math.max(bitmap.width, bitmap.height);
+    image.resize({ w: Math.round(image.width * scale) });
+  }
   return new Uint8Array(await image.greyscale().getBuffer('image/png'));
 }
