@@ -1,6 +1,6 @@
 // Composition root of the docverify gateway: its config, stores, routes, the verification runs'
 // consumer, the sweeps and the shared runtime.
-import { startHttpService, type StartedService } from '@idv/common-endpoints';
+import { startHttpService, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
