@@ -18,7 +18,8 @@ import {
 import type { Clock } from '../../services/docverify-gateway/src/domain/clock.ts';
 import { startSandbox, type RunningSandbox } from '../../services/provider-sandbox/src/start.ts';
 import { deleteQueues } from './amqpCleanup.ts';
-import { documentImage, jpeg, png, selfieImage } from './captureImages.ts';
+import { jpeg, png, selfieImage } from './captureImages.ts';
+import { licenceBack, licenceFront, passportPage } from './idDocuments.ts';
 import { startPlatform, type RunningPlatform } from './platform.ts';
 
 /** Real time moved on by `advance`: timers fire when the test says, runs still see time pass. */
@@ -147,9 +148,9 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
     throw new Error(`config: ${config.status} ${JSON.stringify(config.body)}`);
 
   const images = {
-    front: await png(documentImage(), 'DOC:testy', 'FACE:testy'),
-    back: await png(documentImage(1000, 630, 13), 'DOC:testy'),
-    passport: await jpeg(documentImage(900, 640, 17), 'DOC:testy', 'FACE:testy'),
+    front: await png(licenceFront(), 'DOC:testy', 'FACE:testy'),
+    back: await png(await licenceBack(), 'DOC:testy'),
+    passport: await jpeg(await passportPage(), 'DOC:testy', 'FACE:testy'),
     selfie: await jpeg(selfieImage(), 'FACE:testy'),
   };
 

@@ -63,6 +63,18 @@ export const DocverifyGatewayConfig = defineConfig({
     maximum: 16,
     description: 'worker threads that decode and check captured images, off the event loop',
   }),
+  CAPTURE_CONTENT_CHECK_MS: Type.Integer({
+    default: 5_000,
+    minimum: 100,
+    description:
+      'time limit of a barcode or face check of a captured image; past it the image is accepted unchecked (noted)',
+  }),
+  CAPTURE_MRZ_CHECK_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    description:
+      "time limit of a passport page's MRZ OCR, waiting included (one OCR thread per gateway); past it the page is accepted unchecked (noted)",
+  }),
   SESSION_SWEEP_MS: Type.Integer({
     default: 15_000,
     minimum: 100,

@@ -6,7 +6,8 @@ import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
 import { EventOutbox } from '@idv/db';
 import { captureChecker } from './capture/checkCapture.ts';
-import { noContentChecks, type ContentChecks } from './capture/contentChecks.ts';
+import { imageContentChecks, type ContentChecks } from './capture/contentChecks.ts';
+import { MrzReader } from './capture/mrzReader.ts';
 import { pageFiles } from './capture/pageFiles.ts';
 import { maskPageToken } from './capture/pageToken.ts';
 import { QualityPool } from './capture/qualityPool.ts';
@@ -76,7 +77,11 @@ export function startDocverifyGateway(
         const runs = new RunStore(db, box, clock);
         const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
         const pool = new QualityPool(settings.CAPTURE_CHECK_THREADS);
-        lifecycle.onStop('capture checks', 10, () => pool.close());
+        const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
+        lifecycle.onStop('capture checks', 10, () => Promise.all([pool.close(), mrz.close()]));
+        const contentChecks =
+          options.contentChecks ??
+          imageContentChecks({ pool, mrz, logger, timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS });
         lifecycle.onStop(
           'retention sweep',
           0,
@@ -105,7 +110,7 @@ export function startDocverifyGateway(
         const session = {
           ...verify,
           images,
-          checkCapture: captureChecker(pool, options.contentChecks ?? noContentChecks),
+          checkCapture: captureChecker(pool, contentChecks),
           publicUrl: settings.DOCVERIFY_PUBLIC_URL,
           runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
           maxImageBytes: settings.SESSION_IMAGE_MAX_BYTES,
