@@ -173,7 +173,7 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
     const done = await waitFor(world, answer.verificationId);
     expect(done.result?.status).to.equal('verified');
     const replayed = await callBack(query, body, 'sandbox-key', at);
-    expect(replayed.status).to.equal(200);
+    expect(replayed.status).to.equal(202);
     expect(await replayed.json()).to.deep.equal({ status: 'not_pending' });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const events = await eventsFor(world, '/replay', hook.secret, answer.verificationId, 1);

@@ -4,9 +4,9 @@
 // x-callback-timestamp (unix seconds, within CALLBACK_WINDOW_S of now) and x-callback-signature
 // (`v1=<hex>`), compared in constant time. The body goes to the type's worker on its follow-up
 // queue, which reads it as the adapter's poll answer would be read and answers the gateway like a
-// poll; a settled kind makes a repeated callback a no-op (200 not_pending).
+// poll; a settled kind makes a repeated callback a no-op (202 not_pending).
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Broker } from '@idv/broker';
+import { UnroutableMessageError, type Broker } from '@idv/broker';
 import {
   callbackSecretMember,
   followUpQueue,
@@ -17,7 +17,7 @@ import {
   type VerificationKind,
 } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
-import { BadRequest, NotFound, Unauthorized, type Route } from '@idv/http';
+import { BadRequest, NotFound, Unauthorized, Unavailable, type Route } from '@idv/http';
 import express, { type Request } from 'express';
 import type { RunStore } from '../store/runs.ts';
 import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
@@ -74,7 +74,9 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
       guards: [raw],
       doc: {
         summary:
-          "a provider's callback for a pending answer (?verificationId=&kind=), signed: x-callback-timestamp, x-callback-signature v1=<hex HMAC-SHA256(secret, timestamp.body)>; 202 accepted, 200 {status: not_pending} once settled, 401 bad signature, 404 unknown verifier, run or kind",
+          "a provider's callback for a pending answer (?verificationId=&kind=), signed: x-callback-timestamp, x-callback-signature v1=<hex HMAC-SHA256(secret, timestamp.body)>; 202 {status: accepted}, or {status: not_pending} once the kind is settled (a repeated callback changes nothing); 401 bad signature, 404 unknown verifier, run or kind",
+        success: 202,
+        errors: [401, 503],
       },
       handler: async (req, res) => {
         const verifier = await deps.verifiers.byId(String(req.params.verifierId));
@@ -94,7 +96,7 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
           : undefined;
         const waiting = run?.pending?.[kind];
         if (run?.status === 'completed' || run?.status === 'failed')
-          return void res.status(200).json({ status: 'not_pending' });
+          return void res.status(202).json({ status: 'not_pending' });
         if (!run || !waiting || waiting.verifier !== verifier.tag)
           throw new NotFound('no pending verification of this verifier matches verificationId and kind');
         const reference = (waiting.followUp as { reference?: unknown } | undefined)?.reference;
@@ -113,7 +115,11 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
           attempt: 0,
           callback,
         };
-        await deps.broker.publish('', followUpQueue(verifier.type, deps.queuePrefix), job);
+        await deps.broker.publish('', followUpQueue(verifier.type, deps.queuePrefix), job).catch((err: unknown) => {
+          // no worker of the type ever declared its queue: the provider should try again later
+          if (err instanceof UnroutableMessageError) throw new Unavailable('no connector worker takes follow-ups of this type now; retry later', 30);
+          throw err;
+        });
         res.status(202).json({ status: 'accepted' });
       },
     },
