@@ -29,6 +29,7 @@ import type { Logger } from '@idv/observability';
 import type { AxiosInstance } from 'axios';
 import type { AdapterOutput, FollowUpAdapter } from '../connectors/connector.ts';
 import { inconclusive } from '../connectors/shared/normalise.ts';
+import { ProviderRejected } from '../outcomes.ts';
 
 export interface FollowUpSettings {
   firstPollMs: number;
@@ -50,6 +51,8 @@ export interface FollowUpDeps<T extends ConnectorType = ConnectorType> {
 
 /** The reason of a kind settled by its deadline instead of its provider. */
 export const DEADLINE_PASSED = 'follow_up_deadline_passed';
+/** The reason of a kind whose provider no longer knows (refuses) the reference. */
+export const REFERENCE_REFUSED = 'follow_up_reference_refused';
 
 /** ms to the poll after `attempt` polls: doubling, capped, ±10 % so polls of a burst spread. */
 function backoff(settings: FollowUpSettings, attempt: number, how: FollowUpJob['how']): number {
@@ -105,6 +108,8 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
       return this.answer(job, 'deadline', inconclusive([DEADLINE_PASSED]));
     if (now < job.pollAt) return this.wait(job);
     const output = await this.poll(job).catch((err: unknown) => {
+      // the provider refuses the reference (it forgot the review): asking again cannot help
+      if (err instanceof ProviderRejected) return { result: inconclusive([REFERENCE_REFUSED]), raw: null };
       log.warn({ err: (err as Error).message, attempt: job.attempt }, 'follow-up poll failed; polled again later');
       return undefined;
     });
