@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
-import { documentImage, jpeg } from './captureImages.ts';
+import { jpeg } from './captureImages.ts';
+import { passportPage } from './idDocuments.ts';
 import { oauthParty, startIdp, type OauthParty } from './conformanceOauth.ts';
 import { credentialHeaders, newCaller, seal, shared, unseal } from './independentClient.ts';
 import { deleteQueues } from './amqpCleanup.ts';
@@ -217,7 +218,7 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
     if (consent.status !== 200) throw new Error(`consent: ${consent.status}`);
     return made;
   };
-  const passportImage = await jpeg(documentImage(900, 640), 'DOC:testy');
+  const passportImage = await jpeg(await passportPage(), 'DOC:testy');
 
   // an agent review worker, a verifier of it and a config, made on first use
   let reviewer: Promise<{ worker: RunningWorker; verifierId: string }> | undefined;
