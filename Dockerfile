@@ -22,6 +22,17 @@ RUN version="$(node -p "require('/tmp/lock.json').packages['node_modules/tsx'].v
  && npm install --no-audit --no-fund --loglevel=error --no-package-lock "tsx@${version}" \
  && npm cache clean --force
 
+# The capture page (Preact, built by Vite): only its dist/ goes into the image.
+FROM node:22-slim AS page
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY contracts/package.json contracts/
+COPY libs libs
+COPY services services
+RUN find libs services -type f ! -name package.json ! -path 'services/capture-page/*' -delete \
+ && npm ci -w services/capture-page --include-workspace-root=false --ignore-scripts --no-audit --no-fund --loglevel=error \
+ && npm run build -w services/capture-page
+
 FROM node:22-slim AS runtime
 ARG BUILD_VERSION=unknown.0
 LABEL org.opencontainers.image.title="idv-platform" \
@@ -33,6 +44,7 @@ WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules node_modules
 COPY --from=tsx --chown=root:root /opt/tsx/node_modules node_modules
 COPY --chown=root:root . .
+COPY --from=page --chown=root:root /app/services/capture-page/dist services/capture-page/dist
 # the code is root's and read-only to the process; it runs as the unprivileged `node` user
 USER node
 EXPOSE 8080 8081 8082 8083 8090 9100

@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: run test test-faults bench lint typecheck unit migrate install services browser clean
+.PHONY: run test test-faults bench lint typecheck unit migrate install services browser page clean
 
 $(STAMP): package.json package-lock.json $(wildcard */*/package.json) contracts/package.json
 	@command -v npm >/dev/null || { echo "npm is required (Node.js 18+ with npm); see README"; exit 1; }
@@ -19,10 +19,22 @@ services: ## start PostgreSQL and RabbitMQ when they are installed here but not 
 browser: ## Debian's chromium for the browser tests of the login pages
 	@sh infra/dev/ensure-chromium.sh
 
+# The capture page (services/capture-page, Vite): built into its dist/ when missing or older than
+# any of its sources; the gateway serves it at /capture/{token}.
+PAGE := services/capture-page
+PAGE_DIST := $(PAGE)/dist/index.html
+PAGE_SOURCES := $(shell find $(PAGE)/src -type f 2>/dev/null) $(PAGE)/index.html \
+	$(PAGE)/vite.config.ts $(PAGE)/package.json
+$(PAGE_DIST): $(STAMP) $(PAGE_SOURCES)
+	npm run -s build -w $(PAGE)
+	@touch $(PAGE_DIST)
+
+page: $(PAGE_DIST)
+
 migrate: install services
 	npm run -s migrate
 
-run: install services
+run: install services page
 	tsx infra/dev/run.ts
 
 lint: install
@@ -31,11 +43,12 @@ lint: install
 
 typecheck: install
 	tsc -p tsconfig.json --noEmit
+	tsc -p $(PAGE)/tsconfig.json --noEmit
 
 unit: install services
 	mocha
 
-test: install services browser lint typecheck
+test: install services browser page lint typecheck
 	mocha
 
 # The fault suites alone, harder than in `make test`: RabbitMQ and PostgreSQL are really stopped
@@ -53,4 +66,4 @@ bench: install services
 	tsx bench/run.ts
 
 clean:
-	rm -rf node_modules .local test-artifacts
+	rm -rf node_modules .local test-artifacts $(PAGE)/dist

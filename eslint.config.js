@@ -4,7 +4,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.local/**', 'test-artifacts/**', '**/.scratch/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '.local/**',
+      'test-artifacts/**',
+      '**/.scratch/**',
+      'services/capture-page/dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

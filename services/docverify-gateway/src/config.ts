@@ -87,6 +87,25 @@ export const DocverifyGatewayConfig = defineConfig({
     description:
       'the durable (quorum) work queue of verification runs every gateway replica consumes',
   }),
+  DOCVERIFY_FOLLOWUPS_QUEUE: Type.String({
+    default: 'docverify.followups',
+    pattern: '^[A-Za-z0-9._-]+$',
+    description:
+      "the durable (quorum) queue of connectors' final answers to pending kinds (polled or called back), consumed by every replica",
+  }),
+  CONNECTOR_CALLBACK_URL: Type.String({
+    default: '',
+    pattern: '^(https?://[^/?#]+(/[^?#]*)?)?$',
+    description:
+      'base URL at which providers reach this gateway for their callbacks (<this>/connector-callback/<verifierId>); empty: none are asked for, pending answers are polled',
+  }),
+  PENDING_FOLLOW_UP_MS: Type.Integer({
+    default: 86_400_000,
+    minimum: 1000,
+    maximum: 2_592_000_000,
+    description:
+      'how long a connector follows up a pending answer (a review decided later); then the kind settles inconclusive (follow_up_deadline_passed)',
+  }),
   RUNS_PREFETCH: Type.Integer({
     default: 16,
     minimum: 1,

@@ -1,6 +1,6 @@
 // Composition root of the docverify gateway: its config, stores, routes, the verification runs'
 // consumer, the sweeps and the shared runtime.
-import { startHttpService, type StartedService } from '@idv/common-endpoints';
+import { startHttpService, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
@@ -16,6 +16,7 @@ import { systemClock, type Clock } from './domain/clock.ts';
 import { startRetentionSweep } from './jobs/retentionSweep.ts';
 import { startSessionSweep } from './jobs/sessionSweep.ts';
 import { captureApiRoutes } from './routes/captureApi.ts';
+import { connectorCallbackRoutes } from './routes/connectorCallback.ts';
 import { capturePageRoutes } from './routes/capturePage.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { operatorSessionRoutes } from './routes/sessionsOperator.ts';
@@ -30,6 +31,7 @@ import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { VerifierStore } from './store/verifiers.ts';
 import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
 import { verificationMetrics } from './verification/metrics.ts';
+import { consumeFollowUps } from './verification/followUpIntake.ts';
 import { processRun } from './verification/processRun.ts';
 import { QueueWaits } from './verification/queueWaits.ts';
 import { RunQueue } from './verification/runQueue.ts';
@@ -106,6 +108,11 @@ export function startDocverifyGateway(
           queueWaits: new QueueWaits(),
           queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
           serviceKey,
+          followUps: {
+            answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
+            deadlineMs: settings.PENDING_FOLLOW_UP_MS,
+            callbackBaseUrl: settings.CONNECTOR_CALLBACK_URL,
+          },
         };
         const session = {
           ...verify,
@@ -132,6 +139,8 @@ export function startDocverifyGateway(
             ),
           settings.RUNS_PREFETCH,
         );
+        const followUps = await consumeFollowUps(verify, settings.DOCVERIFY_FOLLOWUPS_QUEUE);
+        lifecycle.onStop('follow-ups', 0, () => followUps.stop());
         lifecycle.onStop('verification runs', 0, async () => {
           stopping.abort();
           await consumer.stop();
@@ -145,6 +154,11 @@ export function startDocverifyGateway(
           ...operatorSessionRoutes(session),
           ...capturePageRoutes(session),
           ...captureApiRoutes(session),
+          ...connectorCallbackRoutes({
+            ...verify,
+            answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
+            followUpMs: settings.PENDING_FOLLOW_UP_MS,
+          }),
         ];
       },
     },

@@ -1,0 +1,42 @@
+// The biometric consent: the text of the version the server names, a checkbox and a button that
+// records it (POST /capture-api/consent with that version).
+import { useState } from 'preact/hooks';
+import { Button, Screen } from '../components/Screen.tsx';
+import type { Strings } from '../strings/index.ts';
+
+export function ConsentScreen(props: {
+  text: Strings;
+  version: string;
+  busy: boolean;
+  onAccept: () => void;
+}) {
+  const { text } = props;
+  const [agreed, setAgreed] = useState(false);
+  const paragraphs = text.consentText[props.version];
+  if (!paragraphs)
+    return (
+      <Screen name="consent" title={text.serverTitle}>
+        <p>{text.serverBody}</p>
+      </Screen>
+    );
+  return (
+    <Screen name="consent" title={text.consentTitle}>
+      <div class="consent-text" data-version={props.version}>
+        {paragraphs.map((p) => (
+          <p key={p}>{p}</p>
+        ))}
+      </div>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={agreed}
+          onChange={(e) => setAgreed(e.currentTarget.checked)}
+        />
+        <span>{text.consentCheckbox}</span>
+      </label>
+      <Button primary disabled={!agreed || props.busy} onClick={props.onAccept}>
+        {text.consentAccept}
+      </Button>
+    </Screen>
+  );
+}

@@ -1,0 +1,255 @@
+// The built capture page in headless Chromium against the real gateway of a session world: the
+// upload journey to a completed session with the certifications /verify gives, the fake-camera
+// journey, the desktop-to-phone handoff, and bad input (unknown and ended links, a file that is
+// no image, an oversize photo, retakes beyond the limit); no CSP violation on any screen.
+// Screenshots: test-artifacts/capture/<journey>/<nn>-<step>-<phone|desktop>.png.
+import { mkdirSync } from 'node:fs';
+import { expect } from 'chai';
+import type { VerifyResult } from '@idv/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { blurred, documentImage, png } from '../support/captureImages.ts';
+import {
+  ARTIFACTS,
+  builtPage,
+  fakeCameraVideo,
+  launchBrowser,
+  openJourney,
+  type Journey,
+} from '../support/captureBrowser.ts';
+import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+
+const REDIRECT = 'https://rp.example.test/done';
+/** the smallest limit the gateway takes: the test images fit, a photo of noise does not */
+const MAX_IMAGE_BYTES = 64 * 1024;
+
+const heading = (page: Page) => page.locator('h1');
+const screen = (page: Page, name: string) =>
+  page.locator(`main[data-screen="${name}"]`).waitFor({ timeout: 15_000 });
+
+/** A PNG of colour noise: megabytes that no JPEG squeezes under MAX_IMAGE_BYTES at 800 px. */
+function noisePng(width = 1200, height = 800): Promise<Buffer> {
+  const image = documentImage(width, height, 5);
+  const { data } = image.bitmap;
+  let state = 12345;
+  for (let i = 0; i < data.length; i++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    if (i % 4 !== 3) data[i] = state >>> 24;
+  }
+  return png(image);
+}
+
+describe('capture page in a browser (built page, real gateway)', function () {
+  this.timeout(120_000);
+  let w: SessionWorld;
+  let browser: Browser;
+  const journeys: Journey[] = [];
+
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const dir = builtPage();
+    w = await startSessionWorld({
+      name: 'capture-browser',
+      platform: { CAPTURE_PAGE_DIR: dir, SESSION_IMAGE_MAX_BYTES: String(MAX_IMAGE_BYTES) },
+    });
+    browser = await launchBrowser(fakeCameraVideo(`${ARTIFACTS}/fake-camera.y4m`));
+  });
+  after(async () => {
+    await browser?.close();
+    await w?.stop();
+  });
+  afterEach(async () => {
+    for (const j of journeys.splice(0)) {
+      expect(j.problems, 'CSP violations and page errors').to.deep.equal([]);
+      await j.close();
+    }
+  });
+
+  const caller = () => w.client('service');
+  async function newSession(request: Record<string, unknown> = {}) {
+    const created = await caller().createSession('kyc-session', {
+      communityName: w.platform.community.name,
+      userUID: 'user-testy-browser',
+      ...request,
+    });
+    const token = new URL(created.url).pathname.split('/').at(-1)!;
+    return { ...created, token, pageUrl: `${w.url}/capture/${token}` };
+  }
+  async function journey(name: string, device: 'phone' | 'desktop' = 'phone') {
+    const j = await openJourney(browser, name, device);
+    journeys.push(j);
+    return j;
+  }
+  /** consent and the choice of a driving licence, as the person does it */
+  async function consentAndLicence(j: Journey, shots: boolean) {
+    await screen(j.page, 'consent');
+    expect(await heading(j.page).textContent()).to.equal('Before you start');
+    expect(await j.page.evaluate('document.activeElement?.tagName')).to.equal('H1');
+    if (shots) await j.shot('consent');
+    await j.page.getByLabel('I have read and agree to this').check();
+    await j.page.getByRole('button', { name: 'I agree, continue' }).click();
+    await screen(j.page, 'document-type');
+    if (shots) await j.shot('document-type');
+    await j.page.getByRole('button', { name: 'Driving licence' }).click();
+    await screen(j.page, 'capture-front');
+  }
+
+  it('upload journey: consent, licence, three uploads with review, submit, completed, redirect', async () => {
+    const s = await newSession({ redirectUrl: REDIRECT });
+    const j = await journey('upload');
+    let redirected: string | undefined;
+    await j.page.route('https://rp.example.test/**', async (route) => {
+      redirected = route.request().url();
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the caller' });
+    });
+    const res = await j.page.goto(s.pageUrl);
+    expect(res?.status()).to.equal(200);
+    await consentAndLicence(j, true);
+
+    for (const [side, bytes, type, file] of [
+      ['front', w.images.front, 'image/png', 'front.png'],
+      ['back', w.images.back, 'image/png', 'back.png'],
+      ['selfie', w.images.selfie, 'image/jpeg', 'selfie.jpg'],
+    ] as const) {
+      await screen(j.page, `capture-${side}`);
+      await j.shot(`capture-${side}`);
+      await j.page.locator(`#upload-${side}`).setInputFiles({ name: file, mimeType: type, buffer: bytes });
+      if (side !== 'selfie') {
+        await screen(j.page, 'review');
+        await j.shot(`review-${side}`);
+        await j.page.getByRole('button', { name: 'Use this photo' }).click();
+      }
+    }
+    await screen(j.page, 'submit');
+    await j.shot('submit');
+    await j.page.getByRole('button', { name: 'Send', exact: true }).click();
+    await screen(j.page, 'final-completed');
+    await j.shot('final-completed');
+    expect(await heading(j.page).textContent()).to.equal('Thank you, you are done');
+    await j.page.waitForURL(REDIRECT, { timeout: 10_000 });
+    expect(redirected).to.equal(REDIRECT);
+
+    // the session's result through the SDK: the certifications a /verify of the same images gives
+    const done = await caller().waitForSession('kyc-session', s.sessionId, { timeoutMs: 20_000 });
+    expect(done).to.include({ status: 'COMPLETED', documentType: 'DL' });
+    const b64 = (b: Buffer) => b.toString('base64');
+    const direct = await caller().encryptedRequest<VerifyResult>('POST', '/verify', {
+      dvcID: 'kyc-session',
+      verifications: ['dl_authenticate', 'document_liveness', 'face_compare', 'face_liveness'],
+      document: { id: s.sessionId, type: 'dl', front_image: b64(w.images.front), back_image: b64(w.images.back), barcode_image: b64(w.images.back), image: b64(w.images.front), liveId: b64(w.images.selfie), image2: b64(w.images.front) },
+    }); // prettier-ignore
+    expect(direct.status).to.equal(200);
+    const kinds = (r: VerifyResult) => r.certifications.map((c) => [c.kind, c.verified]);
+    expect(kinds(done.result as VerifyResult)).to.deep.equal(kinds(direct.body));
+  }); // prettier-ignore
+
+  it('camera journey: fake camera for both sides, automatic selfie, submitted to its end', async () => {
+    const s = await newSession();
+    const j = await journey('camera');
+    await j.page.goto(s.pageUrl);
+    await consentAndLicence(j, false);
+    for (const side of ['front', 'back'] as const) {
+      await screen(j.page, `capture-${side}`);
+      await j.page.getByRole('button', { name: 'Use the camera' }).click();
+      const take = j.page.getByRole('button', { name: 'Take photo' });
+      await j.page.waitForFunction("(document.querySelector('video')?.videoWidth ?? 0) > 0");
+      await j.shot(`camera-${side}`);
+      await take.click();
+      await screen(j.page, 'review');
+      await j.shot(`review-${side}`);
+      await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    }
+    await screen(j.page, 'capture-selfie');
+    await j.page.getByRole('button', { name: 'Use the camera' }).click();
+    await j.page.getByText(/Taking the photo in/).waitFor({ timeout: 10_000 });
+    await j.shot('selfie-countdown');
+    // no click: the selfie is taken by itself ('auto' mode) and sent
+    await screen(j.page, 'submit');
+    await j.page.getByRole('button', { name: 'Send', exact: true }).click();
+    const end = await Promise.race([
+      screen(j.page, 'final-completed').then(() => 'completed'),
+      screen(j.page, 'final-failed').then(() => 'failed'),
+    ]);
+    await j.shot(`final-${end}`);
+    const done = await caller().sessionResult('kyc-session', s.sessionId);
+    expect(done.state).to.equal(end);
+    expect(done.attempts).to.deep.equal({ front: 1, back: 1, selfie: 1 });
+  });
+
+  it('desktop handoff: a QR code of the link, then the end the phone reached', async () => {
+    const s = await newSession();
+    const j = await journey('handoff', 'desktop');
+    await j.page.goto(s.pageUrl);
+    await screen(j.page, 'handoff');
+    expect(await j.page.getByRole('img', { name: /QR code/ }).count()).to.equal(1);
+    await j.shot('handoff');
+    // the phone: the same link through the page API
+    const phone = w.page(s.token);
+    expect((await phone.post('/consent', { accepted: true, textVersion: 'biometric-consent-v1' })).status).to.equal(200);
+    expect((await phone.post('/document-type', { documentType: 'DL' })).status).to.equal(200);
+    for (const [side, bytes, type] of [['front', w.images.front, 'image/png'], ['back', w.images.back, 'image/png'], ['selfie', w.images.selfie, 'image/jpeg']] as const)
+      expect((await phone.put(side, bytes, type)).status).to.equal(200);
+    expect((await phone.post('/submit')).status).to.equal(200);
+    await screen(j.page, 'final-completed');
+    await j.shot('final-completed');
+  }); // prettier-ignore
+
+  it('desktop handoff declined: "continue on this device" goes on to the consent', async () => {
+    const s = await newSession();
+    const j = await journey('handoff-here', 'desktop');
+    await j.page.goto(s.pageUrl);
+    await screen(j.page, 'handoff');
+    await j.page.getByRole('button', { name: 'Continue on this device' }).click();
+    await screen(j.page, 'consent');
+    await j.shot('consent');
+  });
+
+  it('bad input: unknown and ended links, no image, oversize, retakes beyond the limit', async () => {
+    const j = await journey('bad-input');
+    const unknown = await j.page.goto(`${w.url}/capture/${'x'.repeat(43)}`);
+    expect(unknown?.status()).to.equal(404);
+    await screen(j.page, 'unknown');
+    expect(await heading(j.page).textContent()).to.equal('This link does not work');
+    await j.shot('unknown-link');
+
+    const cancelled = await newSession();
+    await caller().cancelSession('kyc-session', cancelled.sessionId);
+    expect((await j.page.goto(cancelled.pageUrl))?.status()).to.equal(410);
+    await screen(j.page, 'ended-cancelled');
+    await j.shot('ended-cancelled');
+
+    const s = await newSession();
+    await j.page.goto(s.pageUrl);
+    await consentAndLicence(j, false);
+    const upload = (name: string, mimeType: string, buffer: Buffer) =>
+      j.page.locator('#upload-front').setInputFiles({ name, mimeType, buffer });
+    const alert = j.page.getByRole('alert');
+
+    await upload('notes.txt', 'text/plain', Buffer.from('not a picture at all'));
+    await alert.getByText('This file is not a picture we can read').waitFor();
+    await j.shot('not-an-image-local');
+
+    await upload('huge.png', 'image/png', await noisePng());
+    await alert.getByText('This photo is too large to send').waitFor({ timeout: 30_000 });
+    await j.shot('too-large');
+
+    // a file that claims to be a PNG: the server's verdict, with the attempts left
+    await upload('fake.png', 'image/png', Buffer.from('this is not a png'));
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await screen(j.page, 'capture-front');
+    await alert.locator('[data-problem="not_an_image"]').waitFor();
+    expect(await alert.textContent()).to.contain('This is your last attempt.');
+    await j.shot('server-not-an-image');
+
+    // the last attempt, blurred: no attempts left, explained; the server refuses another
+    await upload('blurred.png', 'image/png', await png(blurred(documentImage(), 14), 'DOC:testy'));
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await screen(j.page, 'no-attempts');
+    await j.shot('no-attempts');
+    const refused = await w.page(s.token).put('front', w.images.front);
+    expect(refused.status).to.equal(409);
+    await j.page.getByRole('button', { name: 'Continue' }).click();
+    await screen(j.page, 'capture-back');
+  });
+});

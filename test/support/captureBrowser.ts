@@ -1,0 +1,116 @@
+// The capture page in headless Chromium for the browser suites: the built page (built here when
+// missing), a fake camera fed from a generated Y4M video, screenshots of each step at phone and
+// desktop sizes under test-artifacts/capture/<journey>/, and a watch on Content-Security-Policy
+// violations and page errors.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { documentImage } from './captureImages.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+export const PAGE_DIST = `${ROOT}services/capture-page/dist`;
+export const ARTIFACTS = `${ROOT}test-artifacts/capture`;
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** The built page's directory; builds it first when there is none (make test builds it too). */
+export function builtPage(): string {
+  if (!existsSync(`${PAGE_DIST}/index.html`))
+    execFileSync('npm', ['run', '-s', 'build', '-w', 'services/capture-page'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+  return PAGE_DIST;
+}
+
+/** A one-frame Y4M video (4:2:0) of a document-like card, which Chromium's fake camera loops. */
+export function fakeCameraVideo(path: string, width = 1280, height = 720): string {
+  const { data } = documentImage(width, height, 23).bitmap;
+  const y = Buffer.alloc(width * height);
+  const cw = width / 2;
+  const ch = height / 2;
+  const u = Buffer.alloc(cw * ch);
+  const v = Buffer.alloc(cw * ch);
+  for (let row = 0; row < height; row++)
+    for (let col = 0; col < width; col++) {
+      const i = (row * width + col) * 4;
+      const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+      y[row * width + col] = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
+      if (row % 2 === 0 && col % 2 === 0) {
+        const c = (row / 2) * cw + col / 2;
+        u[c] = Math.max(0, Math.min(255, Math.round(128 - 0.1687 * r - 0.3313 * g + 0.5 * b)));
+        v[c] = Math.max(0, Math.min(255, Math.round(128 + 0.5 * r - 0.4187 * g - 0.0813 * b)));
+      }
+    }
+  const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\nFRAME\n`);
+  writeFileSync(path, Buffer.concat([header, y, u, v]));
+  return path;
+}
+
+/** One Chromium for a suite, with a fake camera showing `video`. */
+export function launchBrowser(video: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
+}
+
+export interface Journey {
+  page: Page;
+  context: BrowserContext;
+  /** CSP violations and page errors seen so far */
+  problems: string[];
+  /** screenshots of the current screen at phone and desktop size: <nn>-<step>-<size>.png */
+  shot(step: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A fresh context (phone: touch, 390x844; desktop: mouse, 1280x800) for one journey. */
+export async function openJourney(
+  browser: Browser,
+  name: string,
+  device: 'phone' | 'desktop' = 'phone',
+): Promise<Journey> {
+  const dir = `${ARTIFACTS}/${name}`;
+  mkdirSync(dir, { recursive: true });
+  const phone = device === 'phone';
+  const context = await browser.newContext({
+    viewport: phone ? PHONE : DESKTOP,
+    hasTouch: phone,
+    isMobile: phone,
+    permissions: ['camera'],
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/Content.Security.Policy|Refused to/i.test(text)) problems.push(`csp: ${text}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  let count = 0;
+  return {
+    page,
+    context,
+    problems,
+    async shot(step) {
+      const nn = String(++count).padStart(2, '0');
+      const own = phone ? PHONE : DESKTOP;
+      const other = phone ? DESKTOP : PHONE;
+      await page.screenshot({ path: `${dir}/${nn}-${step}-${phone ? 'phone' : 'desktop'}.png`, fullPage: true }); // prettier-ignore
+      await page.setViewportSize(other);
+      await page.screenshot({ path: `${dir}/${nn}-${step}-${phone ? 'desktop' : 'phone'}.png`, fullPage: true }); // prettier-ignore
+      await page.setViewportSize(own);
+    },
+    close: () => context.close(),
+  };
+}
