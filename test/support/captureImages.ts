@@ -79,6 +79,56 @@ export function selfieImage(width = 480, height = 640, seed = 11, withFace = tru
   return image;
 }
 
+type Rgb = [number, number, number];
+
+/** ((x-ox)/sx)^2 + ((y-oy)/sy)^2: under 1 inside the ellipse. */
+const ellipse = (x: number, y: number, ox: number, oy: number, sx: number, sy: number) =>
+  ((x - ox) / sx) ** 2 + ((y - oy) / sy) ** 2;
+
+/**
+ * A photo-like head and shoulders of skin `skin`: a face shaded darker to its edges, hair and
+ * fringe, eyes with whites and irises, brows, nose shadow, lips, a neck, a shirt, a wall that turns
+ * from grey-blue to beige behind them, and sensor noise over everything.
+ */
+export function portraitPhoto(skin: Rgb, width = 720, height = 960, seed = 3): Image {
+  const image = new Jimp({ width, height, color: 0x000000ff });
+  const next = random(seed);
+  const { data } = image.bitmap;
+  const [cx, cy, rx, ry] = [width / 2, height * 0.42, width * 0.21, height * 0.2];
+  const tone = (k: number): Rgb => [skin[0] * k, skin[1] * k, skin[2] * k];
+  const hair: Rgb = [50, 35, 25];
+  const pixel = (x: number, y: number): Rgb => {
+    const face = ellipse(x, y, cx, cy, rx, ry);
+    if (face > 1) {
+      if (y > height * 0.72 && ellipse(x, y, cx, height * 1.05, width * 0.48, height * 0.33) <= 1) return [40, 60, 110]; // prettier-ignore
+      if (ellipse(x, y, cx, cy - ry * 0.25, rx * 1.12, ry * 0.95) <= 1) return hair;
+      if (y > cy + ry * 0.6 && y < height * 0.78 && Math.abs(x - cx) < rx * 0.55) return tone(0.85);
+      const t = y / height;
+      return [120 + t * 60, 130 + t * 40, 140 - t * 30];
+    }
+    if (y < cy - ry * 0.55) return hair;
+    for (const side of [-1, 1]) {
+      const [ex, ey] = [cx + side * rx * 0.4, cy - ry * 0.12];
+      if (ellipse(x, y, ex, ey, rx * 0.07, ry * 0.07) <= 1) return [45, 35, 30];
+      if (ellipse(x, y, ex, ey, rx * 0.17, ry * 0.07) <= 1) return [225, 220, 215];
+      if (ellipse(x, y, ex, ey - ry * 0.15, rx * 0.2, ry * 0.03) <= 1) return [60, 40, 30];
+    }
+    if (Math.abs(x - cx) < rx * 0.08 && y > cy && y < cy + ry * 0.3) return tone(0.8);
+    if (ellipse(x, y, cx, cy + ry * 0.5, rx * 0.32, ry * 0.07) <= 1) return [170, 80, 80];
+    return tone(1 - 0.25 * face);
+  };
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = pixel(x, y);
+      const noise = (next() - 0.5) * 16;
+      const i = (y * width + x) * 4;
+      data[i] = Math.max(0, Math.min(255, r + noise));
+      data[i + 1] = Math.max(0, Math.min(255, g + noise));
+      data[i + 2] = Math.max(0, Math.min(255, b + noise));
+    }
+  return image;
+}
+
 /** A landscape: blue sky, green and brown fields, texture everywhere; no face, no document. */
 export function landscapeImage(width = 640, height = 480, seed = 5): Image {
   const image = new Jimp({ width, height, color: 0x6fa8dcff });

@@ -12,6 +12,7 @@ import {
   landscapeImage,
   lit,
   png,
+  portraitPhoto,
   selfieImage,
 } from '../../../test/support/captureImages.ts';
 import {
@@ -48,7 +49,7 @@ function toned(rgb: [number, number, number]): Image {
 }
 
 describe('content checks: the face heuristic', () => {
-  it('finds the generated selfie, faces of lighter and darker skin, and a small or large frame', () => {
+  it('finds the generated selfie and photo-like portraits, light to dark skin, small or large', () => {
     for (const [what, image] of [
       ['selfie', selfieImage()],
       ['light skin', toned([235, 200, 180])],
@@ -57,6 +58,12 @@ describe('content checks: the face heuristic', () => {
       ['small selfie', selfieImage(300, 400)],
       ['large selfie', selfieImage().resize({ w: 1080 })],
       ['a portrait on a card', licenceFront()],
+      ['photo-like, light skin', portraitPhoto([225, 185, 160])],
+      ['photo-like, medium skin', portraitPhoto([200, 150, 120])],
+      ['photo-like, brown skin', portraitPhoto([150, 100, 75])],
+      ['photo-like, dark skin', portraitPhoto([95, 62, 45])],
+      ['photo-like, dark skin, dim light', lit(portraitPhoto([95, 62, 45]), 0.7)],
+      ['photo-like, shrunk', portraitPhoto([200, 150, 120]).resize({ w: 360 })],
     ] as const) {
       const face = findFace(pixels(image), what === 'a portrait on a card' ? 0.005 : 0.03);
       expect(face, what).to.include({ found: true, colour: true });
@@ -87,10 +94,11 @@ describe('content checks: the face heuristic', () => {
 describe('content checks: which side gets which check', () => {
   const face = 'KYC_WITH_FACE_COMPARISON' as const;
   const docs = 'DOCUMENT_VERIFICATION_ONLY' as const;
-  it('barcode on a DL or ID back, MRZ on the passport page, a face on the selfie and face-journey front', () => {
+  it('barcode on a DL or ID back, MRZ on the passport page, a face on the selfie and the face journey\'s document', () => {
     expect(checksFor('back', { journeyType: docs, documentType: 'DL' })).to.deep.equal(['barcode']);
     expect(checksFor('back', { journeyType: face, documentType: 'IDCARD' })).to.deep.equal(['barcode']);
     expect(checksFor('passport', { journeyType: docs, documentType: 'PASSPORT' })).to.deep.equal(['mrz']);
+    expect(checksFor('passport', { journeyType: face, documentType: 'PASSPORT' })).to.deep.equal(['mrz', 'face']);
     expect(checksFor('selfie', { journeyType: face, documentType: null })).to.deep.equal(['face']);
     expect(checksFor('front', { journeyType: face, documentType: 'DL' })).to.deep.equal(['face']);
     expect(checksFor('front', { journeyType: docs, documentType: 'DL' })).to.deep.equal([]);
@@ -114,7 +122,9 @@ describe('content checks: bounded and failing open', function () {
 
   it('reads the barcode of a licence back and the MRZ of a passport page, noting it', async () => {
     expect(await run(10_000, 'back', await png(await licenceBack()))).to.deep.equal({ problems: [], notes: { barcodeRead: 1 } });
-    expect(await run(10_000, 'passport', await jpeg(await passportPage()))).to.deep.equal({ problems: [], notes: { mrzRead: 1 } });
+    const page = await run(10_000, 'passport', await jpeg(await passportPage()));
+    expect(page.problems).to.deep.equal([]);
+    expect(page.notes).to.include({ mrzRead: 1 }).and.to.have.property('faceShare').above(0.01);
   }); // prettier-ignore
 
   it('a barcode check over its time accepts the image, noted unchecked, and the pool goes on', async () => {

@@ -1,9 +1,10 @@
 // The content checks of a captured image, beyond the local ones: barcode_unreadable (the back of a
 // DL or ID card: its PDF417 must decode), mrz_unreadable (the passport page: its MRZ must read with
-// valid check digits) and no_face (the selfie, and the portrait on the document front in the face
-// journey). checkCapture runs them only on images that passed the local checks. A check that cannot
-// run (over its time, or its thread failed) fails open: the image is accepted with a note in its
-// quality record and a warning logged, so a slow check never costs the person their capture.
+// valid check digits) and no_face (the selfie, and the portrait on the document front or passport
+// page in the face journey). checkCapture runs them only on images that passed the local checks.
+// A check that cannot run (over its time, or its thread failed) fails open: the image is accepted
+// with a note in its quality record and a warning logged, so a slow check never costs the person
+// their capture.
 import type { CaptureSide, SessionDocumentType } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
 import type { JourneyType } from '../domain/sessionJourney.ts';
@@ -36,7 +37,7 @@ export type ContentChecks = (input: ContentCheckInput) => Promise<ContentReport>
 export const noContentChecks: ContentChecks = async () => ({ problems: [], notes: {} });
 
 /** Smallest face, as its skin's share of the picture: a selfie's fills it, a card's is small. */
-export const MIN_FACE_SHARE = { selfie: 0.03, front: 0.005 };
+export const MIN_FACE_SHARE = { selfie: 0.03, document: 0.005 };
 
 export interface ContentCheckDeps {
   pool: QualityPool;
@@ -51,9 +52,10 @@ type Check = 'barcode' | 'mrz' | 'face';
 /** Which checks a side needs in its journey. */
 export function checksFor(side: CaptureSide, journey: CaptureJourney): Check[] {
   if (side === 'back' && journey.documentType !== 'PASSPORT') return ['barcode'];
-  if (side === 'passport') return ['mrz'];
+  const portrait = journey.journeyType === 'KYC_WITH_FACE_COMPARISON';
+  if (side === 'passport') return portrait ? ['mrz', 'face'] : ['mrz'];
   if (side === 'selfie') return ['face'];
-  if (side === 'front' && journey.journeyType === 'KYC_WITH_FACE_COMPARISON') return ['face'];
+  if (side === 'front' && portrait) return ['face'];
   return [];
 }
 
@@ -107,12 +109,12 @@ const RUN: Record<Check, Runner> = {
   },
 
   async face({ pool, timeoutMs }, { side, bytes, header }, notes) {
-    const minShare = side === 'selfie' ? MIN_FACE_SHARE.selfie : MIN_FACE_SHARE.front;
+    const minShare = side === 'selfie' ? MIN_FACE_SHARE.selfie : MIN_FACE_SHARE.document;
     const face = await pool.run({ task: 'face', minShare }, bytes, header.format, timeoutMs);
     notes.faceShare = face.share;
     if (face.found) return undefined;
-    // a greyscale portrait on a card has no skin colour to find: say nothing rather than refuse
-    if (!face.colour && side === 'front') throw new Error('a greyscale document: no skin to find');
+    // a greyscale portrait on a document has no skin colour to find: say nothing, not refuse
+    if (!face.colour && side !== 'selfie') throw new Error('a greyscale document: no skin to find');
     return side === 'selfie'
       ? {
           code: 'no_face',
@@ -120,7 +122,7 @@ const RUN: Record<Check, Runner> = {
         }
       : {
           code: 'no_face',
-          message: 'no portrait found on the front: photograph the whole front of the document',
+          message: `no portrait found on the ${side === 'passport' ? 'page' : 'front'}: photograph the whole ${side === 'passport' ? 'photo page' : 'front of the document'}`,
         };
   },
 };

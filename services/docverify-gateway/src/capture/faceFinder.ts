@@ -65,8 +65,10 @@ function skinPlane(bitmap: Bitmap): Plane & { colourShare: number } {
     const cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
     luma[cell] = y;
     if (Math.max(r, g, b) - Math.min(r, g, b) > 25) coloured += 1;
-    // the classic chroma box of skin (Chai & Ngan), lit enough to be seen, red over blue
-    skin[cell] = y > 40 && cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173 && r > b ? 1 : 0;
+    // the classic chroma box of skin (Chai & Ngan), lit enough to be seen, and skin's orange-red
+    // hue (red clearly over green, green over blue), which keeps beige and yellow walls out
+    const box = y > 40 && cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173;
+    skin[cell] = box && r - g >= 12 && g >= b ? 1 : 0;
   }
   return { width, height, skin, luma, colourShare: coloured / counts.length };
 }
