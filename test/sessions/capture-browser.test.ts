@@ -16,7 +16,7 @@ import {
   openJourney,
   type Journey,
 } from '../support/captureBrowser.ts';
-import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const REDIRECT = 'https://rp.example.test/done';
 /** the smallest limit the gateway takes: the test images fit, a photo of noise does not */
@@ -151,7 +151,12 @@ describe('capture page in a browser (built page, real gateway)', function () {
       await screen(j.page, `capture-${side}`);
       await j.page.getByRole('button', { name: 'Use the camera' }).click();
       const take = j.page.getByRole('button', { name: 'Take photo' });
-      await j.page.waitForFunction("(document.querySelector('video')?.videoWidth ?? 0) > 0");
+      // enabled once the preview plays (a string waitForFunction would be eval, which the CSP refuses)
+      await eventually(
+        'the camera preview',
+        async () => ((await take.isEnabled()) ? true : undefined),
+        10_000,
+      );
       await j.shot(`camera-${side}`);
       await take.click();
       await screen(j.page, 'review');
@@ -201,7 +206,13 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.getByRole('button', { name: 'Continue on this device' }).click();
     await screen(j.page, 'consent');
     await j.shot('consent');
-  });
+    // the watch behind every journey sees a violation: an inline style and script are refused
+    await j.page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<div style="color:red">x</div>'); const s = document.createElement('script'); s.textContent = 'window.ran = 1'; document.body.append(s);`);
+    await j.page.waitForTimeout(200);
+    expect(await j.page.evaluate('window.ran')).to.equal(undefined);
+    expect(j.problems.filter((p) => p.startsWith('csp:'))).to.have.length.greaterThanOrEqual(2);
+    j.problems.length = 0;
+  }); // prettier-ignore
 
   it('bad input: unknown and ended links, no image, oversize, retakes beyond the limit', async () => {
     const j = await journey('bad-input');

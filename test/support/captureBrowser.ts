@@ -3,7 +3,8 @@
 // desktop sizes under test-artifacts/capture/<journey>/, and a watch on Content-Security-Policy
 // violations and page errors.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { documentImage } from './captureImages.ts';
 
@@ -14,9 +15,20 @@ export const ARTIFACTS = `${ROOT}test-artifacts/capture`;
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
-/** The built page's directory; builds it first when there is none (make test builds it too). */
+/** The newest modification time (ms) of the page's sources. */
+function newestSource(): number {
+  const page = `${ROOT}services/capture-page`;
+  const files = readdirSync(`${page}/src`, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+  const all = [...files, `${page}/index.html`, `${page}/vite.config.ts`, `${page}/package.json`];
+  return Math.max(...all.map((file) => statSync(file).mtimeMs));
+}
+
+/** The built page's directory, built first when missing or older than its sources (as make does). */
 export function builtPage(): string {
-  if (!existsSync(`${PAGE_DIST}/index.html`))
+  const index = `${PAGE_DIST}/index.html`;
+  if (!existsSync(index) || statSync(index).mtimeMs < newestSource())
     execFileSync('npm', ['run', '-s', 'build', '-w', 'services/capture-page'], {
       cwd: ROOT,
       stdio: 'inherit',

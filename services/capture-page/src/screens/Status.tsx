@@ -132,10 +132,15 @@ export function FinalScreen(props: {
     return () => clearTimeout(timer);
   }, [redirect]);
   return (
-    <Screen name={`final-${state}`} title={text.finalTitle[state]}>
-      <div class={`badge badge-${state}`} aria-hidden="true">
-        {state === 'completed' ? '✓' : '!'}
-      </div>
+    <Screen
+      name={`final-${state}`}
+      title={text.finalTitle[state]}
+      icon={
+        <div class={`badge badge-${state}`} aria-hidden="true">
+          {state === 'completed' ? '✓' : '!'}
+        </div>
+      }
+    >
       <p>{text.finalBody[state]}</p>
       {redirect ? (
         <>
