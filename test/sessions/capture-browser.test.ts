@@ -127,6 +127,10 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(await heading(j.page).textContent()).to.equal('Thank you, you are done');
     await j.page.waitForURL(REDIRECT, { timeout: 10_000 });
     expect(redirected).to.equal(REDIRECT);
+    // the link again, now that the session is over
+    expect((await j.page.goto(s.pageUrl))?.status()).to.equal(410);
+    await screen(j.page, 'ended-completed');
+    await j.shot('ended-completed');
 
     // the session's result through the SDK: the certifications a /verify of the same images gives
     const done = await caller().waitForSession('kyc-session', s.sessionId, { timeoutMs: 20_000 });
@@ -262,5 +266,37 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(refused.status).to.equal(409);
     await j.page.getByRole('button', { name: 'Continue' }).click();
     await screen(j.page, 'capture-back');
+    // the other sides, then what there is: the session fails (capture_incomplete), said plainly
+    await j.page
+      .locator('#upload-back')
+      .setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: w.images.back });
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await screen(j.page, 'capture-selfie');
+    await j.page
+      .locator('#upload-selfie')
+      .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: w.images.selfie });
+    await screen(j.page, 'submit');
+    await j.shot('submit-incomplete');
+    await j.page.getByRole('button', { name: 'Send what I have' }).click();
+    await screen(j.page, 'final-failed');
+    await j.shot('final-failed');
+    expect(await caller().sessionResult('kyc-session', s.sessionId)).to.include({
+      status: 'FAILED',
+      failure: 'capture_incomplete',
+    });
+
+    // the timers end sessions too (last in the suite: the clock moves for every session)
+    const idle = await newSession();
+    expect((await w.page(idle.token).get('/session')).status).to.equal(200);
+    const old = await newSession();
+    w.clock.advance(61 * 60_000);
+    expect((await j.page.goto(idle.pageUrl))?.status()).to.equal(410);
+    await screen(j.page, 'ended-abandoned');
+    await j.shot('ended-abandoned');
+    w.clock.advance(7 * 24 * 60 * 60_000);
+    expect((await j.page.goto(old.pageUrl))?.status()).to.equal(410);
+    await screen(j.page, 'ended-expired');
+    await j.shot('ended-expired');
   });
 });

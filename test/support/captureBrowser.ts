@@ -3,7 +3,7 @@
 // desktop sizes under test-artifacts/capture/<journey>/, and a watch on Content-Security-Policy
 // violations and page errors.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { documentImage } from './captureImages.ts';
@@ -94,6 +94,7 @@ export async function openJourney(
   device: 'phone' | 'desktop' = 'phone',
 ): Promise<Journey> {
   const dir = `${ARTIFACTS}/${name}`;
+  rmSync(dir, { recursive: true, force: true }); // no screenshot of an earlier run stays beside
   mkdirSync(dir, { recursive: true });
   const phone = device === 'phone';
   const context = await browser.newContext({

@@ -131,6 +131,8 @@ export const en = {
   // submit and after
   submitTitle: 'Ready to send',
   submitBody: 'All the photos are ready. Send them to finish your identity check.',
+  submitIncompleteBody:
+    'A photo could not be accepted and has no attempts left. You can send what you have; the service that sent you here will tell you what to do next.',
   submit: 'Send',
   processingTitle: 'Checking your identity…',
   processingBody: 'This usually takes less than a minute. Keep this page open.',
