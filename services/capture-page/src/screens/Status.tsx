@@ -4,10 +4,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CaptureApi, CaptureStatus, Failure } from '../api.ts';
 import { Busy, Button, Screen } from '../components/Screen.tsx';
+import { FINAL_STATES } from '../journey.ts';
 import type { Strings } from '../strings/index.ts';
 import type { SessionState } from '../strings/types.ts';
 
-const FINAL: readonly SessionState[] = ['completed', 'failed', 'expired', 'abandoned', 'cancelled'];
 const POLL_MS = 1500;
 const REDIRECT_MS = 5000;
 
@@ -91,7 +91,7 @@ export function ProcessingScreen(props: {
   usePollStatus(
     props.api,
     (status) => {
-      if (!FINAL.includes(status.state)) return false;
+      if (!FINAL_STATES.includes(status.state)) return false;
       props.onEnd(status);
       return true;
     },
