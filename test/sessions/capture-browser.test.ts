@@ -27,7 +27,7 @@ const screen = (page: Page, name: string) =>
   page.locator(`main[data-screen="${name}"]`).waitFor({ timeout: 15_000 });
 
 /** A PNG of colour noise: megabytes that no JPEG squeezes under MAX_IMAGE_BYTES at 800 px. */
-function noisePng(width = 1200, height = 800): Promise<Buffer> {
+function noisePng(width = 1000, height = 700): Promise<Buffer> {
   const image = documentImage(width, height, 5);
   const { data } = image.bitmap;
   let state = 12345;
@@ -144,6 +144,28 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(direct.status).to.equal(200);
     const kinds = (r: VerifyResult) => r.certifications.map((c) => [c.kind, c.verified]);
     expect(kinds(done.result as VerifyResult)).to.deep.equal(kinds(direct.body));
+  }); // prettier-ignore
+
+  it('passport fixed by the caller: no document choice, the photo page with its review, the selfie', async () => {
+    const s = await newSession({ documentType: 'PASSPORT' });
+    const j = await journey('passport');
+    await j.page.goto(s.pageUrl);
+    await screen(j.page, 'consent');
+    await j.page.getByLabel('I have read and agree to this').check();
+    await j.page.getByRole('button', { name: 'I agree, continue' }).click();
+    await screen(j.page, 'capture-passport');
+    expect(await j.page.locator('.eyebrow').textContent()).to.equal('Step 1 of 2');
+    await j.shot('capture-passport');
+    await j.page.locator('#upload-passport').setInputFiles({ name: 'passport.jpg', mimeType: 'image/jpeg', buffer: w.images.passport });
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await screen(j.page, 'capture-selfie');
+    await j.page.locator('#upload-selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: w.images.selfie });
+    await j.page.getByRole('button', { name: 'Send', exact: true }).click();
+    await screen(j.page, 'final-completed');
+    const done = await caller().sessionResult('kyc-session', s.sessionId);
+    expect(done).to.include({ status: 'COMPLETED', documentType: 'PASSPORT' });
+    expect(done.attempts).to.deep.equal({ passport: 1, selfie: 1 });
   }); // prettier-ignore
 
   it('camera journey: fake camera for both sides, automatic selfie, submitted to its end', async () => {
