@@ -59,7 +59,7 @@ describe('capture page in a browser (built page, real gateway)', function () {
   });
   afterEach(async () => {
     for (const j of journeys.splice(0)) {
-      expect(j.problems, 'CSP violations and page errors').to.deep.equal([]);
+      expect(j.problems, 'CSP violations, page errors, layout faults').to.deep.equal([]);
       await j.close();
     }
   });

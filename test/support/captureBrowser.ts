@@ -80,7 +80,7 @@ export function launchBrowser(video: string): Promise<Browser> {
 export interface Journey {
   page: Page;
   context: BrowserContext;
-  /** CSP violations and page errors seen so far */
+  /** CSP violations, page errors and layout faults (sideways overflow, small buttons) so far */
   problems: string[];
   /** screenshots of the current screen at phone and desktop size: <nn>-<step>-<size>.png */
   shot(step: string): Promise<void>;
@@ -117,12 +117,21 @@ export async function openJourney(
     problems,
     async shot(step) {
       const nn = String(++count).padStart(2, '0');
-      const own = phone ? PHONE : DESKTOP;
-      const other = phone ? DESKTOP : PHONE;
-      await page.screenshot({ path: `${dir}/${nn}-${step}-${phone ? 'phone' : 'desktop'}.png`, fullPage: true }); // prettier-ignore
-      await page.setViewportSize(other);
-      await page.screenshot({ path: `${dir}/${nn}-${step}-${phone ? 'desktop' : 'phone'}.png`, fullPage: true }); // prettier-ignore
-      await page.setViewportSize(own);
+      const sizes = phone ? ([['phone', PHONE], ['desktop', DESKTOP]] as const) : ([['desktop', DESKTOP], ['phone', PHONE]] as const); // prettier-ignore
+      for (const [size, viewport] of sizes) {
+        await page.setViewportSize(viewport);
+        await page.screenshot({ path: `${dir}/${nn}-${step}-${size}.png`, fullPage: true });
+        // nothing wider than the screen, and every button a finger can hit (44 px)
+        const wide = await page.evaluate(
+          'document.documentElement.scrollWidth > window.innerWidth',
+        );
+        if (wide) problems.push(`layout: ${step} overflows sideways at ${size} size`);
+        for (const button of await page.locator('.button').all()) {
+          const box = await button.boundingBox();
+          if (box && box.height < 44) problems.push(`layout: a ${box.height}px button on ${step} at ${size} size`); // prettier-ignore
+        }
+      }
+      await page.setViewportSize(phone ? PHONE : DESKTOP);
     },
     close: () => context.close(),
   };

@@ -123,22 +123,23 @@ export function CaptureScreen(props: CaptureProps) {
             {text.useCamera}
           </Button>
         )}
-        <label class={busy ? 'button file disabled' : 'button file'} for={inputId}>
+        {/* the input inside its label: the label looks like a button, the input takes the focus */}
+        <label class={busy ? 'button file disabled' : 'button file'}>
+          <input
+            id={inputId}
+            class="visually-hidden"
+            type="file"
+            accept="image/*"
+            capture={selfie ? 'user' : 'environment'}
+            disabled={busy}
+            onChange={(e) => {
+              const input = e.currentTarget;
+              void chosen(input.files?.[0]);
+              input.value = '';
+            }}
+          />
           {selfie ? text.uploadPhotoSelfie : text.uploadPhoto}
         </label>
-        <input
-          id={inputId}
-          class="visually-hidden"
-          type="file"
-          accept="image/*"
-          capture={selfie ? 'user' : 'environment'}
-          disabled={busy}
-          onChange={(e) => {
-            const input = e.currentTarget;
-            void chosen(input.files?.[0]);
-            input.value = '';
-          }}
-        />
       </div>
     </Screen>
   );
