@@ -240,6 +240,18 @@ describe('capture page in a browser (built page, real gateway)', function () {
     j.problems.length = 0;
   }); // prettier-ignore
 
+  it('a session cancelled while its page is open shows its end at the next action', async () => {
+    const s = await newSession();
+    const j = await journey('cancelled-meanwhile');
+    await j.page.goto(s.pageUrl);
+    await screen(j.page, 'consent');
+    await caller().cancelSession('kyc-session', s.sessionId);
+    await j.page.getByLabel('I have read and agree to this').check();
+    await j.page.getByRole('button', { name: 'I agree, continue' }).click();
+    await screen(j.page, 'ended-cancelled');
+    await j.shot('ended-cancelled');
+  });
+
   it('bad input: unknown and ended links, no image, oversize, retakes beyond the limit', async () => {
     const j = await journey('bad-input');
     const unknown = await j.page.goto(`${w.url}/capture/${'x'.repeat(43)}`);

@@ -41,15 +41,15 @@ export function EndedScreen({ text, state }: { text: Strings; state: SessionStat
 
 export function ProblemScreen(props: { text: Strings; failure: Failure; onRetry: () => void }) {
   const { text, failure } = props;
-  const network = failure.kind === 'network';
-  const conflict = failure.kind === 'conflict';
+  const [title, body] =
+    failure.kind === 'network'
+      ? [text.networkTitle, text.networkBody]
+      : failure.kind === 'conflict'
+        ? [text.outOfStepTitle, text.outOfStepBody]
+        : [text.serverTitle, text.serverBody];
   return (
-    <Screen
-      name="problem"
-      title={network ? text.networkTitle : conflict ? text.pageTitle : text.serverTitle}
-      alert={conflict ? text.notAllowedNow : undefined}
-    >
-      {conflict ? null : <p>{network ? text.networkBody : text.serverBody}</p>}
+    <Screen name="problem" title={title}>
+      <p>{body}</p>
       <Button primary onClick={props.onRetry}>
         {text.tryAgain}
       </Button>

@@ -31,6 +31,9 @@ export const en = {
   },
   networkTitle: 'We could not reach the server',
   networkBody: 'Check your internet connection and try again.',
+  outOfStepTitle: 'This step is already behind you',
+  outOfStepBody:
+    'Another tab or device may have moved this identity check on. Try again to see where it is.',
   serverTitle: 'Something went wrong on our side',
   serverBody: 'Please try again in a moment.',
 
