@@ -61,6 +61,11 @@ export {
   SECRET_CONFIG_FIELDS,
   ConnectorTypeSchema,
   connectorQueue,
+  callbackSecretMember,
+  FOLLOW_UP_TYPES,
+  FOLLOW_UP_TICK_MS,
+  followUpQueue,
+  followUpWaitQueue,
   validateConfig,
   type ConfigMemberRoles,
   type ConfigOf,
@@ -83,7 +88,9 @@ export {
   RecordCheckResult,
   RESULT_BY_KIND,
   NormalisedResult,
+  FollowUp,
 } from './connectors/results.ts';
+export { FollowUpAnswer, FollowUpJob, FollowUpSecrets } from './messages/connectorFollowUp.ts';
 export { VerifierLimits } from './connectors/limits.ts';
 export { CHANNEL_RESPONSE_FIELDS, ChannelConfiguration } from './connectors/scanChannel.ts';
 export {

@@ -44,6 +44,13 @@ export interface ConnectorContract<T extends string = string, C extends TObject 
    */
   addresses: readonly MemberPath<Static<C>>[];
   deployment: ConnectorDeployment;
+  /**
+   * The provider may answer "not final yet" (a review still open): the worker follows such an
+   * answer up by polling (its queues `<queue>.followup` and `<queue>.followup.wait`), and the
+   * provider may call back `POST /connector-callback/{verifierId}`, signed with the config member
+   * `callbackSecret` names (HMAC-SHA256, see README "Pending outcomes").
+   */
+  followUps?: { callbackSecret: MemberPath<Static<C>> };
 }
 
 /** Declares a connector type; the role paths must name members of its config (tsc checks). */

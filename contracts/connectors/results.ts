@@ -2,13 +2,36 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { VerificationKind } from './kinds.ts';
 
+/** How a result with status 'pending' (the provider has not decided yet) is followed up. */
+export const FollowUp = Type.Object(
+  {
+    reference: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "the provider's reference",
+    }),
+    how: Type.Union([Type.Literal('poll'), Type.Literal('callback')], {
+      description:
+        'callback: the provider calls the platform back (the worker still polls, rarely)',
+    }),
+    deadline: Type.Integer({
+      minimum: 0,
+      description: 'epoch ms after which the kind settles inconclusive (follow_up_deadline_passed)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type FollowUp = Static<typeof FollowUp>;
+
 const base = {
   verified: Type.Boolean({ description: 'the provider confirmed the check' }),
   status: Type.Union([
     Type.Literal('verified'),
     Type.Literal('not_verified'),
     Type.Literal('inconclusive'),
+    Type.Literal('pending'),
   ]),
+  followUp: Type.Optional(FollowUp),
   score: Type.Optional(
     Type.Number({
       minimum: 0,

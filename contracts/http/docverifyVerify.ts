@@ -145,7 +145,9 @@ export const Certification = Type.Object({
     description: 'a requested kind, or data_comparison when the config compares document data',
   }),
   verified: Type.Boolean(),
-  status: Type.String({ description: 'verified | not_verified | inconclusive | rejected' }),
+  status: Type.String({
+    description: 'verified | not_verified | inconclusive | rejected | pending (decided later)',
+  }),
   authority: Type.String({ description: 'the connector type that answered' }),
   verifier: Type.String({ description: 'tag of the verifier that answered' }),
   result: Type.Optional(NormalisedResult),
@@ -163,7 +165,13 @@ export const VerifyResult = Type.Object(
     docId: Type.String(),
     docType: Type.String(),
     dvcID: Type.String(),
-    status: Type.Union([Type.Literal('verified'), Type.Literal('not_verified')]),
+    status: Type.Union(
+      [Type.Literal('verified'), Type.Literal('not_verified'), Type.Literal('pending')],
+      {
+        description:
+          'pending: a certification awaits its provider (status pending); GET /verification/{verificationId} follows it',
+      },
+    ),
     certifications: Type.Array(Certification),
   },
   { $id: 'http/verifyResult' },

@@ -62,6 +62,21 @@ export const ConnectorJob = Type.Object(
       { tenantId: Type.String(), communityId: Type.String(), dvcID: Type.String() },
       { additionalProperties: false },
     ),
+    followUp: Type.Optional(
+      Type.Object(
+        {
+          verificationId: Type.String({ description: 'the run a later final answer settles' }),
+          answerTo: Type.String({
+            description: 'queue of the final answers (docverify.followups, FollowUpAnswer)',
+          }),
+          deadline: Type.Integer({ minimum: 0, description: 'epoch ms the follow-up ends by' }),
+          callbackUrl: Type.Optional(
+            Type.String({ description: 'where the provider may call back (signed)' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { $id: 'messages/connectorJob', additionalProperties: false },
 );

@@ -6,7 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IdvClient } from '@idv/client';
 // the generator the session tests use: real PNG/JPEG pictures that carry the sandbox's fixture names
-import { documentImage, jpeg, png, selfieImage } from '../../test/support/captureImages.ts';
+import { jpeg, png, selfieImage } from '../../test/support/captureImages.ts';
+import { licenceBack, licenceFront } from '../../test/support/idDocuments.ts';
 import type { DevCredentials } from './devCredentials.ts';
 
 export const DEV_SESSION_CONFIG = 'dev-session';
@@ -28,8 +29,8 @@ async function ensure(client: IdvClient, path: string, body: object): Promise<vo
 async function writeSamples(): Promise<string> {
   mkdirSync(SAMPLES, { recursive: true });
   const files: Record<string, Buffer> = {
-    'licence-front.png': await png(documentImage(), 'DOC:testy', 'FACE:testy'),
-    'licence-back.png': await png(documentImage(1000, 630, 13), 'DOC:testy'),
+    'licence-front.png': await png(licenceFront(), 'DOC:testy', 'FACE:testy'),
+    'licence-back.png': await png(await licenceBack(), 'DOC:testy'),
     'selfie.jpg': await jpeg(selfieImage(), 'FACE:testy'),
     'selfie-of-someone-else.jpg': await jpeg(selfieImage(480, 640, 5), 'FACE:fakey'),
   };

@@ -2,7 +2,7 @@
 // call the platform, and stop everything on Ctrl-C.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { buildVersion } from '@idv/common-endpoints';
+import { buildVersion } from '@idv/service-runtime';
 import { loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
 import { createDatabase, ensureDatabaseExists, migrate } from '@idv/db';
 import { allMigrations } from '../../services/admin-cli/src/allMigrations.ts';

@@ -3,10 +3,18 @@
 import {
   deadLetterQueueArguments,
   deadLetterQueueName,
+  delayQueueArguments,
   workQueueArguments,
   type WorkQueue,
 } from '@idv/broker';
-import { connectorQueue, type ConnectorOf, type ConnectorType } from '@idv/contracts';
+import {
+  connectorQueue,
+  FOLLOW_UP_TICK_MS,
+  followUpQueue,
+  followUpWaitQueue,
+  type ConnectorOf,
+  type ConnectorType,
+} from '@idv/contracts';
 
 const VHOST = '/';
 const DLX = 'dlx';
@@ -14,6 +22,8 @@ const EVENTS = 'events';
 const DISPATCHER = 'webhooks.dispatcher';
 /** the docverify gateways' verification runs (sessions, async /verify): DOCVERIFY_RUNS_QUEUE */
 const RUNS = 'docverify.runs';
+/** connectors' final answers to pending kinds, for the gateways: DOCVERIFY_FOLLOWUPS_QUEUE */
+const FOLLOWUPS = 'docverify.followups';
 /** how long a redriven event waits in the retry queue before it returns to the dispatcher */
 const RETRY_TTL_MS = 60_000;
 
@@ -52,6 +62,9 @@ function workQueue(spec: WorkQueue) {
 
 /** The whole definitions file: compose's user, policies, queues, exchanges and bindings. */
 export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType>[]): string {
+  const followingUp = connectors
+    .filter((c) => 'followUps' in c && c.followUps !== undefined)
+    .map((c) => c.type);
   const work: WorkQueue[] = [
     ...connectors.map((c) => ({
       name: connectorQueue(c.type),
@@ -60,6 +73,12 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
     })),
     { name: DISPATCHER, deadLetterExchange: DLX, type: 'classic' },
     { name: RUNS, deadLetterExchange: DLX, type: 'quorum' },
+    { name: FOLLOWUPS, deadLetterExchange: DLX, type: 'quorum' },
+    ...followingUp.map((type) => ({
+      name: followUpQueue(type),
+      deadLetterExchange: DLX,
+      type: 'quorum' as const,
+    })),
   ];
   const definitions = {
     rabbit_version: '3.13.0',
@@ -103,6 +122,14 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
         priority: 10,
         definition: { 'delivery-limit': 5 },
       },
+      {
+        vhost: VHOST,
+        name: 'followups-delivery-limit',
+        pattern: '^(docverify\\.followups|idv\\.connector\\.[a-z_]+\\.followup)$',
+        'apply-to': 'quorum_queues',
+        priority: 10,
+        definition: { 'delivery-limit': 5 },
+      },
     ],
     queues: [
       ...work.flatMap(workQueue),
@@ -112,6 +139,9 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
         'x-dead-letter-exchange': '',
         'x-dead-letter-routing-key': DISPATCHER,
       }),
+      ...followingUp.map((type) =>
+        queue(followUpWaitQueue(type), delayQueueArguments(followUpQueue(type), FOLLOW_UP_TICK_MS)),
+      ),
     ],
     exchanges: [exchange(DLX, 'direct'), exchange(EVENTS, 'topic')],
     bindings: [

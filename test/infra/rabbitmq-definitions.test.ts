@@ -12,7 +12,7 @@ import {
   workQueueArguments,
   type QueueType,
 } from '@idv/broker';
-import { CONNECTOR_TYPES } from '@idv/contracts';
+import { CONNECTOR_TYPES, FOLLOW_UP_TYPES } from '@idv/contracts';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { platformMigrations } from '@idv/platform';
 import {
@@ -56,17 +56,25 @@ const queue = (name: string) => definitions.queues.find((q) => q.name === name);
 const CONNECTOR_PREFIX = 'idv.connector';
 const EVENTS_QUEUE = 'webhooks.dispatcher';
 const RUNS_QUEUE = 'docverify.runs';
+const FOLLOWUPS_QUEUE = 'docverify.followups';
+const followUpQueueOf = (type: string, prefix = CONNECTOR_PREFIX) => `${prefix}.${type}.followup`;
 
 /** The work queues the services declare at start, with the queue type each one asks for. */
 const WORK_QUEUES: { name: string; type: QueueType }[] = [
   ...CONNECTOR_TYPES.map((t) => ({ name: `${CONNECTOR_PREFIX}.${t}`, type: 'quorum' as const })),
   { name: EVENTS_QUEUE, type: 'classic' },
   { name: RUNS_QUEUE, type: 'quorum' },
+  { name: FOLLOWUPS_QUEUE, type: 'quorum' },
+  ...FOLLOW_UP_TYPES.map((t) => ({ name: followUpQueueOf(t), type: 'quorum' as const })),
 ];
 
 /** The delivery-limit policy of each quorum work queue. */
 const DELIVERY_LIMIT = (queue: string) =>
-  queue === RUNS_QUEUE ? 'runs-delivery-limit' : 'connector-delivery-limit';
+  queue === RUNS_QUEUE
+    ? 'runs-delivery-limit'
+    : queue === FOLLOWUPS_QUEUE || queue.endsWith('.followup')
+      ? 'followups-delivery-limit'
+      : 'connector-delivery-limit';
 
 describe('RabbitMQ definitions file', () => {
   it('holds the exchanges the broker lib declares: direct dlx and topic events', () => {
@@ -119,10 +127,24 @@ describe('RabbitMQ definitions file', () => {
     expect(retry?.arguments['x-message-ttl']).to.be.a('number').above(0);
   });
 
-  it('declares nothing else: every queue is a work queue, its dead letters or the retry queue', () => {
+  it('waits follow-ups of each type with follow-ups in a queue that dead-letters back every tick', () => {
+    expect(FOLLOW_UP_TYPES).to.include('agent_review');
+    for (const type of FOLLOW_UP_TYPES) {
+      const wait = queue(`${followUpQueueOf(type)}.wait`);
+      expect(wait?.arguments, type).to.include({
+        'x-queue-type': 'classic',
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': followUpQueueOf(type),
+      });
+      expect(wait?.arguments['x-message-ttl']).to.be.a('number').above(0);
+    }
+  });
+
+  it('declares nothing else: every queue is a work queue, its dead letters or a retry or wait queue', () => {
     const known = [
       ...WORK_QUEUES.flatMap((q) => [q.name, deadLetterQueueName(q.name)]),
       `${EVENTS_QUEUE}.retry`,
+      ...FOLLOW_UP_TYPES.map((t) => `${followUpQueueOf(t)}.wait`),
     ];
     expect(definitions.queues.map((q) => q.name)).to.have.members(known);
   });
@@ -153,6 +175,7 @@ describe('RabbitMQ definitions file against the running services', function () {
   // the dispatcher's queue as a publishing service declares it before any dispatcher ran
   const publishedQueue = `test-${suffix}.published.${EVENTS_QUEUE}`;
   const runsQueue = `test-${suffix}.${RUNS_QUEUE}`;
+  const followUpsQueue = `test-${suffix}.${FOLLOWUPS_QUEUE}`;
   const workers: RunningWorker[] = [];
   let database: TestDatabase | undefined;
   let stopDispatcher: (() => Promise<void>) | undefined;
@@ -198,6 +221,7 @@ describe('RabbitMQ definitions file against the running services', function () {
       DATABASE_URL: database.url,
       DOCVERIFY_PORT: '0',
       DOCVERIFY_RUNS_QUEUE: runsQueue,
+      DOCVERIFY_FOLLOWUPS_QUEUE: followUpsQueue,
     });
     stopGateway = () => gateway.stop();
   });
@@ -213,11 +237,21 @@ describe('RabbitMQ definitions file against the running services', function () {
       eventsQueue,
       publishedQueue,
       runsQueue,
+      followUpsQueue,
+      ...FOLLOW_UP_TYPES.flatMap((t) => [
+        followUpQueueOf(t, prefix),
+        `${followUpQueueOf(t, prefix)}.wait`,
+      ]),
     ]);
   });
 
   /** Redeclares `actual` with the file's arguments of `canonical`: the broker compares them. */
-  async function redeclareAs(actual: string, canonical: string): Promise<string | undefined> {
+  async function redeclareAs(
+    actual: string,
+    canonical: string,
+    /** further names the file's arguments hold and their test counterparts */
+    renames: Record<string, string> = {},
+  ): Promise<string | undefined> {
     const connection = await amqp.connect(amqpUrl);
     try {
       const until = Date.now() + 15_000;
@@ -240,7 +274,10 @@ describe('RabbitMQ definitions file against the running services', function () {
       const spec = queue(canonical)!;
       // arguments naming the queue itself (the dead-letter routing key) carry the test's name
       const args = Object.fromEntries(
-        Object.entries(spec.arguments).map(([k, v]) => [k, v === canonical ? actual : v]),
+        Object.entries(spec.arguments).map(([k, v]) => [
+          k,
+          v === canonical ? actual : typeof v === 'string' ? (renames[v] ?? v) : v,
+        ]),
       );
       return await channel.assertQueue(actual, { durable: spec.durable, arguments: args }).then(
         () => undefined,
@@ -261,6 +298,29 @@ describe('RabbitMQ definitions file against the running services', function () {
       problems.push(...[work, dead].filter((p): p is string => p !== undefined));
     }
     expect(problems, problems.join('\n')).to.deep.equal([]);
+  });
+
+  it('workers with follow-ups declared their follow-up and wait queues exactly as the file does', async () => {
+    const problems: string[] = [];
+    for (const type of FOLLOW_UP_TYPES) {
+      const [name, declared] = [followUpQueueOf(type), followUpQueueOf(type, prefix)];
+      problems.push(
+        ...[
+          await redeclareAs(declared, name),
+          await redeclareAs(deadLetterQueueName(declared), deadLetterQueueName(name)),
+          await redeclareAs(`${declared}.wait`, `${name}.wait`, { [name]: declared }),
+        ].filter((p): p is string => p !== undefined),
+      );
+    }
+    expect(problems, problems.join('\n')).to.deep.equal([]);
+  });
+
+  it('the docverify gateway declared its follow-ups queue and dead letters exactly as the file does', async () => {
+    const problems = [
+      await redeclareAs(followUpsQueue, FOLLOWUPS_QUEUE),
+      await redeclareAs(deadLetterQueueName(followUpsQueue), deadLetterQueueName(FOLLOWUPS_QUEUE)),
+    ].filter((p) => p !== undefined);
+    expect(problems).to.deep.equal([]);
   });
 
   it('the docverify gateway declared its runs queue and dead letters exactly as the file does', async () => {

@@ -40,7 +40,7 @@ interface Access {
 const ACCESS: Record<string, Access> = {
   'GET /environment': { rule: 'license-header', allowed: '2xx' },
   'GET /servicekeys': { rule: 'system-only', allowed: '2xx' },
-  // keyId is not the current key: the reset itself is covered by common-endpoints.test.ts
+  // keyId is not the current key: the reset itself is covered by service-endpoints.test.ts
   'DELETE /servicekey/{keyId}': { rule: 'system-only', allowed: 404 },
   'GET /community/{community}/v1/interaction/{uid}/eam-context': { rule: 'manager', allowed: 404 },
   'PUT /verifier/community/{communityId}': { rule: 'manager', allowed: '2xx', body: () => verifierBody() },

@@ -11,6 +11,7 @@ import {
   selfieImage,
 } from '../support/captureImages.ts';
 import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { licenceBack } from '../support/idDocuments.ts';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 const isErrorBody = (body: unknown, status: number) =>
@@ -127,7 +128,7 @@ describe('sessions: bad input gets a clear 4xx', function () {
   it('checks each capture, counts it, refuses retakes beyond retryCount and keeps what passed', async () => {
     // retryCount 1: two captures of a document side; selfieRetryCount 2: three selfies
     const { sessionId, page } = await capturing('DL');
-    const bytes = await png(documentImage(), 'DOC:testy');
+    const bytes = await png(await licenceBack(), 'DOC:testy');
     const verdicts = [
       ['front', Buffer.from('not an image at all'), 'image/png', ['not_an_image']],
       ['front', await png(documentImage(320, 200)), 'image/png', ['too_small']],

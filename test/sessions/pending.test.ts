@@ -1,8 +1,8 @@
 // Pending outcomes: a run whose connector answered "not final yet" for a kind stays pending (its
 // session processing, GET /verification saying so); settlePendingKind, called here directly as the
-// follow-up transport will call it, re-signs that kind's certification, recomputes the status and
-// ends the run, its session and their events. Connector replies with status 'pending' come later
-// (contracts/connectors/results.ts); the run's own data models them meanwhile.
+// follow-up transport calls it, re-signs that kind's certification, recomputes the status and
+// ends the run, its session and their events. The last case runs the whole journey: the sandbox's
+// agent decides the document review seconds after the submit, the worker's poll brings it in.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createBroker, type Broker } from '@idv/broker';
@@ -31,6 +31,7 @@ import {
   certify,
   proofSigner,
 } from '../../services/docverify-gateway/src/verification/runVerification.ts';
+import { documentImage, png } from '../support/captureImages.ts';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
@@ -42,7 +43,7 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
   let broker: Broker;
 
   before(async () => {
-    w = await startSessionWorld({ name: 'pending' });
+    w = await startSessionWorld({ name: 'pending', agentReview: true });
     const db = w.platform.database.db;
     const masterKey = Buffer.from(w.platform.env.MASTER_KEY!, 'base64');
     const box = createSecretBox(masterKey);
@@ -162,5 +163,33 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     const completed = await eventually('E_IDV_SESSION_COMPLETED', () => w.eventsNamed('E_IDV_SESSION_COMPLETED', sessionId)[0]);
     expect(completed.data).to.include({ verificationId: run.id, status: 'verified' });
     expect(await w.platform.database.db('docverify.session_images').where({ session_id: sessionId })).to.have.length(0);
+  }); // prettier-ignore
+
+  it('a session whose document review the agent decides seconds later ends completed', async () => {
+    const caller = w.client('service');
+    const { sessionId, url } = await caller.createSession('kyc-agent', { documentType: 'DL' });
+    const page = w.page(tokenOf(url));
+    await page.get('/session');
+    await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
+    const front = await png(documentImage(), 'DOC:testy', 'FACE:testy', 'REVIEW:3000');
+    expect((await page.put('front', front)).status).to.equal(200);
+    expect((await page.put('back', w.images.back)).status).to.equal(200);
+    expect((await page.put('selfie', w.images.selfie, 'image/jpeg')).status).to.equal(200);
+    expect((await page.post('/submit')).status).to.equal(200);
+
+    const waiting = await eventually('the run pending', async () => {
+      const view = await caller.sessionResult('kyc-agent', sessionId);
+      const run = view.verificationId ? await deps.runs.get(view.verificationId) : undefined;
+      return run?.status === 'pending' ? { view, run } : undefined;
+    });
+    expect(waiting.view).to.include({ status: 'INPROGRESS', state: 'processing' });
+    expect(Object.keys(waiting.run.pending ?? {})).to.deep.equal(['dl_authenticate']);
+    const done: SessionView = await caller.waitForSession('kyc-agent', sessionId, { intervalMs: 200, timeoutMs: 20_000 });
+    expect(done).to.include({ status: 'COMPLETED', state: 'completed' });
+    const result = done.result as VerifyResult;
+    expect(result.status).to.equal('verified');
+    expect(result.certifications.find((c) => c.kind === 'dl_authenticate')).to.include({ status: 'verified', verifier: 'agent' });
+    const completed = await eventually('E_IDV_SESSION_COMPLETED', () => w.eventsNamed('E_IDV_SESSION_COMPLETED', sessionId)[0]);
+    expect(completed.data).to.include({ status: 'verified' });
   }); // prettier-ignore
 });

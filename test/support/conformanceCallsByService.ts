@@ -1,6 +1,7 @@
 // The valid calls of the docverify, webhooks and oauth issuer operations (conformanceCalls.ts has
 // the common ones and what a rule says).
 import { randomBytes } from 'node:crypto';
+import { callbackSignature } from '../../services/docverify-gateway/src/routes/connectorCallback.ts';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import type { CallRule } from './conformanceCalls.ts';
 import type { ConformanceWorld } from './conformanceWorld.ts';
@@ -131,6 +132,20 @@ export const DOCVERIFY: Record<string, CallRule> = {
       params: { communityId: communityOf(w).id, sessionId: (await w.session()).sessionId },
     }),
     lowLevel: 'community',
+  },
+  'POST /connector-callback/{verifierId}': {
+    valid: async (w) => {
+      const { verifierId, verificationId, reference } = await w.pendingReview();
+      const body = { reviewId: reference, decision: 'approved', reasons: [] };
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const signature = callbackSignature('sandbox-key', timestamp, JSON.stringify(body));
+      return {
+        params: { verifierId },
+        query: `verificationId=${verificationId}&kind=dl_authenticate`,
+        headers: { 'x-callback-timestamp': timestamp, 'x-callback-signature': signature },
+        body,
+      };
+    },
   },
   'GET /capture/{token}': {
     valid: async (w) => ({ params: { token: (await w.session()).token } }),

@@ -6,10 +6,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
-import { documentImage, jpeg } from './captureImages.ts';
+import { jpeg } from './captureImages.ts';
+import { passportPage } from './idDocuments.ts';
 import { oauthParty, startIdp, type OauthParty } from './conformanceOauth.ts';
 import { credentialHeaders, newCaller, seal, shared, unseal } from './independentClient.ts';
+import { deleteQueues } from './amqpCleanup.ts';
 import { startVerifyWorld, type VerifyWorld } from './verifyWorld.ts';
+import {
+  startConnectorWorker,
+  type RunningWorker,
+} from '../../services/connector-worker/src/start.ts';
 
 export type Service = 'oauth' | 'docverify' | 'webhooks';
 export type Caller = 'system' | 'service' | 'community';
@@ -31,6 +37,8 @@ export interface ConformanceWorld {
   ): Promise<{ sessionId: string; token: string }>;
   /** a passport page image the capture checks accept */
   passportImage: Buffer;
+  /** a fresh sync /verify whose agent review is pending (decided in 10 minutes) */
+  pendingReview(): Promise<{ verifierId: string; verificationId: string; reference: string }>;
   oauth: OauthParty;
   stop(): Promise<void>;
 }
@@ -210,7 +218,67 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
     if (consent.status !== 200) throw new Error(`consent: ${consent.status}`);
     return made;
   };
-  const passportImage = await jpeg(documentImage(900, 640), 'DOC:testy');
+  const passportImage = await jpeg(await passportPage(), 'DOC:testy');
+
+  // an agent review worker, a verifier of it and a config, made on first use
+  let reviewer: Promise<{ worker: RunningWorker; verifierId: string }> | undefined;
+  const pendingReview = async () => {
+    // prettier-ignore
+    reviewer ??= (async () => {
+      const worker = await startConnectorWorker({
+        AMQP_URL: platform.env.AMQP_URL!,
+        MASTER_KEY: platform.env.MASTER_KEY!,
+        LOG_LEVEL: 'silent',
+        CONNECTOR_QUEUE_PREFIX: platform.env.CONNECTOR_QUEUE_PREFIX!,
+        CONNECTOR_TYPE: 'agent_review',
+      });
+      await worker.broker.waitUntilConnected(15_000);
+      const created = await send('docverify', 'PUT', `/verifier/community/${community.id}`, {
+        name: 'Reviews decided later',
+        tag: 'review-later',
+        type: 'agent_review',
+        connectorUrl: verify.sandbox.url,
+        config: { apiKey: 'sandbox-key' },
+      });
+      await send('docverify', 'PUT', `/verificationConfig/community/${community.id}`, {
+        tenantId: community.tenantId,
+        tag: 'pending-kyc',
+        dl_authenticate: [{ verifier: 'review-later' }],
+      });
+      return { worker, verifierId: String(created.id) };
+    })();
+    const { verifierId } = await reviewer;
+    const front_image = Buffer.from('DOC:testy\nREVIEW:600000').toString('base64');
+    const servicePublicKey = await publicKey('docverify');
+    const key = newCaller();
+    const sharedKey = shared(key, servicePublicKey);
+    const request = {
+      dvcID: 'pending-kyc',
+      verifications: ['dl_authenticate'],
+      document: { id: 'doc-pending', type: 'dl', front_image },
+    };
+    const res = await fetch(`${url('docverify')}/verify`, {
+      method: 'POST',
+      headers: {
+        ...credentialHeaders({
+          licenseKey: platform.licences.service,
+          servicePublicKey,
+          caller: key,
+        }),
+        ...JSON_TYPE,
+      },
+      body: JSON.stringify({ data: seal(sharedKey, JSON.stringify(request)) }),
+    });
+    const answer = (await res.json()) as { data?: string };
+    if (res.status !== 200 || !answer.data)
+      throw new Error(`/verify: ${res.status} ${JSON.stringify(answer)}`);
+    const result = JSON.parse(unseal(sharedKey, answer.data)) as {
+      verificationId: string;
+      certifications: { result: { followUp: { reference: string } } }[];
+    };
+    const reference = result.certifications[0]!.result.followUp.reference;
+    return { verifierId, verificationId: result.verificationId, reference };
+  };
 
   const idp = await startIdp();
   const oauth = await oauthParty(verify, idp);
@@ -226,9 +294,20 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
     session,
     capturing,
     passportImage,
+    pendingReview,
     oauth,
     async stop() {
       idp.server.close();
+      const review = await reviewer;
+      if (review) {
+        await review.worker.stop();
+        const queue = review.worker.queue;
+        await deleteQueues(platform.env.AMQP_URL!, [
+          queue,
+          `${queue}.followup`,
+          `${queue}.followup.wait`,
+        ]);
+      }
       await verify.stop();
       rmSync(pageDir, { recursive: true, force: true });
     },

@@ -54,6 +54,8 @@ export async function startPlatform(
     DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
     // the suite's own runs queue: a gateway of another suite (or of `make run`) never takes its runs
     DOCVERIFY_RUNS_QUEUE: `test.runs.${randomBytes(4).toString('hex')}`,
+    // and its own queue of connectors' follow-up answers, for the same reason
+    DOCVERIFY_FOLLOWUPS_QUEUE: `test.followups.${randomBytes(4).toString('hex')}`,
     // the tests publish document events through the intake, as an operator may allow it to
     WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS: 'E_IDV_DOCUMENT_VALIDATE',
     ...overrides,
@@ -109,7 +111,10 @@ export async function startPlatform(
     async stop() {
       await Promise.all(Object.values(services).map((s) => s.stop()));
       await database.drop();
-      await deleteQueues(env.AMQP_URL!, [env.DOCVERIFY_RUNS_QUEUE!]);
+      await deleteQueues(env.AMQP_URL!, [
+        env.DOCVERIFY_RUNS_QUEUE!,
+        env.DOCVERIFY_FOLLOWUPS_QUEUE!,
+      ]);
     },
   };
 }

@@ -18,7 +18,8 @@ import {
 import type { Clock } from '../../services/docverify-gateway/src/domain/clock.ts';
 import { startSandbox, type RunningSandbox } from '../../services/provider-sandbox/src/start.ts';
 import { deleteQueues } from './amqpCleanup.ts';
-import { documentImage, jpeg, png, selfieImage } from './captureImages.ts';
+import { jpeg, png, selfieImage } from './captureImages.ts';
+import { licenceBack, licenceFront, passportPage } from './idDocuments.ts';
 import { startPlatform, type RunningPlatform } from './platform.ts';
 
 /** Real time moved on by `advance`: timers fire when the test says, runs still see time pass. */
@@ -40,6 +41,8 @@ export interface SessionWorldOptions {
   platform?: Record<string, string>;
   /** settings of the config kyc-session */
   settings?: Record<string, unknown>;
+  /** also an agent_review worker, its verifier `agent` and the config `kyc-agent` (dl by agents) */
+  agentReview?: boolean;
 }
 
 export interface SessionWorld {
@@ -99,7 +102,8 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
     { clock },
   );
   const workers: RunningWorker[] = [];
-  for (const type of TYPES)
+  const types = options.agentReview ? [...TYPES, 'agent_review' as const] : TYPES;
+  for (const type of types)
     workers.push(
       await startConnectorWorker({
         AMQP_URL: platform.env.AMQP_URL!,
@@ -145,11 +149,23 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
   });
   if (config.status !== 200)
     throw new Error(`config: ${config.status} ${JSON.stringify(config.body)}`);
+  if (options.agentReview) {
+    await verifier('agent', 'agent_review', { apiKey: 'sandbox-key' });
+    const agentConfig = await admin.request('PUT', `/verificationConfig/community/${c.id}`, {
+      tenantId: c.tenantId,
+      tag: 'kyc-agent',
+      dl_authenticate: [{ verifier: 'agent' }],
+      document_liveness: [{ verifier: 'live' }],
+      face_compare: [{ verifier: 'faces' }],
+      face_liveness: [{ verifier: 'live' }],
+    });
+    if (agentConfig.status !== 200) throw new Error(`config kyc-agent: ${agentConfig.status}`);
+  }
 
   const images = {
-    front: await png(documentImage(), 'DOC:testy', 'FACE:testy'),
-    back: await png(documentImage(1000, 630, 13), 'DOC:testy'),
-    passport: await jpeg(documentImage(900, 640, 17), 'DOC:testy', 'FACE:testy'),
+    front: await png(licenceFront(), 'DOC:testy', 'FACE:testy'),
+    back: await png(await licenceBack(), 'DOC:testy'),
+    passport: await jpeg(await passportPage(), 'DOC:testy', 'FACE:testy'),
     selfie: await jpeg(selfieImage(), 'FACE:testy'),
   };
 
@@ -199,7 +215,12 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
       await platform.stop();
       await sandbox.close();
       rmSync(pageDir, { recursive: true, force: true });
-      await deleteQueues(await testAmqpUrl(), [...TYPES.map((t) => `${prefix}.${t}`), eventsQueue]);
+      const queues = types.flatMap((t) => [
+        `${prefix}.${t}`,
+        `${prefix}.${t}.followup`,
+        `${prefix}.${t}.followup.wait`,
+      ]);
+      await deleteQueues(await testAmqpUrl(), [...queues, eventsQueue]);
     },
   };
 }

@@ -29,6 +29,8 @@ export interface VerifyWorldOptions {
   overridesFor?: (databaseUrl: string) => Record<string, string>;
   /** also run the webhook dispatcher, delivering to a local sink */
   dispatcher?: boolean;
+  /** further settings of the connector worker */
+  workerEnv?: Record<string, string>;
 }
 
 export interface VerifyWorld {
@@ -74,6 +76,7 @@ export async function startVerifyWorld(options: VerifyWorldOptions): Promise<Ver
     LOG_LEVEL: 'silent',
     CONNECTOR_QUEUE_PREFIX: prefix,
     CONNECTOR_TYPE: connectorType,
+    ...options.workerEnv,
   });
   await worker.broker.waitUntilConnected(15_000);
   let dispatcher: StartedDispatcher | undefined;
@@ -153,7 +156,12 @@ export async function startVerifyWorld(options: VerifyWorldOptions): Promise<Ver
       await sink?.close();
       await platform.stop();
       await sandbox.close();
-      await deleteQueues(await testAmqpUrl(), [`${prefix}.${connectorType}`, eventsQueue]);
+      await deleteQueues(await testAmqpUrl(), [
+        `${prefix}.${connectorType}`,
+        `${prefix}.${connectorType}.followup`,
+        `${prefix}.${connectorType}.followup.wait`,
+        eventsQueue,
+      ]);
     },
   };
 }

@@ -1,4 +1,4 @@
-// agent_review: documents reviewed by people at a review provider (an answer may be pending).
+// agent_review: documents reviewed by people at a review provider (a review may be decided later: followed up).
 import { Type } from '@sinclair/typebox';
 import { defineConnector, opt, str, strict, uri } from '../connector.ts';
 
@@ -10,4 +10,6 @@ export const agent_review = defineConnector({
   addresses: ['url'],
   // a person answers: slow calls, so a short backlog before another replica
   deployment: { compute: 'io', backlogPerReplica: 4 },
+  // a review decided later: polled, or called back signed with the account's apiKey
+  followUps: { callbackSecret: 'apiKey' },
 });

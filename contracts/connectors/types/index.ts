@@ -91,3 +91,23 @@ export const SECRET_CONFIG_FIELDS: ReadonlySet<string> = new Set(
 export function connectorQueue(type: ConnectorType, prefix = 'idv.connector'): string {
   return `${prefix}.${type}`;
 }
+
+/** The types whose provider may answer "not final yet" (contract member `followUps`). */
+export const FOLLOW_UP_TYPES: readonly ConnectorType[] = CONNECTORS.filter(
+  (c) => 'followUps' in c && c.followUps !== undefined,
+).map((c) => c.type);
+
+/** The config member that signs a type's provider callbacks, when it has follow-ups. */
+export function callbackSecretMember(type: ConnectorType): string | undefined {
+  const contract: ConnectorContract = CONNECTOR_BY_TYPE[type] as ConnectorContract;
+  return contract.followUps?.callbackSecret as string | undefined;
+}
+
+/** A connector type's follow-up work queue, and its wait queue (fixed TTL, dead-letters back). */
+export function followUpQueue(type: ConnectorType, prefix = 'idv.connector'): string {
+  return `${connectorQueue(type, prefix)}.followup`;
+}
+/** How long a follow-up waits in the wait queue per round (its x-message-ttl): the poll clock's tick. */
+export const FOLLOW_UP_TICK_MS = 1000;
+export const followUpWaitQueue = (type: ConnectorType, prefix = 'idv.connector'): string =>
+  `${followUpQueue(type, prefix)}.wait`;

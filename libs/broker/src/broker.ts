@@ -7,7 +7,7 @@ import { EventBus, type EventHandler, type SubscribeOptions } from './events.ts'
 import { brokerMetrics } from './metrics.ts';
 import { ConfirmPublisher, type PublishOptions } from './publisher.ts';
 import { RpcClient, type RequestOptions } from './rpc.ts';
-import type { QueueType } from './topology.ts';
+import { declareDelayQueue, type QueueType } from './topology.ts';
 import { QueueConsumer, type Consumer, type MessageHandler } from './worker.ts';
 
 export interface BrokerOptions {
@@ -48,6 +48,8 @@ export interface Broker {
     options?: PublishOptions,
   ): Promise<void>;
   publishEvent(envelope: EventEnvelope): Promise<void>;
+  /** Declares (on every connection) a wait queue dead-lettering into `target` after `ttlMs`. */
+  declareDelayQueue(name: string, target: string, ttlMs: number): Promise<void>;
   request(queue: string, body: object, options?: RequestOptions): Promise<unknown>;
   consume(queue: string, handler: MessageHandler, options?: ConsumeOptions): Promise<Consumer>;
   subscribeEvents(
@@ -110,6 +112,16 @@ export function createBroker(options: BrokerOptions): Broker {
     publish: (exchange, routingKey, body, publishOptions) =>
       publisher.publish(exchange, routingKey, body, publishOptions),
     publishEvent: (envelope) => events.publishEvent(envelope),
+    async declareDelayQueue(name, target, ttlMs) {
+      await connection.addSetup(async () => {
+        const channel = await connection.openChannel('declare');
+        try {
+          await declareDelayQueue(channel, name, target, ttlMs);
+        } finally {
+          await channel.close().catch(() => undefined);
+        }
+      });
+    },
     request: (queue, body, requestOptions) => rpc.request(queue, body, requestOptions),
     async consume(queue, handler, consumeOptions = {}) {
       const consumer = new QueueConsumer(

@@ -9,6 +9,7 @@ export {
   ALL_EVENTS,
   deadLetterQueueName,
   deadLetterQueueArguments,
+  delayQueueArguments,
   workQueueArguments,
   type QueueType,
   type WorkQueue,

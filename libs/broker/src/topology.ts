@@ -42,6 +42,31 @@ export async function declareWorkQueue(channel: Channel, queue: WorkQueue): Prom
   await channel.assertQueue(queue.name, { durable: true, arguments: workQueueArguments(queue) });
 }
 
+/**
+ * A wait queue: nobody consumes it; each message expires after `ttlMs` (the same for all, so none
+ * waits behind a longer one) and is dead-lettered through the default exchange into `target`.
+ */
+export function delayQueueArguments(
+  target: string,
+  ttlMs: number,
+): Record<string, string | number> {
+  return {
+    'x-queue-type': 'classic',
+    'x-message-ttl': ttlMs,
+    'x-dead-letter-exchange': '',
+    'x-dead-letter-routing-key': target,
+  };
+}
+
+export async function declareDelayQueue(
+  channel: Channel,
+  name: string,
+  target: string,
+  ttlMs: number,
+): Promise<void> {
+  await channel.assertQueue(name, { durable: true, arguments: delayQueueArguments(target, ttlMs) });
+}
+
 /** The topic exchange domain events are published on, routing key = event name. */
 export async function declareEventsExchange(channel: Channel, exchange: string): Promise<void> {
   await channel.assertExchange(exchange, 'topic', { durable: true });

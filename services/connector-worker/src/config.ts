@@ -61,6 +61,14 @@ export const ConnectorWorkerConfig = defineConfig({
     description:
       'directory of the client certificates (PKCS#12) licence registry verifiers may use, each named <communityId>.<certPath>; empty: none',
   }),
+  FOLLOW_UP_FIRST_POLL_MS: ms(
+    1000,
+    'types with follow-ups: first poll of a pending provider answer; the wait doubles after each',
+  ),
+  FOLLOW_UP_MAX_POLL_MS: ms(
+    60_000,
+    'longest wait between two polls of a pending answer (the poll of one the provider calls back)',
+  ),
   SHUTDOWN_TIMEOUT_MS: platformConfigFields.SHUTDOWN_TIMEOUT_MS,
 });
 export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {

@@ -14,6 +14,7 @@ import {
 import { startAdapter } from './connectors/index.ts';
 import type { Adapter, RunningAdapter } from './connectors/connector.ts';
 import { loadWorkerConfig, prefetchOf, type ConnectorWorkerSettings } from './config.ts';
+import { startFollowUps } from './jobs/followUpQueues.ts';
 import { createJobHandler } from './jobs/handleJob.ts';
 import { startMetricsServer } from './metricsServer.ts';
 import { VerifierGates } from './provider/admission.ts';
@@ -88,10 +89,18 @@ export async function startConnectorWorker(
     ? { adapter: options.adapter, close: async () => {} }
     : startAdapter(type, { http: provider.http, lookup: guard.lookup });
   const gates = new VerifierGates();
+  const box = createSecretBox(master.key);
+  const followUps = await startFollowUps(settings, {
+    adapter,
+    box,
+    http: provider.http,
+    broker,
+    logger,
+  });
   const handler = createJobHandler({
     type,
     adapter: adapter.adapter,
-    box: createSecretBox(master.key),
+    box,
     http: provider.http,
     guard,
     certificates: new ClientCertificates(settings.CONNECTOR_CERT_DIR),
@@ -99,6 +108,7 @@ export async function startConnectorWorker(
     gates,
     metrics,
     logger,
+    followUps: followUps?.followUps,
   });
   const queue = connectorQueue(type, settings.CONNECTOR_QUEUE_PREFIX);
   const lifecycle = new Lifecycle(logger);
@@ -113,6 +123,7 @@ export async function startConnectorWorker(
 
   // 0: take no new jobs and finish the running ones; 10: close clients.
   lifecycle.onStop('consumer', 0, () => consumer.stop());
+  lifecycle.onStop('follow-up consumer', 0, async () => followUps?.consumer.stop());
   lifecycle.onStop('metrics server', 0, async () => metricsServer?.close());
   lifecycle.onStop('broker', 10, () => broker.close());
   lifecycle.onStop('adapter', 10, () => adapter.close());

@@ -63,6 +63,18 @@ export const DocverifyGatewayConfig = defineConfig({
     maximum: 16,
     description: 'worker threads that decode and check captured images, off the event loop',
   }),
+  CAPTURE_CONTENT_CHECK_MS: Type.Integer({
+    default: 5_000,
+    minimum: 100,
+    description:
+      'time limit of a barcode or face check of a captured image; past it the image is accepted unchecked (noted)',
+  }),
+  CAPTURE_MRZ_CHECK_MS: Type.Integer({
+    default: 10_000,
+    minimum: 100,
+    description:
+      "time limit of a passport page's MRZ OCR, waiting included (one OCR thread per gateway); past it the page is accepted unchecked (noted)",
+  }),
   SESSION_SWEEP_MS: Type.Integer({
     default: 15_000,
     minimum: 100,
@@ -74,6 +86,25 @@ export const DocverifyGatewayConfig = defineConfig({
     pattern: '^[A-Za-z0-9._-]+$',
     description:
       'the durable (quorum) work queue of verification runs every gateway replica consumes',
+  }),
+  DOCVERIFY_FOLLOWUPS_QUEUE: Type.String({
+    default: 'docverify.followups',
+    pattern: '^[A-Za-z0-9._-]+$',
+    description:
+      "the durable (quorum) queue of connectors' final answers to pending kinds (polled or called back), consumed by every replica",
+  }),
+  CONNECTOR_CALLBACK_URL: Type.String({
+    default: '',
+    pattern: '^(https?://[^/?#]+(/[^?#]*)?)?$',
+    description:
+      'base URL at which providers reach this gateway for their callbacks (<this>/connector-callback/<verifierId>); empty: none are asked for, pending answers are polled',
+  }),
+  PENDING_FOLLOW_UP_MS: Type.Integer({
+    default: 86_400_000,
+    minimum: 1000,
+    maximum: 2_592_000_000,
+    description:
+      'how long a connector follows up a pending answer (a review decided later); then the kind settles inconclusive (follow_up_deadline_passed)',
   }),
   RUNS_PREFETCH: Type.Integer({
     default: 16,

@@ -1,5 +1,5 @@
 // Process entry of the docverify-gateway service.
-import { runService } from '@idv/common-endpoints';
+import { runService } from '@idv/service-runtime';
 import { startDocverifyGateway } from './start.ts';
 
 await runService(() => startDocverifyGateway());

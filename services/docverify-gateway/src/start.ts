@@ -1,12 +1,13 @@
 // Composition root of the docverify gateway: its config, stores, routes, the verification runs'
 // consumer, the sweeps and the shared runtime.
-import { startHttpService, type StartedService } from '@idv/common-endpoints';
+import { startHttpService, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
 import { EventOutbox } from '@idv/db';
 import { captureChecker } from './capture/checkCapture.ts';
-import { noContentChecks, type ContentChecks } from './capture/contentChecks.ts';
+import { imageContentChecks, type ContentChecks } from './capture/contentChecks.ts';
+import { MrzReader } from './capture/mrzReader.ts';
 import { pageFiles } from './capture/pageFiles.ts';
 import { maskPageToken } from './capture/pageToken.ts';
 import { QualityPool } from './capture/qualityPool.ts';
@@ -15,6 +16,7 @@ import { systemClock, type Clock } from './domain/clock.ts';
 import { startRetentionSweep } from './jobs/retentionSweep.ts';
 import { startSessionSweep } from './jobs/sessionSweep.ts';
 import { captureApiRoutes } from './routes/captureApi.ts';
+import { connectorCallbackRoutes } from './routes/connectorCallback.ts';
 import { capturePageRoutes } from './routes/capturePage.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { operatorSessionRoutes } from './routes/sessionsOperator.ts';
@@ -29,6 +31,7 @@ import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { VerifierStore } from './store/verifiers.ts';
 import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
 import { verificationMetrics } from './verification/metrics.ts';
+import { consumeFollowUps } from './verification/followUpIntake.ts';
 import { processRun } from './verification/processRun.ts';
 import { QueueWaits } from './verification/queueWaits.ts';
 import { RunQueue } from './verification/runQueue.ts';
@@ -76,7 +79,11 @@ export function startDocverifyGateway(
         const runs = new RunStore(db, box, clock);
         const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
         const pool = new QualityPool(settings.CAPTURE_CHECK_THREADS);
-        lifecycle.onStop('capture checks', 10, () => pool.close());
+        const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
+        lifecycle.onStop('capture checks', 10, () => Promise.all([pool.close(), mrz.close()]));
+        const contentChecks =
+          options.contentChecks ??
+          imageContentChecks({ pool, mrz, logger, timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS });
         lifecycle.onStop(
           'retention sweep',
           0,
@@ -101,11 +108,16 @@ export function startDocverifyGateway(
           queueWaits: new QueueWaits(),
           queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
           serviceKey,
+          followUps: {
+            answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
+            deadlineMs: settings.PENDING_FOLLOW_UP_MS,
+            callbackBaseUrl: settings.CONNECTOR_CALLBACK_URL,
+          },
         };
         const session = {
           ...verify,
           images,
-          checkCapture: captureChecker(pool, options.contentChecks ?? noContentChecks),
+          checkCapture: captureChecker(pool, contentChecks),
           publicUrl: settings.DOCVERIFY_PUBLIC_URL,
           runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
           maxImageBytes: settings.SESSION_IMAGE_MAX_BYTES,
@@ -127,6 +139,8 @@ export function startDocverifyGateway(
             ),
           settings.RUNS_PREFETCH,
         );
+        const followUps = await consumeFollowUps(verify, settings.DOCVERIFY_FOLLOWUPS_QUEUE);
+        lifecycle.onStop('follow-ups', 0, () => followUps.stop());
         lifecycle.onStop('verification runs', 0, async () => {
           stopping.abort();
           await consumer.stop();
@@ -140,6 +154,11 @@ export function startDocverifyGateway(
           ...operatorSessionRoutes(session),
           ...capturePageRoutes(session),
           ...captureApiRoutes(session),
+          ...connectorCallbackRoutes({
+            ...verify,
+            answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
+            followUpMs: settings.PENDING_FOLLOW_UP_MS,
+          }),
         ];
       },
     },

@@ -57,7 +57,7 @@ describe('capture checks', function () {
     const seen: string[] = [];
     const contentChecks: ContentChecks = async ({ side, header }) => {
       seen.push(`${side}:${header.width}`);
-      return side === 'back' ? [{ code: 'barcode_unreadable', message: 'the barcode does not read' }] : [];
+      return { problems: side === 'back' ? [{ code: 'barcode_unreadable', message: 'the barcode does not read' }] : [], notes: {} };
     };
     const withContent = captureChecker(pool, contentChecks);
     expect((await withContent('back', await png(documentImage()), journey)).problems.map((p) => p.code)).to.deep.equal(['barcode_unreadable']);

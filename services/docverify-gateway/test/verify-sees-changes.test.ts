@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
-import type { StartedService } from '@idv/common-endpoints';
+import type { StartedService } from '@idv/service-runtime';
 import { startConnectorWorker, type RunningWorker } from '../../connector-worker/src/start.ts';
 import { startSandbox, type RunningSandbox } from '../../provider-sandbox/src/start.ts';
 import { deleteQueues } from '../../../test/support/amqpCleanup.ts';

@@ -1,5 +1,5 @@
 // Process entry of the oauth service.
-import { runService } from '@idv/common-endpoints';
+import { runService } from '@idv/service-runtime';
 import { startOauth } from './start.ts';
 
 await runService(() => startOauth());

@@ -1,5 +1,5 @@
 // Composition root of the oauth service: stores, per-community providers, routes, sweeps.
-import { createServiceRuntime, serve, type StartedService } from '@idv/common-endpoints';
+import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import type { ExternalOperation } from '@idv/http';
 import { OauthConfig } from './config.ts';

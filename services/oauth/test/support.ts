@@ -2,7 +2,7 @@
 import { createECDH, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { platformMigrations, TenantStore, type Community } from '@idv/platform';
-import type { StartedService } from '@idv/common-endpoints';
+import type { StartedService } from '@idv/service-runtime';
 import { oauthMigrations } from '../src/migrations.ts';
 import { startOauth } from '../src/start.ts';
 import { AccountStore } from '../src/store/accountStore.ts';

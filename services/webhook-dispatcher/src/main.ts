@@ -1,5 +1,5 @@
 // Process entry of the webhook dispatcher.
-import { runService } from '@idv/common-endpoints';
+import { runService } from '@idv/service-runtime';
 import { startWebhookDispatcher } from './start.ts';
 
 await runService(() => startWebhookDispatcher());

@@ -1,7 +1,7 @@
 // Composition root of the webhook dispatcher: event intake into the delivery table, the delivery
 // loop, change notifications, and /healthz + /metrics on its own port.
 import { ALL_EVENTS } from '@idv/broker';
-import { createServiceRuntime, serve, type ServiceRuntime } from '@idv/common-endpoints';
+import { createServiceRuntime, serve, type ServiceRuntime } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { RunningServer } from '@idv/http';

@@ -1,5 +1,5 @@
 // Composition root of the webhooks-gateway service: its config, stores, routes and the shared runtime.
-import { startHttpService, type StartedService } from '@idv/common-endpoints';
+import { startHttpService, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import { intakeAllowedPlatformEvents, WebhooksGatewayConfig } from './config.ts';

@@ -19,6 +19,24 @@ export interface AdapterInput<T extends ConnectorType = ConnectorType> {
   signal: AbortSignal;
   /** a client certificate of the job's community from the operator's directory, by file name */
   clientCertificate?: (name: string) => Promise<Buffer>;
+  /** present when a "not final yet" answer can be followed up (types with followUps) */
+  followUp?: { deadline: number; callbackUrl?: string | undefined };
+}
+
+/** What a follow-up of a pending answer needs: the provider's reference, no document. */
+export type FollowUpInput<T extends ConnectorType = ConnectorType> = Pick<
+  AdapterInput<T>,
+  'kind' | 'connectorUrl' | 'config' | 'http' | 'signal'
+> & { reference: string };
+
+/**
+ * How a type follows up an answer with status 'pending' (result.followUp): the provider asked
+ * again, or its callback (authenticated by the gateway) read. Each gives the final result, or one
+ * still 'pending'.
+ */
+export interface FollowUpAdapter<T extends ConnectorType = ConnectorType> {
+  poll(input: FollowUpInput<T>): Promise<AdapterOutput>;
+  fromCallback(body: unknown, input: Pick<FollowUpInput<T>, 'kind'>): AdapterOutput;
 }
 
 export interface AdapterOutput {
@@ -40,6 +58,7 @@ export interface AdapterResources {
 /** The adapter of one worker and how to release what it holds. */
 export interface RunningAdapter<T extends ConnectorType = ConnectorType> {
   adapter: Adapter<T>;
+  followUp?: FollowUpAdapter<T> | undefined;
   close(): Promise<void>;
 }
 
@@ -54,6 +73,7 @@ export interface WorkerConnector<T extends ConnectorType> {
 export function plainConnector<T extends ConnectorType>(
   type: T,
   adapter: Adapter<T>,
+  followUp?: FollowUpAdapter<T>,
 ): WorkerConnector<T> {
-  return { type, start: () => ({ adapter, close: async () => {} }) };
+  return { type, start: () => ({ adapter, followUp, close: async () => {} }) };
 }

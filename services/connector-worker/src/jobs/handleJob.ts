@@ -2,7 +2,13 @@
 // while the deadline allows, call the provider through the verifier's breaker, and answer. A job
 // that cannot end before its deadline is answered busy at once instead of being started.
 import { PoisonMessageError, type MessageHandler } from '@idv/broker';
-import { ConnectorJob, RESULT_BY_KIND, validate, type ConnectorType } from '@idv/contracts';
+import {
+  ConnectorJob,
+  RESULT_BY_KIND,
+  validate,
+  type ConnectorType,
+  type NormalisedResult,
+} from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { SsrfGuard } from '@idv/netguard';
 import type { Logger } from '@idv/observability';
@@ -20,6 +26,8 @@ import type { VerifierGates } from '../provider/admission.ts';
 import type { VerifierBreakers } from '../provider/breakers.ts';
 import type { ClientCertificates } from '../provider/clientCertificates.ts';
 import type { ProviderMetrics } from '../provider/metrics.ts';
+import { inconclusive } from '../connectors/shared/normalise.ts';
+import type { FollowUps } from './followUps.ts';
 import { checkRouting, openJob } from './openJob.ts';
 import { replyOf, type Completed, type JobTiming } from './replies.ts';
 
@@ -34,6 +42,8 @@ export interface JobDeps<T extends ConnectorType = ConnectorType> {
   gates: VerifierGates;
   metrics: ProviderMetrics;
   logger: Logger;
+  /** types with followUps: pending answers are followed up */
+  followUps?: FollowUps<T> | undefined;
 }
 
 /** Leaves the reply time to cross the broker before the gateway stops waiting. */
@@ -87,6 +97,14 @@ async function work<T extends ConnectorType>(
             http: deps.http,
             clientCertificate: (name) => deps.certificates.load(job.context.communityId, name),
             signal,
+            ...(deps.followUps && job.followUp
+              ? {
+                  followUp: {
+                    deadline: job.followUp.deadline,
+                    callbackUrl: job.followUp.callbackUrl,
+                  },
+                }
+              : {}),
           }),
       })
       .catch((err: unknown) => {
@@ -102,9 +120,34 @@ async function work<T extends ConnectorType>(
     const rawSealed = job.options.returnRawData
       ? deps.box.seal(JSON.stringify(output.raw ?? null), job.jobId)
       : undefined;
-    return { result: shaped.value, rawSealed };
+    const result =
+      shaped.value.status === 'pending'
+        ? await followingUp(deps, job, config, shaped.value)
+        : shaped.value;
+    return { result, rawSealed };
   } finally {
     release();
+  }
+}
+
+/**
+ * A "not final yet" answer: followed up (the gateway parks the kind as pending), or, when it cannot
+ * be (no follow-up for this job, or the follow-up could not be stored), inconclusive.
+ */
+async function followingUp<T extends ConnectorType>(
+  deps: JobDeps<T>,
+  job: ConnectorJob,
+  config: unknown,
+  result: NormalisedResult,
+): Promise<NormalisedResult> {
+  const undecided = inconclusive(result.reasons.length ? result.reasons : ['review_pending']);
+  if (!deps.followUps || !job.followUp || !result.followUp) return undecided;
+  try {
+    await deps.followUps.start(job, config, result.followUp);
+    return result;
+  } catch (err) {
+    deps.logger.error({ jobId: job.jobId, err: (err as Error).message }, 'follow-up not started');
+    return { ...undecided, reasons: ['follow_up_not_started'] };
   }
 }
 

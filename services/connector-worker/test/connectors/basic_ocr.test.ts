@@ -1,18 +1,15 @@
 // basic_ocr against real generated images: PDF417 licences (zxing + AAMVA) and passport MRZ (OCR).
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Jimp } from 'jimp';
-import * as PImage from 'pureimage';
 import type { AdapterInput } from '../../src/connectors/connector.ts';
 import { ProviderRejected } from '../../src/outcomes.ts';
 import { basicOcr, createBasicOcr } from '../../src/connectors/basic_ocr/adapter.ts';
-import { createOcrEngine, offlineOcrOptions } from '../../src/connectors/basic_ocr/ocrEngine.ts';
-import { aamva, pdf417 } from '../licences.ts';
+import { createOcrEngine, offlineOcrOptions } from '@idv/docread';
+import { mrzPng, SPECIMEN_MRZ, TESTY_MRZ } from '../../../../test/support/idDocuments.ts';
+import { aamva, pdf417 } from '../../../../test/support/licences.ts';
 
-const require = createRequire(import.meta.url);
 const TODAY = new Date('2025-06-01T12:00:00Z');
 
 type Input = AdapterInput<'basic_ocr'>;
@@ -124,39 +121,8 @@ describe('basic_ocr: driver licence PDF417', function () {
   });
 });
 
-// TD3 lines with their check digits worked out by hand; the ICAO 9303 specimen is a public vector.
-const TESTY_MRZ = [
-  'P<GBRMCTESTFACE<<TESTY<JANE<<<<<<<<<<<<<<<<<',
-  'X532748613GBR8503172F3309128<<<<<<<<<<<<<<02',
-];
-const SPECIMEN_MRZ = [
-  'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
-  'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
-];
-
-/** MRZ lines as black OCR-B text on white: the font bwip-js ships, so no system font is needed. */
-async function mrzImage(lines: string[]): Promise<string> {
-  const fontFile = path.join(
-    path.dirname(require.resolve('bwip-js/node')),
-    '..',
-    'fonts',
-    'OCRB7.ttf',
-  );
-  await PImage.registerFont(fontFile, 'OCR-B').load();
-  const size = 32;
-  const [width, height] = [Math.ceil(size * 0.75 * 44) + 80, size * (lines.length + 2)];
-  const image = PImage.make(width, height);
-  const ctx = image.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = '#000000';
-  ctx.font = `${size}px OCR-B`;
-  lines.forEach((line, i) => ctx.fillText(line, 40, size * 1.5 * (i + 1)));
-  const chunks: Buffer[] = [];
-  const sink = new PassThrough().on('data', (c: Buffer) => chunks.push(c));
-  await PImage.encodePNGToStream(image, sink);
-  return Buffer.concat(chunks).toString('base64');
-}
+/** MRZ lines as black OCR-B text on white, base64. */
+const mrzImage = async (lines: string[]) => (await mrzPng(lines)).toString('base64');
 
 describe('basic_ocr: passport MRZ by OCR', function () {
   this.timeout(60_000); // tesseract on shared cores: start-up plus a few reads

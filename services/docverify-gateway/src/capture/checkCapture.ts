@@ -19,6 +19,8 @@ export interface CaptureReport {
   /** present when the image could be read */
   header?: ImageHeader;
   measures?: Measures;
+  /** figures of the content checks (contentChecks.ts), kept with the measures */
+  notes?: Record<string, number>;
 }
 
 export type CheckCapture = (
@@ -51,6 +53,7 @@ export function captureChecker(pool: QualityPool, contentChecks: ContentChecks):
     }
     const local = measureProblems(measures);
     if (local.length > 0) return { problems: local, header, measures };
-    return { problems: await contentChecks({ side, bytes, header, journey }), header, measures };
+    const content = await contentChecks({ side, bytes, header, journey });
+    return { problems: content.problems, header, measures, notes: content.notes };
   };
 }

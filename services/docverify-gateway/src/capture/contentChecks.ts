@@ -1,12 +1,15 @@
-// SEAM for the content checks of a captured image, beyond the local ones: barcode_unreadable (the
-// back of a DL or ID card: its PDF417 must decode), mrz_unreadable (the passport page: its MRZ
-// must read with valid check digits) and no_face (the selfie, and the portrait on the document
-// front in the face journey). A later helper implements them here; they may need a connector
-// worker round trip (e.g. basic_ocr over RabbitMQ), hence async and given the image bytes.
-// checkCapture runs them only on images that passed the local checks.
+// The content checks of a captured image, beyond the local ones: barcode_unreadable (the back of a
+// DL or ID card: its PDF417 must decode), mrz_unreadable (the passport page: its MRZ must read with
+// valid check digits) and no_face (the selfie, and the portrait on the document front in the face
+// journey). checkCapture runs them only on images that passed the local checks. A check that cannot
+// run (over its time, or its thread failed) fails open: the image is accepted with a note in its
+// quality record and a warning logged, so a slow check never costs the person their capture.
 import type { CaptureSide, SessionDocumentType } from '@idv/contracts';
+import type { Logger } from '@idv/observability';
 import type { JourneyType } from '../domain/sessionJourney.ts';
 import type { ImageHeader } from './imageHeader.ts';
+import type { MrzReader } from './mrzReader.ts';
+import type { QualityPool } from './qualityPool.ts';
 import type { ProblemFound } from './qualityRules.ts';
 
 export interface CaptureJourney {
@@ -21,7 +24,103 @@ export interface ContentCheckInput {
   journey: CaptureJourney;
 }
 
-export type ContentChecks = (input: ContentCheckInput) => Promise<ProblemFound[]>;
+export interface ContentReport {
+  problems: ProblemFound[];
+  /** figures kept with the image's quality record (faceShare, barcodeRead, mrzUnchecked...) */
+  notes: Record<string, number>;
+}
 
-/** Today: none; the local checks alone decide. */
-export const noContentChecks: ContentChecks = async () => [];
+export type ContentChecks = (input: ContentCheckInput) => Promise<ContentReport>;
+
+/** None: the local checks alone decide. */
+export const noContentChecks: ContentChecks = async () => ({ problems: [], notes: {} });
+
+/** Smallest face, as its skin's share of the picture: a selfie's fills it, a card's is small. */
+export const MIN_FACE_SHARE = { selfie: 0.03, front: 0.005 };
+
+export interface ContentCheckDeps {
+  pool: QualityPool;
+  mrz: MrzReader;
+  logger: Logger;
+  /** the time limit of a barcode or face check in a worker thread */
+  timeoutMs: number;
+}
+
+type Check = 'barcode' | 'mrz' | 'face';
+
+/** Which checks a side needs in its journey. */
+export function checksFor(side: CaptureSide, journey: CaptureJourney): Check[] {
+  if (side === 'back' && journey.documentType !== 'PASSPORT') return ['barcode'];
+  if (side === 'passport') return ['mrz'];
+  if (side === 'selfie') return ['face'];
+  if (side === 'front' && journey.journeyType === 'KYC_WITH_FACE_COMPARISON') return ['face'];
+  return [];
+}
+
+export function imageContentChecks(deps: ContentCheckDeps): ContentChecks {
+  return async (input) => {
+    const report: ContentReport = { problems: [], notes: {} };
+    for (const check of checksFor(input.side, input.journey)) {
+      try {
+        const problem = await RUN[check](deps, input, report.notes);
+        if (problem) report.problems.push(problem);
+      } catch (err) {
+        report.notes[`${check}Unchecked`] = 1;
+        deps.logger.warn(
+          { side: input.side, check, reason: (err as Error).message },
+          'capture content check did not run; image accepted unchecked',
+        );
+      }
+    }
+    return report;
+  };
+}
+
+type Runner = (
+  deps: ContentCheckDeps,
+  input: ContentCheckInput,
+  notes: Record<string, number>,
+) => Promise<ProblemFound | undefined>;
+
+const RUN: Record<Check, Runner> = {
+  async barcode({ pool, timeoutMs }, { bytes, header }, notes) {
+    const { found } = await pool.run({ task: 'pdf417' }, bytes, header.format, timeoutMs);
+    notes.barcodeRead = found ? 1 : 0;
+    if (found) return undefined;
+    return {
+      code: 'barcode_unreadable',
+      message:
+        'the barcode on the back cannot be read: photograph the whole back, flat and close, without glare on the barcode',
+    };
+  },
+
+  async mrz({ pool, mrz, timeoutMs }, { bytes, header }, notes) {
+    const { png } = await pool.run({ task: 'mrzPage' }, bytes, header.format, timeoutMs);
+    const outcome = await mrz.check(Buffer.from(png));
+    if (outcome.status === 'unchecked') throw new Error(outcome.reason);
+    notes.mrzRead = outcome.status === 'valid' ? 1 : 0;
+    if (outcome.status === 'valid') return undefined;
+    return {
+      code: 'mrz_unreadable',
+      message: `the machine readable zone (the lines of <<< at the bottom of the page) cannot be read (${outcome.reason}): photograph the whole page, flat and sharp`,
+    };
+  },
+
+  async face({ pool, timeoutMs }, { side, bytes, header }, notes) {
+    const minShare = side === 'selfie' ? MIN_FACE_SHARE.selfie : MIN_FACE_SHARE.front;
+    const face = await pool.run({ task: 'face', minShare }, bytes, header.format, timeoutMs);
+    notes.faceShare = face.share;
+    if (face.found) return undefined;
+    // a greyscale portrait on a card has no skin colour to find: say nothing rather than refuse
+    if (!face.colour && side === 'front') throw new Error('a greyscale document: no skin to find');
+    return side === 'selfie'
+      ? {
+          code: 'no_face',
+          message: 'no face found: face the camera in good light, the whole face in the frame',
+        }
+      : {
+          code: 'no_face',
+          message: 'no portrait found on the front: photograph the whole front of the document',
+        };
+  },
+};

@@ -1,7 +1,9 @@
-// A small pool of quality worker threads: jobs queue for a free thread, each has a time limit, and
-// a thread that crashes or overruns is replaced (its job fails, the next ones go on).
+// A small pool of capture worker threads: jobs (an image and a task of imageTasks.ts) queue for a
+// free thread, each has a time limit, and a thread that crashes or overruns is replaced (its job
+// fails, the next ones go on).
 import { Worker } from 'node:worker_threads';
 import type { ImageFormat } from './imageHeader.ts';
+import type { ImageTask, TaskResult } from './imageTasks.ts';
 import type { Measures } from './measures.ts';
 
 /** The image could not be decoded (its bytes, not our pool, are at fault). */
@@ -9,11 +11,18 @@ export class UndecodableImage extends Error {
   override readonly name = 'UndecodableImage';
 }
 
+/** A job ran past its time limit (its thread was replaced). */
+export class CheckTimedOut extends Error {
+  override readonly name = 'CheckTimedOut';
+}
+
 interface Pending {
   id: number;
+  job: ImageTask;
   format: ImageFormat;
   bytes: Buffer;
-  resolve: (measures: Measures) => void;
+  timeoutMs: number;
+  resolve: (result: TaskResult<ImageTask>) => void;
   reject: (err: Error) => void;
 }
 
@@ -23,7 +32,9 @@ interface Thread {
   timer: NodeJS.Timeout | undefined;
 }
 
-type Reply = { id: number; measures: Measures } | { id: number; error: string };
+type Reply =
+  | { id: number; result: TaskResult<ImageTask> }
+  | { id: number; error: string; undecodable: boolean };
 
 export class QualityPool {
   private readonly threads: Thread[] = [];
@@ -38,9 +49,21 @@ export class QualityPool {
 
   /** Decodes and measures `bytes` in a worker thread. */
   measure(bytes: Buffer, format: ImageFormat): Promise<Measures> {
+    return this.run({ task: 'measure' }, bytes, format);
+  }
+
+  /** Decodes `bytes` in a worker thread and runs `job` on the pixels, within `timeoutMs`. */
+  run<T extends ImageTask>(
+    job: T,
+    bytes: Buffer,
+    format: ImageFormat,
+    timeoutMs = this.jobTimeoutMs,
+  ): Promise<TaskResult<T>> {
     if (this.closed) return Promise.reject(new Error('the quality pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, format, bytes, resolve, reject });
+      const id = this.nextId++;
+      const settle = resolve as (result: TaskResult<ImageTask>) => void;
+      this.queue.push({ id, job, format, bytes, timeoutMs, resolve: settle, reject });
       this.dispatch();
     });
   }
@@ -58,10 +81,10 @@ export class QualityPool {
       const job = this.queue.shift()!;
       idle.job = job;
       idle.timer = setTimeout(
-        () => void this.retire(idle, 'the image took too long to check'),
-        this.jobTimeoutMs,
+        () => void this.retire(idle, new CheckTimedOut('the image took too long to check')),
+        job.timeoutMs,
       );
-      idle.worker.postMessage({ id: job.id, format: job.format, bytes: job.bytes });
+      idle.worker.postMessage({ id: job.id, job: job.job, format: job.format, bytes: job.bytes });
     }
   }
 
@@ -82,19 +105,19 @@ export class QualityPool {
     if (!job || job.id !== reply.id) return;
     clearTimeout(thread.timer);
     thread.job = undefined;
-    if ('error' in reply) job.reject(new UndecodableImage(reply.error));
-    else job.resolve(reply.measures);
+    if (!('error' in reply)) job.resolve(reply.result);
+    else job.reject(reply.undecodable ? new UndecodableImage(reply.error) : new Error(reply.error));
     this.dispatch();
   }
 
   /** Takes a thread out (crashed, overran or closing); its job fails, the queue goes on. */
-  private async retire(thread: Thread, reason: string): Promise<void> {
+  private async retire(thread: Thread, reason: string | Error): Promise<void> {
     const at = this.threads.indexOf(thread);
     if (at >= 0) this.threads.splice(at, 1);
     clearTimeout(thread.timer);
     const job = thread.job;
     thread.job = undefined;
-    job?.reject(new Error(reason));
+    job?.reject(typeof reason === 'string' ? new Error(reason) : reason);
     await thread.worker.terminate().catch(() => undefined);
     if (!this.closed) this.dispatch();
   }

@@ -99,7 +99,7 @@ export async function captureImage(
       mediaType: `image/${report.header.format}`,
       width: report.header.width,
       height: report.header.height,
-      quality: { ...report.measures },
+      quality: { ...report.measures, ...report.notes },
     });
     if (!accepted) throw new ConflictError('the session stopped capturing meanwhile');
   }

@@ -144,6 +144,13 @@ export class VerifierStore {
     return row ? this.toRecord(row) : undefined;
   }
 
+  /** A verifier by id in any community (a provider's callback names only the verifier). */
+  async byId(id: string): Promise<VerifierRecord | undefined> {
+    if (!UUID.test(id)) return undefined;
+    const row: Row | undefined = await this.db(TABLE).where({ id }).first();
+    return row ? this.toRecord(row) : undefined;
+  }
+
   async findByTags(communityId: string, tags: string[]): Promise<VerifierRecord[]> {
     if (tags.length === 0) return [];
     const rows: Row[] = await this.db(TABLE)

@@ -14,6 +14,7 @@ import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
 import { documentForKind } from '../domain/kindImages.ts';
 import type { VerifierRecord } from '../store/verifiers.ts';
+import { followUpOf, type FollowUpSettings } from './followUpTarget.ts';
 import type { QueueWaits } from './queueWaits.ts';
 
 export interface AskDeps {
@@ -25,6 +26,8 @@ export interface AskDeps {
   onFailover: (kind: VerificationKind, verifierTag: string, reason: string) => void;
   onShed: (queue: string, reason: 'backlog' | 'busy') => void;
   onQueueWait: (queue: string, seconds: number) => void;
+  /** where "not final yet" answers are followed up; absent: they are taken as inconclusive */
+  followUps?: FollowUpSettings;
 }
 
 export interface Answer {
@@ -41,6 +44,8 @@ export interface KindRequest {
   context: { tenantId: string; communityId: string; dvcID: string };
   /** epoch ms by which the caller gets its answer */
   deadline: number;
+  /** the verification's id, which a follow-up of a pending answer settles */
+  verificationId?: string;
 }
 
 /** Either an answer, or no verifier could answer now and a retry may work after `retryAfterMs`. */
@@ -60,6 +65,7 @@ async function askOne(
   const document = documentForKind(request.kind, request.document);
   const sealed = deps.box.seal(JSON.stringify({ config: verifier.config, document }), jobId);
   const sentAt = Date.now();
+  const followUp = followUpOf(deps.followUps, request.verificationId, request.kind, verifier);
   const job = {
     jobId,
     kind: request.kind,
@@ -75,6 +81,7 @@ async function askOne(
     deadline: request.deadline,
     sentAt,
     context: request.context,
+    ...(followUp ? { followUp } : {}),
   };
   const waited = () => Date.now() - sentAt;
   const answer = await deps.broker

@@ -137,6 +137,7 @@ export async function runVerification(
         document: request.document,
         context,
         deadline,
+        verificationId,
       });
       return [kind, asked] as const;
     }),
@@ -171,6 +172,8 @@ export async function runVerification(
   };
 }
 
+/** verified when every certification is; pending while one awaits its provider's decision. */
 export function overallStatus(certifications: Certification[]): VerifyResult['status'] {
+  if (certifications.some((c) => c.status === 'pending')) return 'pending';
   return certifications.every((c) => c.verified) ? 'verified' : 'not_verified';
 }

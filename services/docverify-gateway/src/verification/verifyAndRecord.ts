@@ -37,6 +37,39 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pr
   });
 }
 
+/** A run's deadline for its connectors, here already answered: only a bound for the sweep. */
+const PARKED_DEADLINE_MS = 300_000;
+
+/**
+ * A sync /verify whose answer is pending becomes a run parked as pending under its verificationId:
+ * GET /verification/{id} follows it, and its follow-up completes it with its events
+ * (E_IDV_VERIFICATION_COMPLETED and the E_IDV_*_VALIDATE of the final result), as an async run's.
+ */
+async function parkPending(
+  deps: VerifyAndRecordDeps,
+  request: VerifyRequest,
+  config: VerificationConfigRecord,
+  result: VerifyResult,
+): Promise<void> {
+  const now = deps.clock.now();
+  const id = result.verificationId;
+  await deps.runs.create(
+    {
+      id,
+      communityId: config.communityId,
+      tenantId: config.tenantId,
+      configId: config.id,
+      dvcID: request.dvcID,
+      kind: 'async_verify',
+      sessionId: null,
+      deadline: new Date(now.getTime() + PARKED_DEADLINE_MS),
+    },
+    request,
+  );
+  const run = await deps.runs.start(id);
+  if (run) await recordRunResult(deps, run, config, result, ['processing']);
+}
+
 export async function verifyAndRecord(
   deps: VerifyAndRecordDeps,
   request: VerifyRequest,
@@ -52,6 +85,10 @@ export async function verifyAndRecord(
   );
   if (target.mode === 'run') {
     await recordRunResult(deps, target.run, config, result, ['processing']);
+    return { result, events: [] };
+  }
+  if (result.status === 'pending') {
+    await parkPending(deps, request, config, result);
     return { result, events: [] };
   }
   // the result (if kept) and its events are stored before the caller's answer

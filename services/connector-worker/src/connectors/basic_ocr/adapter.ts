@@ -2,15 +2,12 @@
 // calls no provider: dl/idcard_authenticate read the PDF417 barcode (AAMVA) of barcode_image,
 // back_image or front_image, dl_verify compares its fields with the document's, ppt_authenticate
 // reads the MRZ of front_image with tesseract.js and checks its digits. Its config is empty.
+import { createOcrEngine, readMrz, readPdf417, type OcrEngine } from '@idv/docread';
 import { ProviderRejected } from '../../outcomes.ts';
 import type { Adapter, AdapterInput, AdapterOutput, WorkerConnector } from '../connector.ts';
-import { readPdf417 } from './barcode.ts';
 import { documentImage } from './documentImage.ts';
 import { compareWithLicence } from './fieldMatch.ts';
 import { licenceFields, licenceResult } from './licence.ts';
-import { mrzFromOcr } from './mrzLines.ts';
-import { repairMrz } from './mrzRepair.ts';
-import { createOcrEngine, type OcrEngine } from './ocrEngine.ts';
 import { passportResult } from './passport.ts';
 
 type Input = AdapterInput<'basic_ocr'>;
@@ -82,10 +79,9 @@ async function serve(
       const image = await documentImage(document, 'passport');
       const png = await image.greyPng();
       signal.throwIfAborted();
-      const lines = mrzFromOcr(await (await ocr()).readLines(png));
+      const mrz = await readMrz(await ocr(), png);
       signal.throwIfAborted();
-      if (!lines) throw new ProviderRejected('no machine readable zone found in front_image');
-      const mrz = repairMrz(lines);
+      if (!mrz) throw new ProviderRejected('no machine readable zone found in front_image');
       return { result: passportResult(mrz, today), raw: { source: 'mrz', lines: mrz.length } };
     }
     default:

@@ -11,12 +11,18 @@ export function submitForReview(
   input: ReviewInput,
   config: { apiKey?: string; url?: string },
   path: string,
+  /** where the provider calls back with a decision it takes later */
+  callbackUrl?: string,
 ): Promise<unknown> {
   return callProvider(input, 'review provider', {
     method: 'POST',
     url: endpoint(input.connectorUrl, config.url, path),
     headers: { 'x-api-key': config.apiKey ?? '' },
-    data: { documentType: documentKind(input.kind), images: documentImages(input.document) },
+    data: {
+      documentType: documentKind(input.kind),
+      images: documentImages(input.document),
+      ...(callbackUrl ? { callbackUrl } : {}),
+    },
   });
 }
 

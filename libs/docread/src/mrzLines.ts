@@ -18,9 +18,10 @@ function lineLength(lines: OcrLine[]): number {
 export function mrzFromOcr(ocrLines: OcrLine[]): string[] | undefined {
   const long = ocrLines.filter((l) => l.symbols.length >= MIN_MRZ_SYMBOLS);
   if (long.length < 2) return undefined;
-  // The MRZ sits at the bottom of the page: take the last three lines if they look like TD1.
-  const lines =
-    long.length >= 3 && long.at(-3)!.symbols.length < 40 ? long.slice(-3) : long.slice(-2);
+  // The MRZ sits at the bottom of the page: the last three lines if all are TD1-short (30 cells),
+  // else the last two; a line of printed text above a TD3 MRZ must not turn it into a TD1.
+  const td1 = long.length >= 3 && long.slice(-3).every((l) => l.symbols.length < 40);
+  const lines = td1 ? long.slice(-3) : long.slice(-2);
   const length = lineLength(lines);
   const left = Math.min(...lines.map((l) => l.x0));
   // Every MRZ line has the same length; the widest (usually one ending in a check digit) sets the pitch.

@@ -13,7 +13,12 @@ export function aamva(over: Record<string, string> = {}): string {
   );
 }
 
+/** The PDF417 of `text` as PNG bytes, `scale` pixels a module. */
+export function pdf417Png(text: string, scale = 2): Promise<Buffer> {
+  return bwipjs.toBuffer({ bcid: 'pdf417', text, scale, padding: 10, backgroundcolor: 'FFFFFF' });
+}
+
+/** The same, base64 (as a connector request carries it). */
 export async function pdf417(text: string): Promise<string> {
-  const png = await bwipjs.toBuffer({ bcid: 'pdf417', text, scale: 2, padding: 10, backgroundcolor: 'FFFFFF' }); // prettier-ignore
-  return png.toString('base64');
+  return (await pdf417Png(text)).toString('base64');
 }

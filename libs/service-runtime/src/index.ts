@@ -1,4 +1,5 @@
-// Public surface of libs/common-endpoints: the shared service runtime and common routes.
+// Public surface of libs/service-runtime: how every service process starts (config, logger,
+// metrics, stores, health), serves its routes plus the common ones, and stops.
 export { commonRoutes, type CommonRouteOptions, type HealthCheck } from './commonRoutes.ts';
 export {
   createServiceRuntime,

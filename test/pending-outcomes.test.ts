@@ -1,0 +1,182 @@
+// Pending outcomes followed to the end, across the platform: a /verify whose agent review the
+// provider sandbox decides seconds later answers `pending`, GET /verification/{id} follows it, and
+// the worker's polls (or the provider's signed callback to POST /connector-callback/{verifierId})
+// settle it: completed, re-signed, with E_IDV_* events delivered to a subscribed webhook. The
+// unhappy paths: a bad or stale signature 401, an unknown verifier, run or kind 404, a replayed
+// callback changes nothing, a review never decided settles inconclusive at the follow-up deadline.
+import { createServer } from 'node:net';
+import { expect } from 'chai';
+import { Webhook } from 'standardwebhooks';
+import type { VerificationView, VerifyResult } from '@idv/contracts';
+import { callbackSignature } from '../services/docverify-gateway/src/routes/connectorCallback.ts';
+import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
+
+const reviewImage = (fixture: string, afterMs: number) =>
+  Buffer.from(`DOC:${fixture}\nREVIEW:${afterMs}`).toString('base64');
+
+/** A port free now, so a gateway can be told its own callback address before it starts. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** POST /verify (sync) of a dl whose agent review is decided `afterMs` later. */
+async function verifyPending(world: VerifyWorld, fixture: string, afterMs: number) {
+  const res = await world
+    .client('docverify', 'service')
+    .encryptedRequest<VerifyResult>('POST', '/verify', world.verifyBody({ id: 'doc-p', type: 'dl', front_image: reviewImage(fixture, afterMs) }));
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body;
+} // prettier-ignore
+
+const waitFor = (world: VerifyWorld, id: string): Promise<VerificationView> =>
+  world
+    .client('docverify', 'service')
+    .waitForVerification(id, { intervalMs: 200, timeoutMs: 20_000 });
+
+/** The webhook events the sink got at `path` for `verificationId`, verified as Standard Webhooks. */
+async function eventsFor(world: VerifyWorld, path: string, secret: string, verificationId: string, count: number) {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const received = world.sink!.received.filter((r) => r.path === path);
+    const mine = received
+      .map((r) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as { eventName: string; data: { verificationId: string; status?: string } })
+      .filter((e) => e.data.verificationId === verificationId);
+    if (mine.length >= count || Date.now() > until) return mine;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+} // prettier-ignore
+
+describe('pending outcomes by poll: a review decided later completes the verification', function () {
+  this.timeout(90_000);
+  let world: VerifyWorld;
+
+  before(async () => {
+    world = await startVerifyWorld({
+      name: 'pending-poll',
+      connectorType: 'agent_review',
+      kind: 'dl_authenticate',
+      dispatcher: true,
+      platform: { PENDING_FOLLOW_UP_MS: '6000' },
+      workerEnv: { FOLLOW_UP_FIRST_POLL_MS: '500', FOLLOW_UP_MAX_POLL_MS: '1000' },
+    });
+  });
+  after(async () => world?.stop());
+
+  it('answers pending, then GET /verification says approved and the webhook gets the events', async () => {
+    const hook = await world.subscribe('/poll', ['E_IDV_DOCUMENT_VALIDATE', 'E_IDV_VERIFICATION_COMPLETED']);
+    const started = Date.now();
+    const answer = await verifyPending(world, 'testy', 3000);
+    expect(answer.status).to.equal('pending');
+    const [pending] = answer.certifications;
+    expect(pending).to.include({ kind: 'dl_authenticate', status: 'pending', verified: false });
+    expect(pending!.result?.followUp).to.include({ how: 'poll' });
+    const id = answer.verificationId;
+    expect(await world.client('docverify', 'service').verification(id)).to.deep.equal({ verificationId: id, status: 'pending' });
+
+    const done = await waitFor(world, id);
+    expect(Date.now() - started, 'decided 3 s later').to.be.at.least(2900);
+    expect(done.status).to.equal('completed');
+    expect(done.result?.status).to.equal('verified');
+    expect(done.result?.certifications[0]).to.include({ kind: 'dl_authenticate', status: 'verified', verified: true, verifier: 'provider' });
+    const events = await eventsFor(world, '/poll', hook.secret, id, 2);
+    expect(events.map((e) => e.eventName).sort()).to.deep.equal(['E_IDV_DOCUMENT_VALIDATE', 'E_IDV_VERIFICATION_COMPLETED']);
+    expect(events.find((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED')?.data.status).to.equal('verified');
+    expect(JSON.stringify(events)).not.to.match(/McTestface|doc-p/);
+  }); // prettier-ignore
+
+  it('a review never decided settles inconclusive when the follow-up deadline passes', async () => {
+    const answer = await verifyPending(world, 'testy', 600_000);
+    expect(answer.status).to.equal('pending');
+    const done = await waitFor(world, answer.verificationId);
+    expect(done.status).to.equal('completed');
+    expect(done.result?.status).to.equal('not_verified');
+    expect(done.result?.certifications[0]?.status).to.equal('inconclusive');
+    expect(done.result?.certifications[0]?.result?.reasons).to.deep.equal(['follow_up_deadline_passed']);
+  }); // prettier-ignore
+});
+
+describe('pending outcomes by callback: the provider calls POST /connector-callback/{verifierId}', function () {
+  this.timeout(90_000);
+  let world: VerifyWorld;
+  let gatewayUrl: string;
+  let verifierId: string;
+
+  before(async () => {
+    const port = await freePort();
+    gatewayUrl = `http://127.0.0.1:${port}`;
+    world = await startVerifyWorld({
+      name: 'pending-callback',
+      connectorType: 'agent_review',
+      kind: 'dl_authenticate',
+      dispatcher: true,
+      platform: { DOCVERIFY_PORT: String(port), CONNECTOR_CALLBACK_URL: gatewayUrl },
+      // polls would come only after a minute: what settles here is the callback
+      workerEnv: { FOLLOW_UP_MAX_POLL_MS: '60000' },
+    });
+    const { community } = world.platform;
+    const res = await world.client('docverify', 'service').request<{ id: string }>('GET', `/verifier/community/${community.id}/provider`);
+    verifierId = res.body.id;
+  }); // prettier-ignore
+  after(async () => world?.stop());
+
+  /** Posts `body` as the provider would, signed with `secret` at `at` (ms). */
+  const callBack = (query: string, body: string, secret = 'sandbox-key', at = Date.now(), id = verifierId) => {
+    const timestamp = String(Math.floor(at / 1000));
+    return fetch(`${gatewayUrl}/connector-callback/${id}?${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-callback-timestamp': timestamp, 'x-callback-signature': callbackSignature(secret, timestamp, body) },
+      body,
+    });
+  }; // prettier-ignore
+
+  it('a declined review reaches the caller and the webhook through the callback', async () => {
+    const hook = await world.subscribe('/callback', ['E_IDV_DOCUMENT_VALIDATE', 'E_IDV_VERIFICATION_COMPLETED']);
+    const answer = await verifyPending(world, 'forged', 3000);
+    expect(answer.status).to.equal('pending');
+    expect(answer.certifications[0]?.result?.followUp).to.include({ how: 'callback' });
+    const done = await waitFor(world, answer.verificationId);
+    expect(done.result?.status).to.equal('not_verified');
+    expect(done.result?.certifications[0]).to.include({ status: 'not_verified', verified: false });
+    expect(done.result?.certifications[0]?.result?.reasons).to.deep.equal(['tampering_detected']);
+    const events = await eventsFor(world, '/callback', hook.secret, answer.verificationId, 2);
+    expect(events.find((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED')?.data.status).to.equal('not_verified');
+  }); // prettier-ignore
+
+  it('refuses a bad or stale signature (401) and an unknown verifier, run or kind (404)', async () => {
+    const answer = await verifyPending(world, 'testy', 600_000);
+    const query = `verificationId=${answer.verificationId}&kind=dl_authenticate`;
+    const body = JSON.stringify({ reviewId: 'x', decision: 'approved', reasons: [] });
+    expect((await callBack(query, body, 'sandbox-other')).status, 'wrong secret').to.equal(401);
+    expect((await callBack(query, body, 'sandbox-key', Date.now() - 600_000)).status, 'stale').to.equal(401);
+    const unsigned = await fetch(`${gatewayUrl}/connector-callback/${verifierId}?${query}`, { method: 'POST', body });
+    expect(unsigned.status, 'unsigned').to.equal(401);
+    expect((await unsigned.json()) as object).to.include({ statusCode: 401 });
+    expect((await callBack(query, body, 'sandbox-key', Date.now(), '00000000-0000-4000-8000-000000000000')).status, 'unknown verifier').to.equal(404);
+    expect((await callBack(`verificationId=00000000-0000-4000-8000-000000000000&kind=dl_authenticate`, body)).status, 'unknown run').to.equal(404);
+    expect((await callBack(`verificationId=${answer.verificationId}&kind=face_compare`, body)).status, 'kind not pending').to.equal(404);
+    expect((await callBack(query, '{not json')).status, 'not JSON').to.equal(400);
+    expect((await world.client('docverify', 'service').verification(answer.verificationId)).status, 'still pending').to.equal('pending');
+  }); // prettier-ignore
+
+  it('a replayed callback changes nothing and emits no second event', async () => {
+    const hook = await world.subscribe('/replay', ['E_IDV_VERIFICATION_COMPLETED']);
+    const answer = await verifyPending(world, 'testy', 600_000);
+    const query = `verificationId=${answer.verificationId}&kind=dl_authenticate`;
+    const reference = answer.certifications[0]!.result!.followUp!.reference;
+    const body = JSON.stringify({ reviewId: reference, decision: 'approved', reasons: [] });
+    const at = Date.now();
+    expect((await callBack(query, body, 'sandbox-key', at)).status).to.equal(202);
+    const done = await waitFor(world, answer.verificationId);
+    expect(done.result?.status).to.equal('verified');
+    const replayed = await callBack(query, body, 'sandbox-key', at);
+    expect(replayed.status).to.equal(202);
+    expect(await replayed.json()).to.deep.equal({ status: 'not_pending' });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const events = await eventsFor(world, '/replay', hook.secret, answer.verificationId, 1);
+    expect(events).to.have.length(1);
+  }); // prettier-ignore
+});

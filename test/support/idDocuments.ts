@@ -1,0 +1,95 @@
+// Generated identity documents with the content the capture checks look for, of an obviously fake
+// person: a licence front with a colour portrait, a licence back with its AAMVA PDF417, a passport
+// page with a TD3 MRZ in OCR-B (the font bwip-js ships, so no system font is needed).
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Jimp } from 'jimp';
+import * as PImage from 'pureimage';
+import { documentImage } from './captureImages.ts';
+import { aamva, pdf417Png } from './licences.ts';
+
+type Image = InstanceType<typeof Jimp>;
+const require = createRequire(import.meta.url);
+
+// TD3 lines with their check digits worked out by hand; the ICAO 9303 specimen is a public vector.
+export const TESTY_MRZ = [
+  'P<GBRMCTESTFACE<<TESTY<JANE<<<<<<<<<<<<<<<<<',
+  'X532748613GBR8503172F3309128<<<<<<<<<<<<<<02',
+];
+export const SPECIMEN_MRZ = [
+  'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+  'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+];
+
+/** A face drawn in the box: pale blue ground, skin oval, hair, eyes, brows and mouth. */
+export function drawPortrait(image: Image, x0: number, y0: number, w: number, h: number): void {
+  const { data, width } = image.bitmap;
+  const paint = (x: number, y: number, rgb: [number, number, number]) => {
+    const i = (Math.round(y) * width + Math.round(x)) * 4;
+    [data[i], data[i + 1], data[i + 2], data[i + 3]] = [...rgb, 255];
+  };
+  const [cx, cy, rx, ry] = [x0 + w / 2, y0 + h * 0.5, w * 0.32, h * 0.34];
+  const inOval = (x: number, y: number, sx: number, sy: number, ox = cx, oy = cy) =>
+    ((x - ox) / sx) ** 2 + ((y - oy) / sy) ** 2 <= 1;
+  for (let y = y0; y < y0 + h; y++)
+    for (let x = x0; x < x0 + w; x++) {
+      if (inOval(x, y, rx, ry)) paint(x, y, [205, 160, 135]);
+      else if (inOval(x, y, rx * 1.1, ry * 1.05, cx, cy - ry * 0.15)) paint(x, y, [70, 45, 30]);
+      else paint(x, y, [170, 200, 225]);
+    }
+  for (const side of [-1, 1]) {
+    const ex = cx + side * rx * 0.42;
+    for (let y = cy - ry * 0.25; y < cy - ry * 0.12; y++)
+      for (let x = ex - rx * 0.2; x < ex + rx * 0.2; x++)
+        paint(x, y, inOval(x, y, rx * 0.16, ry * 0.06, ex, cy - ry * 0.185) ? [40, 30, 30] : [235, 230, 225]); // prettier-ignore
+    for (let y = cy - ry * 0.36; y < cy - ry * 0.31; y++)
+      for (let x = ex - rx * 0.22; x < ex + rx * 0.22; x++) paint(x, y, [60, 40, 30]);
+  }
+  for (let y = cy + ry * 0.45; y < cy + ry * 0.53; y++)
+    for (let x = cx - rx * 0.35; x < cx + rx * 0.35; x++) paint(x, y, [150, 70, 70]);
+}
+
+/** A licence front: documentImage with a colour portrait where its grey block was. */
+export function licenceFront(width = 1000, height = 630, seed = 7): Image {
+  const image = documentImage(width, height, seed);
+  drawPortrait(image, 40, 120, Math.round(width * 0.25), Math.round(height * 0.55));
+  return image;
+}
+
+/** A licence back: documentImage with the AAMVA PDF417 of `text` at its bottom. */
+export async function licenceBack(text = aamva(), width = 1000, height = 630): Promise<Image> {
+  const image = documentImage(width, height, 13);
+  const barcode = await Jimp.read(await pdf417Png(text, 2));
+  image.composite(barcode, Math.round((width - barcode.width) / 2), height - barcode.height - 20);
+  return image;
+}
+
+/** MRZ lines as black OCR-B text on white, `size` pixels a line, as PNG bytes. */
+export async function mrzPng(lines: string[], size = 32): Promise<Buffer> {
+  const fontFile = path.join(path.dirname(require.resolve('bwip-js/node')), '..', 'fonts', 'OCRB7.ttf'); // prettier-ignore
+  await PImage.registerFont(fontFile, 'OCR-B').load();
+  const [width, height] = [Math.ceil(size * 0.75 * 44) + 80, size * (lines.length + 2)];
+  const image = PImage.make(width, height);
+  const ctx = image.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = '#000000';
+  ctx.font = `${size}px OCR-B`;
+  lines.forEach((line, i) => ctx.fillText(line, 40, size * 1.5 * (i + 1)));
+  const chunks: Buffer[] = [];
+  const sink = new PassThrough().on('data', (c: Buffer) => chunks.push(c));
+  await PImage.encodePNGToStream(image, sink);
+  return Buffer.concat(chunks);
+}
+
+/** A passport data page: portrait, lines of "text", and the MRZ `lines` along its bottom. */
+export async function passportPage(lines: string[] = TESTY_MRZ): Promise<Image> {
+  const mrz = await Jimp.read(await mrzPng(lines, 28));
+  const width = mrz.width + 60;
+  const height = Math.round(width * 0.7);
+  const image = documentImage(width, height, 17);
+  drawPortrait(image, 40, 120, Math.round(width * 0.25), Math.round(height * 0.45));
+  image.composite(mrz, 30, height - mrz.height - 10);
+  return image;
+}
