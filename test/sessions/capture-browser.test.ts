@@ -6,6 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { expect } from 'chai';
 import type { VerifyResult } from '@idv/contracts';
+import { readBarcode } from '@idv/docread';
+import { Jimp } from 'jimp';
 import type { Browser, Page } from 'playwright-core';
 import { blurred, documentImage, png } from '../support/captureImages.ts';
 import {
@@ -51,7 +53,7 @@ describe('capture page in a browser (built page, real gateway)', function () {
       name: 'capture-browser',
       platform: { CAPTURE_PAGE_DIR: dir, SESSION_IMAGE_MAX_BYTES: String(MAX_IMAGE_BYTES) },
     });
-    browser = await launchBrowser(fakeCameraVideo(`${ARTIFACTS}/fake-camera.y4m`));
+    browser = await launchBrowser(await fakeCameraVideo(`${ARTIFACTS}/fake-camera.y4m`));
   });
   after(async () => {
     await browser?.close();
@@ -211,7 +213,11 @@ describe('capture page in a browser (built page, real gateway)', function () {
     const j = await journey('handoff', 'desktop');
     await j.page.goto(s.pageUrl);
     await screen(j.page, 'handoff');
-    expect(await j.page.getByRole('img', { name: /QR code/ }).count()).to.equal(1);
+    const qr = j.page.getByRole('img', { name: /QR code/ });
+    expect(await qr.count()).to.equal(1);
+    // the code a phone camera reads is this session's link (its public URL)
+    const shot = await Jimp.read(await qr.screenshot());
+    expect(await readBarcode(shot.bitmap, 'QRCode')).to.equal(s.url);
     await j.shot('handoff');
     // the phone: the same link through the page API
     const phone = w.page(s.token);

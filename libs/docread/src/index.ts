@@ -1,6 +1,6 @@
 // Public surface of libs/docread: reading documents offline, shared by the basic_ocr connector and
 // the gateway's capture checks: PDF417 barcodes (zxing-wasm) and passport MRZ (tesseract.js).
-export { readPdf417, type Pixmap } from './pdf417.ts';
+export { readBarcode, readPdf417, type Pixmap } from './pdf417.ts';
 export {
   createOcrEngine,
   offlineOcrOptions,

@@ -1,4 +1,5 @@
-// Reads the PDF417 of a licence with zxing-wasm, its wasm loaded from the package, never a CDN.
+// Reads barcodes with zxing-wasm, its wasm loaded from the package, never a CDN: the PDF417 of a
+// licence, and any other symbol zxing knows (the browser suite reads the capture page's QR code).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
@@ -23,8 +24,11 @@ export interface Pixmap {
   height: number;
 }
 
-/** The text of the first valid PDF417 in the image (RGBA pixels), or undefined if there is none. */
-export async function readPdf417(image: Pixmap): Promise<string | undefined> {
+/** The text of the first valid symbol of `format` in the image (RGBA pixels), else undefined. */
+export async function readBarcode(
+  image: Pixmap,
+  format: 'PDF417' | 'QRCode',
+): Promise<string | undefined> {
   prepareZXingModule({ overrides: packagedWasm() });
   const input = {
     data: new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength),
@@ -33,10 +37,15 @@ export async function readPdf417(image: Pixmap): Promise<string | undefined> {
     colorSpace: 'srgb',
   } as unknown as Parameters<typeof readBarcodes>[0];
   const results = await readBarcodes(input, {
-    formats: ['PDF417'],
+    formats: [format],
     tryHarder: true,
     textMode: 'Plain',
     maxNumberOfSymbols: 1,
   });
   return results.find((r) => r.isValid)?.text;
+}
+
+/** The text of the first valid PDF417 in the image (RGBA pixels), or undefined if there is none. */
+export function readPdf417(image: Pixmap): Promise<string | undefined> {
+  return readBarcode(image, 'PDF417');
 }
