@@ -62,6 +62,7 @@ export const ConnectorWorkerConfig = defineConfig({
       'directory of the client certificates (PKCS#12) licence registry verifiers may use, each named <communityId>.<certPath>; empty: none',
   }),
   SHUTDOWN_TIMEOUT_MS: platformConfigFields.SHUTDOWN_TIMEOUT_MS,
+  BUILD_VERSION: platformConfigFields.BUILD_VERSION,
 });
 export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {
   CONNECTOR_TYPE: ConnectorType;
