@@ -6,7 +6,7 @@ export {
   type Validation,
   type ValidationIssue,
 } from './validate.ts';
-export { EventEnvelope } from './events/envelope.ts';
+export { EventEnvelope, eventEnvelope, type EventScope } from './events/envelope.ts';
 export {
   EVENT_CATALOG,
   EVENT_EMITTERS,

@@ -1,6 +1,6 @@
 // The README's configuration table is the one generated from the config definitions.
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { configTable, END, START } from '../infra/dev/configTable.ts';
 
 /** Table rows without the padding prettier adds. */
@@ -20,5 +20,19 @@ describe('README', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf(START), readme.indexOf(END));
     expect(rows(section)).to.deep.equal(rows(configTable()));
+  });
+
+  it('names only files that exist in its map of where things are', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const map = readme.slice(readme.indexOf('Where things are:'), readme.indexOf('## Admin CLI'));
+    const named = [...map.matchAll(/`((?:libs|contracts|[a-z-]+\/src)\/[\w/.-]+\.ts)`/g)].map(
+      (m) => m[1]!,
+    );
+    expect(named.length).to.be.greaterThan(5);
+    const root = new URL('../', import.meta.url);
+    const missing = named.filter(
+      (path) => !existsSync(new URL(path, root)) && !existsSync(new URL(`services/${path}`, root)),
+    );
+    expect(missing).to.deep.equal([]);
   });
 });

@@ -1,6 +1,7 @@
 // The domain-event envelope of DESIGN section 3, published on the `events` topic exchange, plus the
 // origin that tells the platform's own events from those a caller sent through the event intake.
 import { Type, type Static } from '@sinclair/typebox';
+import type { EventName } from './catalog.ts';
 
 export const EventEnvelope = Type.Object(
   {
@@ -37,3 +38,31 @@ export const EventEnvelope = Type.Object(
   { $id: 'events/envelope', additionalProperties: false },
 );
 export type EventEnvelope = Static<typeof EventEnvelope>;
+
+/** Who an event is about: every event belongs to one community of one tenant. */
+export interface EventScope {
+  tenantId: string;
+  communityId: string;
+}
+
+/**
+ * The one way to build an envelope: a fresh eventId, version 1 of the data shape, `ts` now unless
+ * given, origin left out (read as "platform") unless given.
+ */
+export function eventEnvelope(
+  eventName: EventName,
+  scope: EventScope,
+  data: Record<string, unknown>,
+  options: { ts?: number; origin?: 'platform' | 'intake'; version?: number } = {},
+): EventEnvelope {
+  return {
+    eventId: globalThis.crypto.randomUUID(),
+    eventName,
+    version: options.version ?? 1,
+    tenantId: scope.tenantId,
+    communityId: scope.communityId,
+    ts: options.ts ?? Date.now(),
+    data,
+    ...(options.origin ? { origin: options.origin } : {}),
+  };
+}

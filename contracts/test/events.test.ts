@@ -8,6 +8,7 @@ import {
   EVENT_CATALOG,
   EVENT_EMITTERS,
   EventEnvelope,
+  eventEnvelope,
   INTAKE_CATALOG,
   MAX_JSON_DEPTH,
   validate,
@@ -45,6 +46,47 @@ describe('contracts: events', () => {
     expect(filled).to.have.property('origin', 'platform');
     expect(validate(EventEnvelope, { ...envelope, origin: 'intake' }).ok).to.equal(true);
     expect(validate(EventEnvelope, { ...envelope, origin: 'anyone' }).ok).to.equal(false);
+  });
+
+  it('builds an envelope one way: fresh eventId, version 1, the scope, ts now unless given', () => {
+    const scope = { tenantId: 't-1', communityId: 'c-1', ignored: 'not copied' };
+    const before = Date.now();
+    const built = eventEnvelope('E_IDV_VERIFIER_CHANGED', scope, { change: 'created' });
+    expect(built).to.deep.include({
+      eventName: 'E_IDV_VERIFIER_CHANGED',
+      version: 1,
+      tenantId: 't-1',
+      communityId: 'c-1',
+      data: { change: 'created' },
+    });
+    expect(built).to.not.have.property('ignored');
+    expect(built).to.not.have.property('origin');
+    expect(built.ts).to.be.within(before, Date.now());
+    expect(built.eventId).to.match(/^[0-9a-f-]{36}$/);
+    expect(eventEnvelope('E_IDV_VERIFIER_CHANGED', scope, {}).eventId).to.not.equal(built.eventId);
+    expect(validate(EventEnvelope, built).ok).to.equal(true);
+    const intake = eventEnvelope('E_OAUTH_LOGIN_FAILED', scope, {}, { ts: 7, origin: 'intake' });
+    expect(intake).to.include({ ts: 7, origin: 'intake' });
+  });
+
+  it('no service or lib builds an envelope by hand: they all call eventEnvelope', () => {
+    // an object literal naming the event, its data version and its community
+    const handBuilt = /\beventName\b[^{}]*\bversion: \d+,[^{}]*\bcommunityId\b/;
+    const offenders = ['services', 'libs'].flatMap((top) => {
+      const root = new URL(`../../${top}`, import.meta.url).pathname;
+      return readdirSync(root).flatMap((name) => {
+        const src = join(root, name, 'src');
+        try {
+          statSync(src);
+        } catch {
+          return [];
+        }
+        return sourcesOf(src)
+          .filter((text) => handBuilt.test(text))
+          .map((text) => `${top}/${name}: ${text.match(handBuilt)?.[0] ?? ''}`);
+      });
+    });
+    expect(offenders).to.deep.equal([]);
   });
 
   it('holds intake data to the declared members; the catalog itself stays open', () => {

@@ -1,4 +1,4 @@
 // Public surface of libs/config.
 export { ConfigError, defineConfig, describeConfig, loadConfig } from './loadConfig.ts';
 export { PlatformConfig, platformConfigFields } from './platformConfig.ts';
-export { resolveMasterKey, type MasterKey } from './masterKey.ts';
+export { resolveMasterKey, type MasterKey, type MasterKeySettings } from './masterKey.ts';

@@ -11,4 +11,5 @@ export {
 export { migrate, type Migration, type MigrationSet } from './migrations.ts';
 export { createOutboxTable, EventOutbox, type OutboxLog, type OutboxOptions } from './outbox.ts';
 export { Batcher } from './batcher.ts';
+export { conflictOnDuplicate, isUniqueViolation } from './conflicts.ts';
 export { runPrepared, type PreparedStatement } from './preparedStatement.ts';

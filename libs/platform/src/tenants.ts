@@ -1,5 +1,5 @@
 // Tenants and their communities.
-import type { Knex } from '@idv/db';
+import { isUniqueViolation, type Knex } from '@idv/db';
 
 export interface Tenant {
   id: string;
@@ -28,7 +28,7 @@ export class InvalidInPlatform extends Error {
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function rethrowUnique(err: unknown, message: string): never {
-  if ((err as { code?: string }).code === '23505') throw new DuplicateInPlatform(message);
+  if (isUniqueViolation(err)) throw new DuplicateInPlatform(message);
   throw err;
 }
 

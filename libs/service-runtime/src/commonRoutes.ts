@@ -17,8 +17,7 @@ import { decrypt, deriveSharedKey, encrypt, publicKeyFromPrivate } from '@idv/cr
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { Registry } from '@idv/observability';
 import type { ServiceKeyStore } from '@idv/platform';
-
-export type HealthCheck = () => Promise<boolean>;
+import { isReadinessProbe, runChecks, type HealthCheck } from './health.ts';
 
 export interface CommonRouteOptions {
   serviceKeys: ServiceKeyStore;
@@ -97,21 +96,14 @@ function ecdsaHelperRoute(variant: CommonRouteOptions['ecdsaHelper'], path: stri
 export function commonRoutes(options: CommonRouteOptions): Route[] {
   const { serviceKeys, auth } = options;
   const health = async (): Promise<Health> => {
-    const names = Object.keys(options.checks);
-    const results = await Promise.all(
-      names.map((name) => options.checks[name]!().catch(() => false)),
-    );
-    const checks = Object.fromEntries(
-      names.map((name, i) => [name, results[i] ? 'up' : 'down']),
-    ) as Health['checks'];
-    const allUp = results.every(Boolean);
+    const { allUp, checks } = await runChecks(options.checks);
     const publicKey = serviceKeys.cachedPublicKey() ?? (await serviceKeys.currentKey()).key.keyId;
     return {
       status: allUp ? 'ok' : 'degraded',
       publicKey,
       code: allUp ? '200' : '503',
       version: options.version,
-      checks,
+      checks: checks as Health['checks'],
     };
   };
 
@@ -127,7 +119,7 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
       },
       handler: async (req, res) => {
         const body = await health();
-        const readiness = req.query.ready === '1' || req.query.ready === 'true';
+        const readiness = isReadinessProbe(req.query as Record<string, unknown>);
         res.status(readiness && body.status !== 'ok' ? 503 : 200).json(body);
       },
     },

@@ -1,8 +1,8 @@
-// Process entry for a service: start it, stop it on SIGTERM/SIGINT, refuse bad config in one line.
+// Process entry of every service and worker: start it, stop it on SIGTERM/SIGINT, refuse bad config in one line.
 import { ConfigError } from '@idv/config';
-import type { ServiceRuntime } from './runtime.ts';
+import type { ProcessRuntime } from './runtime.ts';
 
-export async function runService(start: () => Promise<{ runtime: ServiceRuntime }>): Promise<void> {
+export async function runService(start: () => Promise<{ runtime: ProcessRuntime }>): Promise<void> {
   try {
     const { runtime } = await start();
     runtime.lifecycle.installSignalHandlers();

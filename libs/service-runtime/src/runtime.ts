@@ -1,8 +1,9 @@
-// What every service process builds the same way from platform config: logger, metrics,
-// database, broker, platform stores, credential auth, lifecycle and the version stamp.
+// What every process builds the same way from its config before anything of its own: logger,
+// metrics, master key, broker, lifecycle, version stamp and health checks (ProcessRuntime). A
+// platform service adds the database, the platform stores and credential auth (ServiceRuntime).
 import { createCredentialAuth, type CredentialAuth } from '@idv/auth';
-import { createBroker, type Broker } from '@idv/broker';
-import { loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
+import { createBroker, type Broker, type BrokerOptions } from '@idv/broker';
+import { loadConfig, PlatformConfig, resolveMasterKey, type MasterKeySettings } from '@idv/config';
 import {
   createDatabase,
   isDatabaseUnavailable,
@@ -29,24 +30,55 @@ import { buildVersion } from './version.ts';
 
 export type PlatformSettings = Static<typeof PlatformConfig>;
 
-export interface ServiceRuntime {
-  service: ServiceName;
-  config: PlatformSettings;
+/** What any process of the platform has, a worker without a database included. */
+export interface ProcessRuntime {
+  /** the name in log lines */
+  name: string;
   logger: Logger;
   registry: Registry;
-  db: Knex;
   broker: Broker;
   masterKey: Buffer;
+  /** true for the generated development key: what it sealed is disposable */
+  developmentMasterKey: boolean;
+  lifecycle: Lifecycle;
+  version: string;
+  shutdownTimeoutMs: number;
+  /** what /healthz reports; each answers whether its dependency is up */
+  checks: Record<string, () => Promise<boolean>>;
+}
+
+/** A platform service: the process runtime plus its database, platform stores and auth. */
+export interface ServiceRuntime extends ProcessRuntime {
+  service: ServiceName;
+  config: PlatformSettings;
+  db: Knex;
   serviceKeys: ServiceKeyStore;
   licences: LicenceStore;
   tenants: TenantStore;
   replay: ReplayGuard;
   auth: CredentialAuth;
-  lifecycle: Lifecycle;
-  version: string;
   unavailable: UnavailabilityTest[];
   directory: Record<string, string>;
-  checks: Record<string, () => Promise<boolean>>;
+}
+
+/** The settings a process runtime reads: every config definition holds these fields. */
+export interface ProcessSettings extends MasterKeySettings {
+  AMQP_URL: string;
+  LOG_LEVEL: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+  BUILD_VERSION?: string | undefined;
+}
+
+export interface ProcessRuntimeOptions {
+  /** the name in log lines, e.g. connector-face_cloud */
+  name: string;
+  /** the `service` label of every metric; the name when absent */
+  metricsName?: string;
+  settings: ProcessSettings;
+  /** broker options beyond url, logger and registry */
+  broker?: Omit<BrokerOptions, 'url' | 'logger' | 'registry'>;
+  /** where log lines go; stdout when absent */
+  logDestination?: NodeJS.WritableStream;
 }
 
 export interface RuntimeOptions {
@@ -63,53 +95,77 @@ export const backingServiceUnavailable: UnavailabilityTest = (err) => {
   return undefined;
 };
 
+/** Logger, metrics, master key and broker; RabbitMQ may come up later (the broker reconnects). */
+export function createProcessRuntime(options: ProcessRuntimeOptions): ProcessRuntime {
+  const { settings } = options;
+  const logger = createLogger({
+    service: options.name,
+    level: settings.LOG_LEVEL,
+    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  });
+  const master = resolveMasterKey(settings, (line) => logger.warn(line));
+  const registry = createMetricsRegistry(options.metricsName ?? options.name);
+  const broker = createBroker({ ...options.broker, url: settings.AMQP_URL, logger, registry });
+  const lifecycle = new Lifecycle(logger);
+  lifecycle.onStop('broker', 10, () => broker.close());
+  return {
+    name: options.name,
+    logger,
+    registry,
+    broker,
+    masterKey: master.key,
+    developmentMasterKey: master.development,
+    lifecycle,
+    version: buildVersion(settings.BUILD_VERSION),
+    shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
+    checks: { broker: async () => broker.status() === 'up' },
+  };
+}
+
 /** Waits for PostgreSQL (needed to hold the service key); RabbitMQ may come up later. */
 export async function createServiceRuntime(options: RuntimeOptions): Promise<ServiceRuntime> {
   const config = loadConfig(PlatformConfig, options.env ?? process.env);
-  const logger = createLogger({
-    service: options.service,
-    level: config.LOG_LEVEL,
-    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  const core = createProcessRuntime({
+    name: options.service,
+    settings: config,
+    // declared by every service, so no event is unroutable before the dispatcher first ran
+    broker: {
+      keptEventQueues: config.DECLARE_WEBHOOK_EVENTS_QUEUE ? [config.WEBHOOK_EVENTS_QUEUE] : [],
+    },
+    ...(options.logDestination ? { logDestination: options.logDestination } : {}),
   });
-  const master = resolveMasterKey(config, (line) => logger.warn(line));
-  const registry = createMetricsRegistry(options.service);
+  const { logger, lifecycle, registry } = core;
   const db = createDatabase({
     url: config.DATABASE_URL,
     applicationName: `idv-${options.service}`,
   });
-  await waitForDatabase(db, 60_000, () => logger.warn('waiting for PostgreSQL'));
+  try {
+    await waitForDatabase(db, 60_000, () => logger.warn('waiting for PostgreSQL'));
+  } catch (err) {
+    await lifecycle.stop();
+    await db.destroy();
+    throw err;
+  }
 
-  const serviceKeys = new ServiceKeyStore(db, master.key, options.service, {
+  const serviceKeys = new ServiceKeyStore(db, core.masterKey, options.service, {
     graceSeconds: config.SERVICE_KEY_GRACE_SECONDS,
-    replaceUnreadable: master.development,
+    replaceUnreadable: core.developmentMasterKey,
     warn: (line) => logger.warn(line),
   });
   await serviceKeys.currentKey();
   const licences = new LicenceStore(db);
   const replay = new ReplayGuard(db);
   replay.startSweeping(60_000, (err) => logger.warn({ err }, 'replay log sweep failed'));
-  const broker = createBroker({
-    url: config.AMQP_URL,
-    logger,
-    registry,
-    // declared by every service, so no event is unroutable before the dispatcher first ran
-    keptEventQueues: config.DECLARE_WEBHOOK_EVENTS_QUEUE ? [config.WEBHOOK_EVENTS_QUEUE] : [],
-  });
-  const lifecycle = new Lifecycle(logger);
-  lifecycle.onStop('broker', 10, () => broker.close());
   lifecycle.onStop('database', 20, async () => {
     replay.stopSweeping();
     await db.destroy();
   });
 
   return {
+    ...core,
     service: options.service,
     config,
-    logger,
-    registry,
     db,
-    broker,
-    masterKey: master.key,
     serviceKeys,
     licences,
     tenants: new TenantStore(db),
@@ -121,8 +177,6 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
       registry,
       allowedTimeSpan: config.ALLOWED_TIME_SPAN,
     }),
-    lifecycle,
-    version: buildVersion(config.BUILD_VERSION),
     unavailable: [backingServiceUnavailable],
     directory: {
       docuverify: config.SD_DOCUVERIFY_URL,
@@ -131,9 +185,6 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
       events: config.SD_EVENTS_URL,
       licenses: config.SD_LICENSES_URL,
     },
-    checks: {
-      database: () => isDatabaseUp(db),
-      broker: async () => broker.status() === 'up',
-    },
+    checks: { database: () => isDatabaseUp(db), ...core.checks },
   };
 }

@@ -1,4 +1,6 @@
-// Starts a service's HTTP app (its own routes plus the common ones) and registers its shutdown.
+// The last step of every start.ts: listen with the service's routes plus the common ones (serve),
+// or, for a process without an API such as a connector worker, with /healthz and /metrics only
+// (serveHealth). Both register the server's shutdown and answer what the process stops with.
 import {
   createHttpApp,
   startHttpServer,
@@ -7,9 +9,9 @@ import {
   type Route,
   type RunningServer,
 } from '@idv/http';
-import type { ServiceName } from '@idv/platform';
 import { commonRoutes, type CommonRouteOptions } from './commonRoutes.ts';
-import { createServiceRuntime, type ServiceRuntime } from './runtime.ts';
+import { healthRoutes } from './health.ts';
+import type { ProcessRuntime, ServiceRuntime } from './runtime.ts';
 
 export interface ServeOptions {
   port: number;
@@ -24,10 +26,29 @@ export interface ServeOptions {
   accessLogPath?: HttpAppOptions['accessLogPath'];
 }
 
-export async function serve(
-  runtime: ServiceRuntime,
-  options: ServeOptions,
-): Promise<RunningServer> {
+/** A started process: its runtime, its listening server, and the one way to stop it. */
+export interface Started<R extends ProcessRuntime = ProcessRuntime> {
+  runtime: R;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+export type StartedService = Started<ServiceRuntime>;
+
+async function listen<R extends ProcessRuntime>(
+  runtime: R,
+  app: HttpAppOptions,
+  port: number,
+  host: string | undefined,
+): Promise<Started<R>> {
+  const server = await startHttpServer(createHttpApp(app), port, host);
+  runtime.lifecycle.onStop('http', 0, () => server.stop(runtime.shutdownTimeoutMs));
+  runtime.logger.info({ port: server.port, version: runtime.version }, `${runtime.name} listening`);
+  return { runtime, server, stop: () => runtime.lifecycle.stop() };
+}
+
+/** Listens with the service's routes and the common ones, /openapi.json and /docs included. */
+export function serve(runtime: ServiceRuntime, options: ServeOptions): Promise<StartedService> {
   const common = commonRoutes({
     serviceKeys: runtime.serviceKeys,
     auth: runtime.auth,
@@ -39,7 +60,7 @@ export async function serve(
     checks: runtime.checks,
     ...options.variant,
   });
-  const app = createHttpApp({
+  const app: HttpAppOptions = {
     logger: runtime.logger,
     registry: runtime.registry,
     routes: [...common, ...options.routes],
@@ -56,35 +77,19 @@ export async function serve(
       },
       ...(options.externalOperations ? { external: options.externalOperations } : {}),
     },
-  });
-  const server = await startHttpServer(app, options.port, options.host);
-  runtime.lifecycle.onStop('http', 0, () => server.stop(runtime.config.SHUTDOWN_TIMEOUT_MS));
-  runtime.logger.info(
-    { port: server.port, version: runtime.version },
-    `${runtime.service} listening`,
-  );
-  return server;
+  };
+  return listen(runtime, app, options.port, options.host);
 }
 
-export interface HttpServiceSpec extends Omit<ServeOptions, 'routes'> {
-  service: ServiceName;
-  /** the service's own routes, built from the shared runtime */
-  routes?: (runtime: ServiceRuntime) => Route[] | Promise<Route[]>;
-}
-
-export interface StartedService {
-  runtime: ServiceRuntime;
-  server: RunningServer;
-  stop(): Promise<void>;
-}
-
-/** Builds the runtime, the service's routes and the common ones, and listens. */
-export async function startHttpService(
-  spec: HttpServiceSpec,
-  env: Record<string, string | undefined>,
-): Promise<StartedService> {
-  const runtime = await createServiceRuntime({ service: spec.service, env });
-  const { routes, ...options } = spec;
-  const server = await serve(runtime, { ...options, routes: (await routes?.(runtime)) ?? [] });
-  return { runtime, server, stop: () => runtime.lifecycle.stop() };
+/** Listens with GET /healthz and GET /metrics only, for a process that serves no API. */
+export function serveHealth<R extends ProcessRuntime>(
+  runtime: R,
+  options: { port: number; host?: string },
+): Promise<Started<R>> {
+  const app: HttpAppOptions = {
+    logger: runtime.logger,
+    registry: runtime.registry,
+    routes: healthRoutes(runtime),
+  };
+  return listen(runtime, app, options.port, options.host);
 }

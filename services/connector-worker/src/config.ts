@@ -70,6 +70,7 @@ export const ConnectorWorkerConfig = defineConfig({
     'longest wait between two polls of a pending answer (the poll of one the provider calls back)',
   ),
   SHUTDOWN_TIMEOUT_MS: platformConfigFields.SHUTDOWN_TIMEOUT_MS,
+  BUILD_VERSION: platformConfigFields.BUILD_VERSION,
 });
 export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {
   CONNECTOR_TYPE: ConnectorType;

@@ -1,30 +1,26 @@
-// Composition root of a connector worker: config, logger, metrics, broker, breakers, the adapter of
-// its type, and the consumer of idv.connector.<type>. No database: the job carries what it needs.
-import { createBroker, type Broker } from '@idv/broker';
-import { resolveMasterKey } from '@idv/config';
+// Composition root of a connector worker, read top to bottom: the runtime (config, logger, metrics,
+// broker), breakers, the adapter of its type and the consumer of idv.connector.<type>, stop
+// handlers, and serve (/healthz and /metrics only). No database: the job carries what it needs.
+import type { Broker } from '@idv/broker';
 import { connectorQueue } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
-import { Lifecycle } from '@idv/http';
-import {
-  createLogger,
-  createMetricsRegistry,
-  type Logger,
-  type Registry,
-} from '@idv/observability';
+import type { Lifecycle } from '@idv/http';
+import { parseAllowList, SsrfGuard } from '@idv/netguard';
+import type { Logger, Registry } from '@idv/observability';
+import { createProcessRuntime, serveHealth, type ProcessRuntime } from '@idv/service-runtime';
 import { startAdapter } from './connectors/index.ts';
 import type { Adapter, RunningAdapter } from './connectors/connector.ts';
 import { loadWorkerConfig, prefetchOf, type ConnectorWorkerSettings } from './config.ts';
 import { startFollowUps } from './jobs/followUpQueues.ts';
 import { createJobHandler } from './jobs/handleJob.ts';
-import { startMetricsServer } from './metricsServer.ts';
 import { VerifierGates } from './provider/admission.ts';
 import { VerifierBreakers } from './provider/breakers.ts';
 import { ClientCertificates } from './provider/clientCertificates.ts';
 import { createProviderHttp } from './provider/http.ts';
-import { parseAllowList, SsrfGuard } from '@idv/netguard';
 import { providerMetrics } from './provider/metrics.ts';
 
 export interface RunningWorker {
+  runtime: ProcessRuntime;
   settings: ConnectorWorkerSettings;
   queue: string;
   logger: Logger;
@@ -49,20 +45,17 @@ export async function startConnectorWorker(
 ): Promise<RunningWorker> {
   const settings = loadWorkerConfig(env);
   const type = settings.CONNECTOR_TYPE;
-  const logger = createLogger({
-    service: `connector-${type}`,
-    level: settings.LOG_LEVEL,
-    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  const runtime = createProcessRuntime({
+    name: `connector-${type}`,
+    metricsName: 'connector-worker',
+    settings,
+    broker: { connectionName: `connector-${type}` },
+    ...(options.logDestination ? { logDestination: options.logDestination } : {}),
   });
-  const master = resolveMasterKey(settings, (line) => logger.warn(line));
-  const registry = createMetricsRegistry('connector-worker');
+  const { logger, registry, broker, lifecycle } = runtime;
+
+  // provider clients and the job consumer
   const metrics = providerMetrics(registry);
-  const broker = createBroker({
-    url: settings.AMQP_URL,
-    logger,
-    registry,
-    connectionName: `connector-${type}`,
-  });
   // outside production the provider sandbox on this machine is reachable; everything else
   // internal needs CONNECTOR_SSRF_ALLOW
   const allow = [
@@ -89,7 +82,7 @@ export async function startConnectorWorker(
     ? { adapter: options.adapter, close: async () => {} }
     : startAdapter(type, { http: provider.http, lookup: guard.lookup });
   const gates = new VerifierGates();
-  const box = createSecretBox(master.key);
+  const box = createSecretBox(runtime.masterKey);
   const followUps = await startFollowUps(settings, {
     adapter,
     box,
@@ -111,21 +104,15 @@ export async function startConnectorWorker(
     followUps: followUps?.followUps,
   });
   const queue = connectorQueue(type, settings.CONNECTOR_QUEUE_PREFIX);
-  const lifecycle = new Lifecycle(logger);
   const consumer = await broker.consume(queue, handler, {
     prefetch: prefetchOf(settings),
     queueType: 'quorum',
   });
-  const metricsServer =
-    settings.WORKER_METRICS_PORT > 0
-      ? await startMetricsServer(settings.WORKER_METRICS_PORT, registry, broker)
-      : undefined;
 
-  // 0: take no new jobs and finish the running ones; 10: close clients.
+  // stop handlers: 0 take no new jobs and finish the running ones; 10 close clients (the
+  // runtime closes the broker)
   lifecycle.onStop('consumer', 0, () => consumer.stop());
   lifecycle.onStop('follow-up consumer', 0, async () => followUps?.consumer.stop());
-  lifecycle.onStop('metrics server', 0, async () => metricsServer?.close());
-  lifecycle.onStop('broker', 10, () => broker.close());
   lifecycle.onStop('adapter', 10, () => adapter.close());
   lifecycle.onStop('provider clients', 10, async () => {
     gates.close();
@@ -134,7 +121,13 @@ export async function startConnectorWorker(
   });
   logger.info({ queue, prefetch: prefetchOf(settings) }, 'connector worker consuming');
 
+  // serve: no API, /healthz and /metrics only, when WORKER_METRICS_PORT is set
+  const served =
+    settings.WORKER_METRICS_PORT > 0
+      ? await serveHealth(runtime, { port: settings.WORKER_METRICS_PORT })
+      : undefined;
   return {
+    runtime,
     settings,
     queue,
     logger,
@@ -142,7 +135,7 @@ export async function startConnectorWorker(
     broker,
     breakers,
     lifecycle,
-    metricsUrl: metricsServer?.url,
+    metricsUrl: served?.server.url,
     stop: () => lifecycle.stop(),
   };
 }

@@ -1,6 +1,6 @@
-// Composition root of the docverify gateway: its config, stores, routes, the verification runs'
-// consumer, the sweeps and the shared runtime.
-import { startHttpService, type StartedService } from '@idv/service-runtime';
+// Composition root of the docverify gateway, read top to bottom: the runtime, its stores and jobs
+// (event outbox relay, verification runs' and follow-ups' consumers, sweeps), their stop handlers, routes, serve.
+import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
@@ -30,8 +30,8 @@ import { SessionStore } from './store/sessions.ts';
 import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { VerifierStore } from './store/verifiers.ts';
 import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
-import { verificationMetrics } from './verification/metrics.ts';
 import { consumeFollowUps } from './verification/followUpIntake.ts';
+import { verificationMetrics } from './verification/metrics.ts';
 import { processRun } from './verification/processRun.ts';
 import { QueueWaits } from './verification/queueWaits.ts';
 import { RunQueue } from './verification/runQueue.ts';
@@ -45,123 +45,121 @@ export interface GatewayOptions {
   contentChecks?: ContentChecks;
 }
 
-export function startDocverifyGateway(
+export async function startDocverifyGateway(
   env: Record<string, string | undefined> = process.env,
   options: GatewayOptions = {},
 ): Promise<StartedService> {
   const settings = loadConfig(DocverifyGatewayConfig, env);
   const clock = options.clock ?? systemClock;
-  return startHttpService(
-    {
-      service: 'docverify',
-      port: settings.DOCVERIFY_PORT,
-      apiVersion: API_VERSION,
-      variant: { serviceKeyReset: 'key-array', ecdsaHelper: 'data' },
-      accessLogPath: maskPageToken,
-      routes: async (runtime) => {
-        const { db, logger, lifecycle, broker } = runtime;
-        const box = createSecretBox(runtime.masterKey);
-        const cacheMs = settings.DOCVERIFY_LOOKUP_CACHE_MS;
-        // events owed to answered callers; every replica relays what is left behind
-        const outbox = new EventOutbox<EventEnvelope>(
-          db,
-          OUTBOX_TABLE,
-          (event) => broker.publishEvent(event),
-          logger,
-        );
-        outbox.start();
-        lifecycle.onStop('event outbox relay', 0, () => outbox.stop());
-        const verifiers = new VerifierStore(db, box, outbox, cacheMs);
-        const configs = new VerificationConfigStore(db, cacheMs);
-        const verifications = new VerificationStore(db, box);
-        const images = new SessionImageStore(db, box, clock);
-        const sessions = new SessionStore(db, images, clock);
-        const runs = new RunStore(db, box, clock);
-        const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
-        const pool = new QualityPool(settings.CAPTURE_CHECK_THREADS);
-        const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
-        lifecycle.onStop('capture checks', 10, () => Promise.all([pool.close(), mrz.close()]));
-        const contentChecks =
-          options.contentChecks ??
-          imageContentChecks({ pool, mrz, logger, timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS });
-        lifecycle.onStop(
-          'retention sweep',
-          0,
-          startRetentionSweep(verifications, settings.RETENTION_SWEEP_MS, logger),
-        );
-        const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
-        const serviceKey = async () => (await runtime.serviceKeys.currentKey()).key;
-        const verify = {
-          ...deps,
-          ...verificationMetrics(runtime.registry),
-          broker,
-          box,
-          verifications,
-          sessions,
-          runs,
-          runQueue,
-          clock,
-          outbox,
-          logger,
-          deadlineMs: settings.VERIFY_DEADLINE_MS,
-          asyncDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
-          queueWaits: new QueueWaits(),
-          queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
-          serviceKey,
-          followUps: {
-            answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
-            deadlineMs: settings.PENDING_FOLLOW_UP_MS,
-            callbackBaseUrl: settings.CONNECTOR_CALLBACK_URL,
-          },
-        };
-        const session = {
-          ...verify,
-          images,
-          checkCapture: captureChecker(pool, contentChecks),
-          publicUrl: settings.DOCVERIFY_PUBLIC_URL,
-          runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
-          maxImageBytes: settings.SESSION_IMAGE_MAX_BYTES,
-          files: pageFiles(settings.CAPTURE_PAGE_DIR),
-        };
-        lifecycle.onStop(
-          'session sweep',
-          0,
-          startSessionSweep(session, settings.SESSION_SWEEP_MS, logger),
-        );
-        // runs in progress when this gateway stops go back to the queue for another replica
-        const stopping = new AbortController();
-        const consumer = await runQueue.consume(
-          (runId) =>
-            processRun(
-              { ...session, requeue: (id) => runQueue.enqueue(id) },
-              runId,
-              stopping.signal,
-            ),
-          settings.RUNS_PREFETCH,
-        );
-        const followUps = await consumeFollowUps(verify, settings.DOCVERIFY_FOLLOWUPS_QUEUE);
-        lifecycle.onStop('follow-ups', 0, () => followUps.stop());
-        lifecycle.onStop('verification runs', 0, async () => {
-          stopping.abort();
-          await consumer.stop();
-        });
-        return [
-          ...wellKnownRoutes,
-          ...verifierRoutes(deps),
-          ...verificationConfigRoutes(deps),
-          ...verifyRoutes(verify),
-          ...sessionRoutes(session),
-          ...operatorSessionRoutes(session),
-          ...capturePageRoutes(session),
-          ...captureApiRoutes(session),
-          ...connectorCallbackRoutes({
-            ...verify,
-            answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
-            followUpMs: settings.PENDING_FOLLOW_UP_MS,
-          }),
-        ];
-      },
-    },
-    env,
+  const runtime = await createServiceRuntime({ service: 'docverify', env });
+  const { db, logger, lifecycle, broker } = runtime;
+
+  // stores and jobs
+  const box = createSecretBox(runtime.masterKey);
+  const cacheMs = settings.DOCVERIFY_LOOKUP_CACHE_MS;
+  // events owed to answered callers; every replica relays what is left behind
+  const outbox = new EventOutbox<EventEnvelope>(
+    db,
+    OUTBOX_TABLE,
+    (event) => broker.publishEvent(event),
+    logger,
   );
+  outbox.start();
+  const verifiers = new VerifierStore(db, box, outbox, cacheMs);
+  const configs = new VerificationConfigStore(db, cacheMs);
+  const verifications = new VerificationStore(db, box);
+  const images = new SessionImageStore(db, box, clock);
+  const sessions = new SessionStore(db, images, clock);
+  const runs = new RunStore(db, box, clock);
+  const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
+  const pool = new QualityPool(settings.CAPTURE_CHECK_THREADS);
+  const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
+  const contentChecks =
+    options.contentChecks ??
+    imageContentChecks({ pool, mrz, logger, timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS });
+  const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
+  const serviceKey = async () => (await runtime.serviceKeys.currentKey()).key;
+  const verify = {
+    ...deps,
+    ...verificationMetrics(runtime.registry),
+    broker,
+    box,
+    verifications,
+    sessions,
+    runs,
+    runQueue,
+    clock,
+    outbox,
+    logger,
+    deadlineMs: settings.VERIFY_DEADLINE_MS,
+    asyncDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
+    queueWaits: new QueueWaits(),
+    queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
+    serviceKey,
+    followUps: {
+      answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
+      deadlineMs: settings.PENDING_FOLLOW_UP_MS,
+      callbackBaseUrl: settings.CONNECTOR_CALLBACK_URL,
+    },
+  };
+  const session = {
+    ...verify,
+    images,
+    checkCapture: captureChecker(pool, contentChecks),
+    publicUrl: settings.DOCVERIFY_PUBLIC_URL,
+    runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
+    maxImageBytes: settings.SESSION_IMAGE_MAX_BYTES,
+    files: pageFiles(settings.CAPTURE_PAGE_DIR),
+  };
+  const stopRetentionSweep = startRetentionSweep(
+    verifications,
+    settings.RETENTION_SWEEP_MS,
+    logger,
+  );
+  const stopSessionSweep = startSessionSweep(session, settings.SESSION_SWEEP_MS, logger);
+  // runs in progress when this gateway stops go back to the queue for another replica
+  const stopping = new AbortController();
+  const runConsumer = await runQueue.consume(
+    (runId) =>
+      processRun({ ...session, requeue: (id) => runQueue.enqueue(id) }, runId, stopping.signal),
+    settings.RUNS_PREFETCH,
+  );
+  // connectors' final answers to pending kinds, polled or called back
+  const followUps = await consumeFollowUps(verify, settings.DOCVERIFY_FOLLOWUPS_QUEUE);
+
+  // stop handlers: 0 take no new work, 10 close what the work used (the runtime closes the rest)
+  lifecycle.onStop('event outbox relay', 0, () => outbox.stop());
+  lifecycle.onStop('retention sweep', 0, stopRetentionSweep);
+  lifecycle.onStop('session sweep', 0, stopSessionSweep);
+  lifecycle.onStop('verification runs', 0, async () => {
+    stopping.abort();
+    await runConsumer.stop();
+  });
+  lifecycle.onStop('follow-ups', 0, () => followUps.stop());
+  lifecycle.onStop('capture checks', 10, () => Promise.all([pool.close(), mrz.close()]));
+
+  // routes
+  const routes = [
+    ...wellKnownRoutes,
+    ...verifierRoutes(deps),
+    ...verificationConfigRoutes(deps),
+    ...verifyRoutes(verify),
+    ...sessionRoutes(session),
+    ...operatorSessionRoutes(session),
+    ...capturePageRoutes(session),
+    ...captureApiRoutes(session),
+    ...connectorCallbackRoutes({
+      ...verify,
+      answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
+      followUpMs: settings.PENDING_FOLLOW_UP_MS,
+    }),
+  ];
+
+  return serve(runtime, {
+    port: settings.DOCVERIFY_PORT,
+    apiVersion: API_VERSION,
+    variant: { serviceKeyReset: 'key-array', ecdsaHelper: 'data' },
+    accessLogPath: maskPageToken,
+    routes,
+  });
 }

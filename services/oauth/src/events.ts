@@ -1,6 +1,5 @@
 // Login and token events of a community, published without ever holding up or failing a login.
-import { randomUUID } from 'node:crypto';
-import type { EventData } from '@idv/contracts';
+import { eventEnvelope, type EventData } from '@idv/contracts';
 import type { Broker } from '@idv/broker';
 import type { Logger } from '@idv/observability';
 import type { Community } from '@idv/platform';
@@ -15,19 +14,18 @@ export type OauthEvents = <N extends OauthEventName>(
 
 export function oauthEvents(broker: Broker, logger: Logger): OauthEvents {
   return (community, eventName, data) => {
-    const eventId = randomUUID();
+    const event = eventEnvelope(
+      eventName,
+      { tenantId: community.tenantId, communityId: community.id },
+      data,
+    );
     broker
-      .publishEvent({
-        eventId,
-        eventName,
-        version: 1,
-        tenantId: community.tenantId,
-        communityId: community.id,
-        ts: Date.now(),
-        data,
-      })
+      .publishEvent(event)
       .catch((err: unknown) =>
-        logger.warn({ eventId, eventName, err }, 'event not published; the login goes on'),
+        logger.warn(
+          { eventId: event.eventId, eventName, err },
+          'event not published; the login goes on',
+        ),
       );
   };
 }

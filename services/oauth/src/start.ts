@@ -1,4 +1,5 @@
-// Composition root of the oauth service: stores, per-community providers, routes, sweeps.
+// Composition root of the oauth service, read top to bottom: the runtime, its stores, the
+// per-community providers and the sweep, stop handlers, the issuers' router, serve.
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import type { ExternalOperation } from '@idv/http';
@@ -98,7 +99,9 @@ export async function startOauth(
 ): Promise<StartedService> {
   const settings = loadConfig(OauthConfig, env);
   const runtime = await createServiceRuntime({ service: 'oauth', env });
-  const { db, masterKey, logger } = runtime;
+  const { db, masterKey, logger, lifecycle } = runtime;
+
+  // stores and jobs
   const accounts = new AccountStore(db);
   const trust = new TrustStore(db);
   const events = oauthEvents(runtime.broker, logger);
@@ -124,15 +127,17 @@ export async function startOauth(
       provider.on('server_error', (_ctx, err) => logger.error({ err }, 'oidc-provider error'));
     },
   });
-
   const sweep = setInterval(() => {
     Promise.all([sweepExpiredModels(db), trust.sweep()]).catch((err: unknown) =>
       logger.warn({ err }, 'oauth sweep failed'),
     );
   }, settings.OAUTH_SWEEP_INTERVAL_MS);
   sweep.unref();
-  runtime.lifecycle.onStop('oauth sweep', 0, async () => clearInterval(sweep));
 
+  // stop handlers
+  lifecycle.onStop('oauth sweep', 0, async () => clearInterval(sweep));
+
+  // routes: the per-community issuers own their sub-path, so they are a mount
   const router = communityRouter({
     providers,
     accounts,
@@ -141,13 +146,13 @@ export async function startOauth(
     auth: runtime.auth,
     publicUrl: settings.OAUTH_PUBLIC_URL,
   });
-  const server = await serve(runtime, {
+
+  return serve(runtime, {
     port: settings.OAUTH_PORT,
-    routes: [],
     apiVersion: API_VERSION,
     variant: { serviceKeyReset: 'no-content', ecdsaHelper: 'dataStr' },
+    routes: [],
     mounts: [{ path: '/community/:community', handler: router }],
     externalOperations: ISSUER_OPERATIONS,
   });
-  return { runtime, server, stop: () => runtime.lifecycle.stop() };
 }

@@ -1,10 +1,10 @@
-// Composition root of the webhook dispatcher: event intake into the delivery table, the delivery
-// loop, change notifications, and /healthz + /metrics on its own port.
+// Composition root of the webhook dispatcher, read top to bottom: the runtime, its jobs (event
+// intake into the delivery table, the delivery loop, change notifications), stop handlers, and
+// serve (/healthz, /metrics and the other common routes on its own port).
 import { ALL_EVENTS } from '@idv/broker';
-import { createServiceRuntime, serve, type ServiceRuntime } from '@idv/service-runtime';
+import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
-import type { RunningServer } from '@idv/http';
 import axios from 'axios';
 import { WebhookDispatcherConfig } from './config.ts';
 import { Attempts } from './delivery/attempt.ts';
@@ -20,18 +20,20 @@ import { DeliveryQueue } from './store/deliveryQueue.ts';
 import { WebhookCache } from './store/webhookCache.ts';
 import { WebhookReader } from './store/webhookReader.ts';
 
-export interface StartedDispatcher {
-  runtime: ServiceRuntime;
-  server: RunningServer;
-  stop(): Promise<void>;
-}
+export type StartedDispatcher = StartedService;
+
+/** Interface version of the webhooks spec, reported by the dispatcher's /environment. */
+const API_VERSION = '1.00.11.02';
 
 export async function startWebhookDispatcher(
   env: Record<string, string | undefined> = process.env,
 ): Promise<StartedDispatcher> {
   const settings = loadConfig(WebhookDispatcherConfig, env);
-  const guard = new SsrfGuard(parseAllowList(settings.WEBHOOK_SSRF_ALLOW));
   const runtime = await createServiceRuntime({ service: 'webhooks', env });
+  const { db, logger, lifecycle } = runtime;
+
+  // stores and jobs
+  const guard = new SsrfGuard(parseAllowList(settings.WEBHOOK_SSRF_ALLOW));
   const metrics = dispatcherMetrics(runtime.registry);
   const agents = guard.agents();
   // axios only for OAuth token requests (rare, cached); callbacks go through callbackSender
@@ -51,12 +53,12 @@ export async function startWebhookDispatcher(
     onStateChange: metrics.breakerState,
   });
   const webhooks = new WebhookCache(
-    new WebhookReader(runtime.db, createSecretBox(runtime.masterKey)),
+    new WebhookReader(db, createSecretBox(runtime.masterKey)),
     settings.WEBHOOK_CACHE_TTL_MS,
   );
 
   const tokens = new OAuthTokens(http);
-  const queue = new DeliveryQueue(runtime.db, settings.WEBHOOK_LEASE_MS);
+  const queue = new DeliveryQueue(db, settings.WEBHOOK_LEASE_MS);
   const attempts = new Attempts(
     {
       send: callbackSender(agents, settings.WEBHOOK_HTTP_TIMEOUT_MS),
@@ -69,10 +71,10 @@ export async function startWebhookDispatcher(
       checkUrl: (url) => guard.checkUrl(url),
     },
     metrics,
-    runtime.logger,
+    logger,
     settings.WEBHOOK_RETRY_BASE_MS,
   );
-  const loop = new DeliveryLoop(queue, webhooks, attempts, metrics, runtime.logger, {
+  const loop = new DeliveryLoop(queue, webhooks, attempts, metrics, logger, {
     maxInFlight: settings.WEBHOOK_MAX_IN_FLIGHT,
     pollMs: settings.WEBHOOK_POLL_MS,
   });
@@ -89,7 +91,7 @@ export async function startWebhookDispatcher(
         tokens.clear();
       },
     },
-    runtime.logger,
+    logger,
   );
   const stopping = new AbortController();
   const consumer = await runtime.broker.subscribeEvents(
@@ -99,7 +101,7 @@ export async function startWebhookDispatcher(
       webhooks,
       queue,
       attempts,
-      logger: runtime.logger,
+      logger,
       recorded: metrics.eventRecorded,
       wake: () => loop.wake(),
       wakeAt: (at) => loop.wakeAt(at),
@@ -109,20 +111,23 @@ export async function startWebhookDispatcher(
     { prefetch: settings.WEBHOOK_MAX_IN_FLIGHT },
   );
   loop.start();
-  runtime.lifecycle.onStop('event consumer', 0, async () => {
+
+  // stop handlers
+  lifecycle.onStop('event consumer', 0, async () => {
     stopping.abort();
     await consumer.stop();
   });
-  runtime.lifecycle.onStop('delivery loop', 0, () => loop.stop());
-  runtime.lifecycle.onStop('change listener', 10, async () => {
+  lifecycle.onStop('delivery loop', 0, () => loop.stop());
+  lifecycle.onStop('change listener', 10, async () => {
     breakers.shutdown();
     await listener.stop();
   });
-  const server = await serve(runtime, {
+
+  // routes: none of its own; the common ones serve /healthz and /metrics
+  return serve(runtime, {
     port: settings.WEBHOOK_DISPATCHER_PORT,
-    routes: [],
-    apiVersion: '1.00.11.02',
+    apiVersion: API_VERSION,
     variant: { serviceKeyReset: 'key-array', ecdsaHelper: 'data', wellKnownPublicKey: true },
+    routes: [],
   });
-  return { runtime, server, stop: () => runtime.lifecycle.stop() };
 }

@@ -123,6 +123,18 @@ describe('webhooks gateway: event intake', function () {
     expect(res.body.details.map((d) => d.message).join(' ')).to.contain('email');
   });
 
+  it('answers 400 naming /data to {data} that does not decrypt or is not JSON inside', async () => {
+    const key = await allowing.client('service').sharedKey();
+    for (const data of ['bm90IGVuY3J5cHRlZA==', encrypt(key, 'not json {')]) {
+      const res = await putRaw(allowing, 'E_IDV_DOCUMENT_VALIDATE', JSON.stringify({ data }));
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body).to.include({ statusCode: 400, error: 'Bad Request' });
+      const [detail] = res.body.details as { path: string; message: string }[];
+      expect(detail?.path).to.equal('/data');
+      expect(detail?.message).to.be.a('string').that.is.not.empty;
+    }
+  });
+
   const deep: [string, string][] = [
     ['an undeclared member', `{"dvcID":"k","docType":"passport","status":"verified","x":${deepObject(20_000)}}`],
     ['a declared member', `{"dvcID":"k","docType":"passport","status":"verified","verifications":${deepArray(20_000)}}`],

@@ -1,7 +1,7 @@
 // The caller's session API (DESIGN 2.4, the vendor helper's calls): create answers plain JSON,
 // result and cancel answer {data: encrypt(view), publicKey}. Any valid licence, within its
 // communities; credential headers and encrypted bodies as for /verify.
-import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import { credentialsOf, openEncryptedBody, type CredentialAuth } from '@idv/auth';
 import {
   EncryptedAnswer,
   SessionCreate,
@@ -14,7 +14,7 @@ import type { Route } from '@idv/http';
 import { cancelSession, sessionResult } from '../sessions/callerSessions.ts';
 import { createSession } from '../sessions/createSession.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
-import { openBody, scopeOf, sendEncrypted } from './encryptedBody.ts';
+import { scopeOf, sendEncrypted } from './encryptedBody.ts';
 
 export interface SessionRouteDeps extends SessionDeps {
   auth: CredentialAuth;
@@ -35,7 +35,7 @@ export function sessionRoutes(deps: SessionRouteDeps): Route[] {
       },
       handler: async (req, res) => {
         const credentials = credentialsOf(res);
-        const input = openBody(credentials, req.body, SessionCreate);
+        const input = openEncryptedBody(credentials, req.body, SessionCreate);
         const { session, url } = await createSession(deps, scopeOf(credentials.licence), input);
         res.json({
           sessionId: session.id,
@@ -58,7 +58,7 @@ export function sessionRoutes(deps: SessionRouteDeps): Route[] {
       },
       handler: async (req, res) => {
         const credentials = credentialsOf(res);
-        const ref = openBody(credentials, req.body, SessionRef);
+        const ref = openEncryptedBody(credentials, req.body, SessionRef);
         const view = await sessionResult(deps, scopeOf(credentials.licence), ref);
         sendEncrypted(res, credentials, view);
       },
@@ -76,7 +76,7 @@ export function sessionRoutes(deps: SessionRouteDeps): Route[] {
       },
       handler: async (req, res) => {
         const credentials = credentialsOf(res);
-        const ref = openBody(credentials, req.body, SessionRef);
+        const ref = openEncryptedBody(credentials, req.body, SessionRef);
         const view = await cancelSession(deps, scopeOf(credentials.licence), ref);
         sendEncrypted(res, credentials, view);
       },

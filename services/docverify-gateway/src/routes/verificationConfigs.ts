@@ -6,7 +6,7 @@ import {
   VerificationConfigPatch,
   type VerificationSettings,
 } from '@idv/contracts';
-import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
+import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
 import { comparisonIssues, withoutUnusedScores } from '../domain/comparisonCriteria.ts';
@@ -16,10 +16,9 @@ import {
   referencedTags,
   type ConfigArrays,
 } from '../domain/configItems.ts';
-import {
-  DuplicateConfigTag,
-  type VerificationConfigRecord,
-  type VerificationConfigStore,
+import type {
+  VerificationConfigRecord,
+  VerificationConfigStore,
 } from '../store/verificationConfigs.ts';
 import type { VerifierStore } from '../store/verifiers.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
@@ -97,20 +96,15 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
         if (Object.keys(arrays).length === 0)
           throw new BadRequest('at least one of the twelve verifier arrays is required');
         await checkReferences(owner.id, arrays);
-        try {
-          const created = await deps.configs.create({
-            tenantId: owner.tenantId,
-            communityId: owner.id,
-            tag: input.tag,
-            name: input.name,
-            arrays,
-            settings: withoutUnusedScores(input.settings ?? {}),
-          });
-          res.json(present(created));
-        } catch (err) {
-          if (err instanceof DuplicateConfigTag) throw new Conflict(err.message);
-          throw err;
-        }
+        const created = await deps.configs.create({
+          tenantId: owner.tenantId,
+          communityId: owner.id,
+          tag: input.tag,
+          name: input.name,
+          arrays,
+          settings: withoutUnusedScores(input.settings ?? {}),
+        });
+        res.json(present(created));
       },
     },
     {

@@ -8,13 +8,13 @@ import {
   type ConnectorType,
 } from '@idv/contracts';
 import { Type } from '@sinclair/typebox';
-import { BadRequest, Conflict, NotFound, parseBody, type Route } from '@idv/http';
+import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
 import { changedAddresses, maskedSecrets } from '../domain/configAddresses.ts';
 import { MASK, maskSecrets, unmaskSecrets } from '../domain/secrets.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
-import { DuplicateTag, type VerifierRecord, type VerifierStore } from '../store/verifiers.ts';
+import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
 
 export interface VerifierRouteDeps {
   auth: CredentialAuth;
@@ -119,14 +119,9 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
         // nothing is stored yet that a mask could stand for
         refuseMasked(maskedSecrets(input.type, input.config), 'there is no stored secret to keep');
         const config = checkConfig(input.type, input.config);
-        try {
-          res.json(
-            present(await deps.verifiers.create(await communityOf(req), { ...input, config }), res),
-          );
-        } catch (err) {
-          if (err instanceof DuplicateTag) throw new Conflict(err.message);
-          throw err;
-        }
+        res.json(
+          present(await deps.verifiers.create(await communityOf(req), { ...input, config }), res),
+        );
       },
     },
     {

@@ -2,7 +2,7 @@
 // publicKey}; with `Prefer: respond-async` it answers 202 at once and a verification run does the
 // work. GET /verification/{id} follows a run, or reads a kept result.
 import { randomUUID } from 'node:crypto';
-import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import { credentialsOf, openEncryptedBody, type CredentialAuth } from '@idv/auth';
 import {
   EncryptedAnswer,
   VerifyAccepted,
@@ -21,7 +21,7 @@ import type {
 } from '../store/verificationConfigs.ts';
 import type { RunQueue } from '../verification/runQueue.ts';
 import { verifyAndRecord, type VerifyAndRecordDeps } from '../verification/verifyAndRecord.ts';
-import { openBody, scopeOf, sendEncrypted } from './encryptedBody.ts';
+import { scopeOf, sendEncrypted } from './encryptedBody.ts';
 
 export interface VerifyRouteDeps extends VerifyAndRecordDeps {
   auth: CredentialAuth;
@@ -53,7 +53,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
   /** The request and its config, or the 400/404 that says why not. */
   const checked = async (req: Request, res: Response) => {
     const credentials = credentialsOf(res);
-    const request = openBody(credentials, req.body, VerifyRequest);
+    const request = openEncryptedBody(credentials, req.body, VerifyRequest);
     const issues = checkVerifyRules(request);
     if (issues.length > 0)
       throw new BadRequest(`request is invalid: ${issues[0]!.path} ${issues[0]!.message}`, issues);

@@ -1,6 +1,11 @@
 // The events of a session's life and of an async run's end: ids, states and counts, never PII.
-import { randomUUID } from 'node:crypto';
-import type { EventEnvelope, EventName, SessionState, VerifyResult } from '@idv/contracts';
+import {
+  eventEnvelope,
+  type EventEnvelope,
+  type EventName,
+  type SessionState,
+  type VerifyResult,
+} from '@idv/contracts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { RunRecord } from '../store/runs.ts';
 
@@ -16,23 +21,6 @@ const SESSION_EVENT: Partial<Record<SessionState, EventName>> = {
   cancelled: 'E_IDV_SESSION_CANCELLED',
 };
 
-function envelope(
-  eventName: EventName,
-  scope: { tenantId: string; communityId: string },
-  data: Record<string, unknown>,
-  ts: number,
-): EventEnvelope {
-  return {
-    eventId: randomUUID(),
-    eventName,
-    version: 1,
-    tenantId: scope.tenantId,
-    communityId: scope.communityId,
-    ts,
-    data,
-  } as EventEnvelope;
-}
-
 /** The event of `session` having entered its state, with `extra` members; none for processing. */
 export function sessionEvents(
   session: SessionRecord,
@@ -42,7 +30,7 @@ export function sessionEvents(
   const name = SESSION_EVENT[session.status];
   if (!name) return [];
   const data = { sessionId: session.id, dvcID: session.dvcID, state: session.status, ...extra };
-  return [envelope(name, session, data, ts)];
+  return [eventEnvelope(name, session, data, { ts })];
 }
 
 /** The end of an async run: verified/not_verified with its kinds, or failed with the reason. */
@@ -51,7 +39,7 @@ export function verificationCompleted(
   result: VerifyResult | undefined,
   ts = Date.now(),
 ): EventEnvelope {
-  return envelope(
+  return eventEnvelope(
     'E_IDV_VERIFICATION_COMPLETED',
     run,
     {
@@ -61,6 +49,6 @@ export function verificationCompleted(
       verifications: result ? result.certifications.map((c) => c.kind) : [],
       ...(run.failure ? { reason: run.failure } : {}),
     },
-    ts,
+    { ts },
   );
 }

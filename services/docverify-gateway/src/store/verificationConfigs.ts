@@ -1,6 +1,6 @@
 // Verification config rows: the twelve arrays and the settings as JSON documents.
 import type { VerificationSettings } from '@idv/contracts';
-import type { Knex } from '@idv/db';
+import { conflictOnDuplicate, type Knex } from '@idv/db';
 import type { ConfigArrays } from '../domain/configItems.ts';
 import { UUID } from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
@@ -27,10 +27,6 @@ interface Row {
   settings: VerificationSettings;
   created_at: Date;
   updated_at: Date;
-}
-
-export class DuplicateConfigTag extends Error {
-  override name = 'DuplicateConfigTag';
 }
 
 const TABLE = 'docverify.verification_configs';
@@ -63,24 +59,22 @@ export class VerificationConfigStore {
   async create(
     input: Omit<VerificationConfigRecord, 'id' | 'createdAt' | 'updatedAt'>,
   ): Promise<VerificationConfigRecord> {
-    try {
-      const [row] = await this.db(TABLE)
-        .insert({
-          tenant_id: input.tenantId,
-          community_id: input.communityId,
-          tag: input.tag,
-          name: input.name,
-          arrays: JSON.stringify(input.arrays),
-          settings: JSON.stringify(input.settings),
-        })
-        .returning('*');
-      this.recent.clear();
-      return toRecord(row as Row);
-    } catch (err) {
-      if ((err as { code?: string }).code === '23505')
-        throw new DuplicateConfigTag(`a verification config tagged "${input.tag}" already exists`);
-      throw err;
-    }
+    const [row] = await conflictOnDuplicate(
+      () =>
+        this.db(TABLE)
+          .insert({
+            tenant_id: input.tenantId,
+            community_id: input.communityId,
+            tag: input.tag,
+            name: input.name,
+            arrays: JSON.stringify(input.arrays),
+            settings: JSON.stringify(input.settings),
+          })
+          .returning('*'),
+      `a verification config tagged "${input.tag}" already exists`,
+    );
+    this.recent.clear();
+    return toRecord(row as Row);
   }
 
   async list(communityId: string): Promise<VerificationConfigRecord[]> {

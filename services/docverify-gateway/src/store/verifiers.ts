@@ -1,9 +1,14 @@
 // Verifier rows; the config is sealed as one JSON document bound to the verifier id. Every write
 // stores an E_IDV_VERIFIER_CHANGED event in the outbox in the same transaction.
 import { randomUUID } from 'node:crypto';
-import type { ConnectorType, EventEnvelope, VerifierLimits } from '@idv/contracts';
+import {
+  eventEnvelope,
+  type ConnectorType,
+  type EventEnvelope,
+  type VerifierLimits,
+} from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
-import type { EventOutbox, Knex } from '@idv/db';
+import { conflictOnDuplicate, type EventOutbox, type Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
 
@@ -34,24 +39,16 @@ interface Row {
   updated_at: Date;
 }
 
-export class DuplicateTag extends Error {
-  override name = 'DuplicateTag';
-}
-
 const TABLE = 'docverify.verifiers';
 
 type Change = 'created' | 'updated' | 'deleted';
 
 function changed(verifier: VerifierRecord, change: Change, tenantId: string): EventEnvelope {
-  return {
-    eventId: randomUUID(),
-    eventName: 'E_IDV_VERIFIER_CHANGED',
-    version: 1,
-    tenantId,
-    communityId: verifier.communityId,
-    ts: Date.now(),
-    data: { verifierId: verifier.id, tag: verifier.tag, type: verifier.type, change },
-  } as EventEnvelope;
+  return eventEnvelope(
+    'E_IDV_VERIFIER_CHANGED',
+    { tenantId, communityId: verifier.communityId },
+    { verifierId: verifier.id, tag: verifier.tag, type: verifier.type, change },
+  );
 }
 
 export class VerifierStore {
@@ -100,16 +97,14 @@ export class VerifierStore {
       config_sealed: this.box.seal(JSON.stringify(input.config), `verifier:${id}`),
       limits: JSON.stringify(input.limits ?? {}),
     };
-    try {
-      return await this.write(community.tenantId, 'created', async (trx) => {
-        const [created] = await trx(TABLE).insert(row).returning('*');
-        return this.toRecord(created as Row);
-      });
-    } catch (err) {
-      if ((err as { code?: string }).code === '23505')
-        throw new DuplicateTag(`a verifier tagged "${input.tag}" already exists`);
-      throw err;
-    }
+    return conflictOnDuplicate(
+      () =>
+        this.write(community.tenantId, 'created', async (trx) => {
+          const [created] = await trx(TABLE).insert(row).returning('*');
+          return this.toRecord(created as Row);
+        }),
+      `a verifier tagged "${input.tag}" already exists`,
+    );
   }
 
   /** One write and its event in a transaction; then the cache is cleared and the event sent. */

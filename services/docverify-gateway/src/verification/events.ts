@@ -1,7 +1,12 @@
 // After a verification: one event per family of kinds, with statuses and no raw PII. They go
 // through the outbox (docverify.event_outbox), stored with the result before the caller's answer.
-import { randomUUID } from 'node:crypto';
-import type { EventEnvelope, EventName, VerificationKind, VerifyResult } from '@idv/contracts';
+import {
+  eventEnvelope,
+  type EventEnvelope,
+  type EventName,
+  type VerificationKind,
+  type VerifyResult,
+} from '@idv/contracts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 
 const FAMILY: Record<VerificationKind | 'data_comparison', EventName> = {
@@ -35,14 +40,6 @@ export function verificationEvents(
       statuses: Object.fromEntries(certifications.map((c) => [c.kind, c.status])),
     };
     if (eventName === 'E_IDV_DOCUMENT_VALIDATE') data.docType = result.docType;
-    return {
-      eventId: randomUUID(),
-      eventName,
-      version: 1,
-      tenantId: config.tenantId,
-      communityId: config.communityId,
-      ts,
-      data,
-    } as EventEnvelope;
+    return eventEnvelope(eventName, config, data, { ts });
   });
 }

@@ -1,19 +1,17 @@
 // Event intake for services that do not speak AMQP: validate strictly against the catalog, publish
 // to `events` marked origin "intake". The platform's own event names are refused unless the
 // operator allows them: any service licence of the community could otherwise forge them.
-import { randomUUID } from 'node:crypto';
-import { credentialsOf, type CredentialAuth } from '@idv/auth';
+import { credentialsOf, openEncryptedData, type CredentialAuth } from '@idv/auth';
 import type { Broker } from '@idv/broker';
 import {
   EventAccepted,
   EventIntakeBody,
   INTAKE_CATALOG,
   isEventName,
+  eventEnvelope,
   platformEmitter,
-  type EventEnvelope,
   type EventName,
 } from '@idv/contracts';
-import { DecryptError, decrypt } from '@idv/crypto';
 import { BadRequest, Forbidden, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import { managerGuards, scopeOfPath } from './scope.ts';
@@ -33,12 +31,7 @@ function eventData(body: unknown, sharedKey: Buffer): unknown {
     throw new BadRequest('a JSON object body is required');
   const wire = (body as { data?: unknown }).data;
   if (Object.keys(body).length !== 1 || typeof wire !== 'string') return body;
-  try {
-    return JSON.parse(decrypt(sharedKey, wire));
-  } catch (err) {
-    const reason = err instanceof DecryptError ? err.message : 'is not JSON once decrypted';
-    throw new BadRequest('data does not open to JSON', [{ path: '/data', message: reason }]);
-  }
+  return openEncryptedData(sharedKey, wire);
 }
 
 function refusePlatformEvent(eventName: EventName, allowed: ReadonlySet<string>): void {
@@ -76,16 +69,7 @@ export function eventIntakeRoutes(deps: EventIntakeDeps): Route[] {
           unknown
         >;
         const scope = await scopeOf(req);
-        const envelope: EventEnvelope = {
-          eventId: randomUUID(),
-          eventName,
-          version: 1,
-          tenantId: scope.tenantId,
-          communityId: scope.communityId,
-          ts: Date.now(),
-          data: checked,
-          origin: 'intake',
-        };
+        const envelope = eventEnvelope(eventName, scope, checked, { origin: 'intake' });
         await deps.broker.publishEvent(envelope);
         res.status(202).json({ eventId: envelope.eventId, eventName });
       },

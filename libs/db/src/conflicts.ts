@@ -1,0 +1,23 @@
+// The one place a PostgreSQL unique violation becomes the domain's ConflictError: a store's insert
+// or update that collides with an existing row (a tag, a name) is the caller's conflict, not a 500.
+import { ConflictError } from '@idv/errors';
+
+/** SQLSTATE of a unique index refusing a row. */
+const UNIQUE_VIOLATION = '23505';
+
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: unknown } | undefined)?.code === UNIQUE_VIOLATION;
+}
+
+/**
+ * Runs `write`; a unique violation becomes a ConflictError saying `message` (what collides, in
+ * the caller's words), anything else goes on as it was.
+ */
+export async function conflictOnDuplicate<T>(write: () => Promise<T>, message: string): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(message);
+    throw err;
+  }
+}
