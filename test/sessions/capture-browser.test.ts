@@ -51,7 +51,7 @@ describe('capture page in a browser (built page, real gateway)', function () {
       name: 'capture-browser',
       platform: { CAPTURE_PAGE_DIR: dir, SESSION_IMAGE_MAX_BYTES: String(MAX_IMAGE_BYTES) },
     });
-    browser = await launchBrowser(fakeCameraVideo(`${ARTIFACTS}/fake-camera.y4m`));
+    browser = await launchBrowser(await fakeCameraVideo(`${ARTIFACTS}/fake-camera.y4m`));
   });
   after(async () => {
     await browser?.close();

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { documentImage } from './captureImages.ts';
+import { cameraFrame } from './idDocuments.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const PAGE_DIST = `${ROOT}services/capture-page/dist`;
@@ -24,9 +24,9 @@ export function builtPage(): string {
   return PAGE_DIST;
 }
 
-/** A one-frame Y4M video (4:2:0) of a document-like card, which Chromium's fake camera loops. */
-export function fakeCameraVideo(path: string, width = 1280, height = 720): string {
-  const { data } = documentImage(width, height, 23).bitmap;
+/** A one-frame Y4M video (4:2:0) of a card that passes every capture check (cameraFrame), which Chromium's fake camera loops. */
+export async function fakeCameraVideo(path: string, width = 1280, height = 720): Promise<string> {
+  const { data } = (await cameraFrame(width, height)).bitmap;
   const y = Buffer.alloc(width * height);
   const cw = width / 2;
   const ch = height / 2;
