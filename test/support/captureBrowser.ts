@@ -24,7 +24,10 @@ export function builtPage(): string {
   return PAGE_DIST;
 }
 
-/** A one-frame Y4M video (4:2:0) of a card that passes every capture check (cameraFrame), which Chromium's fake camera loops. */
+/**
+ * A one-frame Y4M video (4:2:0) of a card that passes every capture check of a licence journey
+ * (cameraFrame), which Chromium's fake camera loops.
+ */
 export async function fakeCameraVideo(path: string, width = 1280, height = 720): Promise<string> {
   const { data } = (await cameraFrame(width, height)).bitmap;
   const y = Buffer.alloc(width * height);
