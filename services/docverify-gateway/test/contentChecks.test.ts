@@ -135,7 +135,7 @@ describe('content checks: bounded and failing open', function () {
     const { r, g, b } = intToRGBA(half.getPixelColor(half.width / 2, 10));
     expect(r).to.equal(g).and.to.equal(b);
     const large = await passportPage();
-    large.resize({ w: 4000 });
+    large.resize({ w: 2400 });
     const scaled = await Jimp.read(Buffer.from((await pool.run({ task: 'mrzPage' }, await jpeg(large), 'jpeg')).png)); // prettier-ignore
     expect(scaled.width).to.equal(MRZ_PAGE_SIZE);
   });
