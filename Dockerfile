@@ -25,7 +25,7 @@ RUN version="$(node -p "require('/tmp/lock.json').packages['node_modules/tsx'].v
 # The capture page (Preact, built by Vite): only its dist/ goes into the image.
 FROM node:22-slim AS page
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/package.json contracts/
 COPY libs libs
 COPY services services

@@ -16,7 +16,7 @@ import {
   openJourney,
   type Journey,
 } from '../support/captureBrowser.ts';
-import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const REDIRECT = 'https://rp.example.test/done';
 /** the smallest limit the gateway takes: the test images fit, a photo of noise does not */
@@ -27,7 +27,7 @@ const screen = (page: Page, name: string) =>
   page.locator(`main[data-screen="${name}"]`).waitFor({ timeout: 15_000 });
 
 /** A PNG of colour noise: megabytes that no JPEG squeezes under MAX_IMAGE_BYTES at 800 px. */
-function noisePng(width = 1200, height = 800): Promise<Buffer> {
+function noisePng(width = 1000, height = 700): Promise<Buffer> {
   const image = documentImage(width, height, 5);
   const { data } = image.bitmap;
   let state = 12345;
@@ -59,7 +59,7 @@ describe('capture page in a browser (built page, real gateway)', function () {
   });
   afterEach(async () => {
     for (const j of journeys.splice(0)) {
-      expect(j.problems, 'CSP violations and page errors').to.deep.equal([]);
+      expect(j.problems, 'CSP violations, page errors, layout faults').to.deep.equal([]);
       await j.close();
     }
   });
@@ -127,6 +127,10 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(await heading(j.page).textContent()).to.equal('Thank you, you are done');
     await j.page.waitForURL(REDIRECT, { timeout: 10_000 });
     expect(redirected).to.equal(REDIRECT);
+    // the link again, now that the session is over
+    expect((await j.page.goto(s.pageUrl))?.status()).to.equal(410);
+    await screen(j.page, 'ended-completed');
+    await j.shot('ended-completed');
 
     // the session's result through the SDK: the certifications a /verify of the same images gives
     const done = await caller().waitForSession('kyc-session', s.sessionId, { timeoutMs: 20_000 });
@@ -142,6 +146,28 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(kinds(done.result as VerifyResult)).to.deep.equal(kinds(direct.body));
   }); // prettier-ignore
 
+  it('passport fixed by the caller: no document choice, the photo page with its review, the selfie', async () => {
+    const s = await newSession({ documentType: 'PASSPORT' });
+    const j = await journey('passport');
+    await j.page.goto(s.pageUrl);
+    await screen(j.page, 'consent');
+    await j.page.getByLabel('I have read and agree to this').check();
+    await j.page.getByRole('button', { name: 'I agree, continue' }).click();
+    await screen(j.page, 'capture-passport');
+    expect(await j.page.locator('.eyebrow').textContent()).to.equal('Step 1 of 2');
+    await j.shot('capture-passport');
+    await j.page.locator('#upload-passport').setInputFiles({ name: 'passport.jpg', mimeType: 'image/jpeg', buffer: w.images.passport });
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await screen(j.page, 'capture-selfie');
+    await j.page.locator('#upload-selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: w.images.selfie });
+    await j.page.getByRole('button', { name: 'Send', exact: true }).click();
+    await screen(j.page, 'final-completed');
+    const done = await caller().sessionResult('kyc-session', s.sessionId);
+    expect(done).to.include({ status: 'COMPLETED', documentType: 'PASSPORT' });
+    expect(done.attempts).to.deep.equal({ passport: 1, selfie: 1 });
+  }); // prettier-ignore
+
   it('camera journey: fake camera for both sides, automatic selfie, submitted to its end', async () => {
     const s = await newSession();
     const j = await journey('camera');
@@ -151,7 +177,12 @@ describe('capture page in a browser (built page, real gateway)', function () {
       await screen(j.page, `capture-${side}`);
       await j.page.getByRole('button', { name: 'Use the camera' }).click();
       const take = j.page.getByRole('button', { name: 'Take photo' });
-      await j.page.waitForFunction("(document.querySelector('video')?.videoWidth ?? 0) > 0");
+      // enabled once the preview plays (a string waitForFunction would be eval, which the CSP refuses)
+      await eventually(
+        'the camera preview',
+        async () => ((await take.isEnabled()) ? true : undefined),
+        10_000,
+      );
       await j.shot(`camera-${side}`);
       await take.click();
       await screen(j.page, 'review');
@@ -201,6 +232,24 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.getByRole('button', { name: 'Continue on this device' }).click();
     await screen(j.page, 'consent');
     await j.shot('consent');
+    // the watch behind every journey sees a violation: an inline style and script are refused
+    await j.page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<div style="color:red">x</div>'); const s = document.createElement('script'); s.textContent = 'window.ran = 1'; document.body.append(s);`);
+    await j.page.waitForTimeout(200);
+    expect(await j.page.evaluate('window.ran')).to.equal(undefined);
+    expect(j.problems.filter((p) => p.startsWith('csp:'))).to.have.length.greaterThanOrEqual(2);
+    j.problems.length = 0;
+  }); // prettier-ignore
+
+  it('a session cancelled while its page is open shows its end at the next action', async () => {
+    const s = await newSession();
+    const j = await journey('cancelled-meanwhile');
+    await j.page.goto(s.pageUrl);
+    await screen(j.page, 'consent');
+    await caller().cancelSession('kyc-session', s.sessionId);
+    await j.page.getByLabel('I have read and agree to this').check();
+    await j.page.getByRole('button', { name: 'I agree, continue' }).click();
+    await screen(j.page, 'ended-cancelled');
+    await j.shot('ended-cancelled');
   });
 
   it('bad input: unknown and ended links, no image, oversize, retakes beyond the limit', async () => {
@@ -251,5 +300,37 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(refused.status).to.equal(409);
     await j.page.getByRole('button', { name: 'Continue' }).click();
     await screen(j.page, 'capture-back');
+    // the other sides, then what there is: the session fails (capture_incomplete), said plainly
+    await j.page
+      .locator('#upload-back')
+      .setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: w.images.back });
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await screen(j.page, 'capture-selfie');
+    await j.page
+      .locator('#upload-selfie')
+      .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: w.images.selfie });
+    await screen(j.page, 'submit');
+    await j.shot('submit-incomplete');
+    await j.page.getByRole('button', { name: 'Send what I have' }).click();
+    await screen(j.page, 'final-failed');
+    await j.shot('final-failed');
+    expect(await caller().sessionResult('kyc-session', s.sessionId)).to.include({
+      status: 'FAILED',
+      failure: 'capture_incomplete',
+    });
+
+    // the timers end sessions too (last in the suite: the clock moves for every session)
+    const idle = await newSession();
+    expect((await w.page(idle.token).get('/session')).status).to.equal(200);
+    const old = await newSession();
+    w.clock.advance(61 * 60_000);
+    expect((await j.page.goto(idle.pageUrl))?.status()).to.equal(410);
+    await screen(j.page, 'ended-abandoned');
+    await j.shot('ended-abandoned');
+    w.clock.advance(7 * 24 * 60 * 60_000);
+    expect((await j.page.goto(old.pageUrl))?.status()).to.equal(410);
+    await screen(j.page, 'ended-expired');
+    await j.shot('ended-expired');
   });
 });

@@ -3,7 +3,8 @@
 // desktop sizes under test-artifacts/capture/<journey>/, and a watch on Content-Security-Policy
 // violations and page errors.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { cameraFrame } from './idDocuments.ts';
 
@@ -14,9 +15,20 @@ export const ARTIFACTS = `${ROOT}test-artifacts/capture`;
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
-/** The built page's directory; builds it first when there is none (make test builds it too). */
+/** The newest modification time (ms) of the page's sources. */
+function newestSource(): number {
+  const page = `${ROOT}services/capture-page`;
+  const files = readdirSync(`${page}/src`, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+  const all = [...files, `${page}/index.html`, `${page}/vite.config.ts`, `${page}/package.json`];
+  return Math.max(...all.map((file) => statSync(file).mtimeMs));
+}
+
+/** The built page's directory, built first when missing or older than its sources (as make does). */
 export function builtPage(): string {
-  if (!existsSync(`${PAGE_DIST}/index.html`))
+  const index = `${PAGE_DIST}/index.html`;
+  if (!existsSync(index) || statSync(index).mtimeMs < newestSource())
     execFileSync('npm', ['run', '-s', 'build', '-w', 'services/capture-page'], {
       cwd: ROOT,
       stdio: 'inherit',
@@ -71,7 +83,7 @@ export function launchBrowser(video: string): Promise<Browser> {
 export interface Journey {
   page: Page;
   context: BrowserContext;
-  /** CSP violations and page errors seen so far */
+  /** CSP violations, page errors and layout faults (sideways overflow, small buttons) so far */
   problems: string[];
   /** screenshots of the current screen at phone and desktop size: <nn>-<step>-<size>.png */
   shot(step: string): Promise<void>;
@@ -85,6 +97,7 @@ export async function openJourney(
   device: 'phone' | 'desktop' = 'phone',
 ): Promise<Journey> {
   const dir = `${ARTIFACTS}/${name}`;
+  rmSync(dir, { recursive: true, force: true }); // no screenshot of an earlier run stays beside
   mkdirSync(dir, { recursive: true });
   const phone = device === 'phone';
   const context = await browser.newContext({
@@ -107,12 +120,21 @@ export async function openJourney(
     problems,
     async shot(step) {
       const nn = String(++count).padStart(2, '0');
-      const own = phone ? PHONE : DESKTOP;
-      const other = phone ? DESKTOP : PHONE;
-      await page.screenshot({ path: `${dir}/${nn}-${step}-${phone ? 'phone' : 'desktop'}.png`, fullPage: true }); // prettier-ignore
-      await page.setViewportSize(other);
-      await page.screenshot({ path: `${dir}/${nn}-${step}-${phone ? 'desktop' : 'phone'}.png`, fullPage: true }); // prettier-ignore
-      await page.setViewportSize(own);
+      const sizes = phone ? ([['phone', PHONE], ['desktop', DESKTOP]] as const) : ([['desktop', DESKTOP], ['phone', PHONE]] as const); // prettier-ignore
+      for (const [size, viewport] of sizes) {
+        await page.setViewportSize(viewport);
+        await page.screenshot({ path: `${dir}/${nn}-${step}-${size}.png`, fullPage: true });
+        // nothing wider than the screen, and every button a finger can hit (44 px)
+        const wide = await page.evaluate(
+          'document.documentElement.scrollWidth > window.innerWidth',
+        );
+        if (wide) problems.push(`layout: ${step} overflows sideways at ${size} size`);
+        for (const button of await page.locator('.button').all()) {
+          const box = await button.boundingBox();
+          if (box && box.height < 44) problems.push(`layout: a ${box.height}px button on ${step} at ${size} size`); // prettier-ignore
+        }
+      }
+      await page.setViewportSize(phone ? PHONE : DESKTOP);
     },
     close: () => context.close(),
   };

@@ -3,6 +3,7 @@
 // on, and the processing screen polls the status until the session ends.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Answer, CaptureApi, Failure } from './api.ts';
+import { attemptsLeft, FINAL_STATES, reviewed, screenOf, type JourneyStep } from './journey.ts';
 import { strings } from './strings/index.ts';
 import type { CaptureProblem, CaptureSession, CaptureSide, SessionState } from './strings/types.ts';
 import { CaptureScreen, type CaptureNotice } from './screens/Capture.tsx';
@@ -21,42 +22,14 @@ import {
 import { NoAttemptsScreen, SubmitScreen } from './screens/Submit.tsx';
 
 type Screen =
+  | Exclude<JourneyStep, { name: 'capture' }>
   | { name: 'loading' }
   | { name: 'failure'; failure: Failure }
   | { name: 'handoff' }
-  | { name: 'consent' }
-  | { name: 'documentType' }
   | { name: 'capture'; side: CaptureSide; notice?: CaptureNotice }
   | { name: 'review'; side: CaptureSide; image: Blob }
   | { name: 'noAttempts'; side: CaptureSide }
-  | { name: 'submit' }
-  | { name: 'processing' }
   | { name: 'final'; state: SessionState; redirectUrl: string | null };
-
-const FINAL: readonly SessionState[] = ['completed', 'failed', 'expired', 'abandoned', 'cancelled'];
-
-/** Captures of `side` the session still allows. */
-export function attemptsLeft(session: CaptureSession, side: CaptureSide): number {
-  const { retryCount, selfieRetryCount } = session.settings;
-  const allowed = 1 + (side === 'selfie' ? selfieRetryCount : retryCount);
-  return Math.max(0, allowed - (session.attempts[side] ?? 0));
-}
-
-/** Whether a photo of `side` gets a review screen before it is sent. */
-function reviewed(session: CaptureSession, side: CaptureSide): boolean {
-  if (side === 'back') return session.settings.reviewScreenBack;
-  return side !== 'selfie' && session.settings.reviewScreenFront;
-}
-
-/** The screen a live session calls for. */
-function screenOf(session: CaptureSession): Screen {
-  if (session.state === 'submitted' || session.state === 'processing')
-    return { name: 'processing' };
-  if (!session.consent.given) return { name: 'consent' };
-  if (session.documentType === null) return { name: 'documentType' };
-  const side = session.sides.find((s) => !session.accepted[s] && attemptsLeft(session, s) > 0);
-  return side ? { name: 'capture', side } : { name: 'submit' };
-}
 
 export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
   const [session, setSession] = useState<CaptureSession | undefined>();
@@ -146,7 +119,7 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
           url={session.handoffUrl}
           onHere={() => void load()}
           onStatus={(status) => {
-            if (FINAL.includes(status.state))
+            if (FINAL_STATES.includes(status.state))
               setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl });
             else if (status.state === 'submitted' || status.state === 'processing')
               setScreen({ name: 'processing' });

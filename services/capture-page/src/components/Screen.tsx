@@ -7,6 +7,8 @@ interface ScreenProps {
   title: string;
   /** a short line above the heading, e.g. "Step 2 of 3" */
   eyebrow?: string | undefined;
+  /** a picture above the heading (decorative) */
+  icon?: ComponentChildren;
   /** the screen's name for the tests and the stylesheet */
   name: string;
   /** an error or advice announced to assistive technology */
@@ -14,7 +16,7 @@ interface ScreenProps {
   children?: ComponentChildren;
 }
 
-export function Screen({ title, eyebrow, name, alert, children }: ScreenProps) {
+export function Screen({ title, eyebrow, name, icon, alert, children }: ScreenProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
@@ -22,6 +24,7 @@ export function Screen({ title, eyebrow, name, alert, children }: ScreenProps) {
   }, [title, name]);
   return (
     <main class={`screen screen-${name}`} data-screen={name}>
+      {icon}
       {eyebrow ? <p class="eyebrow">{eyebrow}</p> : null}
       <h1 tabIndex={-1} ref={heading}>
         {title}

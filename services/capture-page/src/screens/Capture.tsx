@@ -1,8 +1,8 @@
-// One side's capture: the camera (getUserMedia, a guide frame over the preview, a capture button;
-// for the selfie in 'auto' mode a countdown once the preview has run steadily for a second) and,
-// always visible, a file upload (<input type=file capture>) as the fallback. Advice for the last
-// photo's problems is announced above.
-import { useEffect, useRef, useState } from 'preact/hooks';
+// One side's capture: the camera (components/Camera.tsx) and, always visible, a file upload
+// (<input type=file capture>) as the fallback; the photo is prepared for upload (photo.ts) and
+// handed on. Advice for the last photo's problems is announced above.
+import { useState } from 'preact/hooks';
+import { Camera } from '../components/Camera.tsx';
 import { Busy, Button, Screen } from '../components/Screen.tsx';
 import { grabFrame, preparePhoto } from '../photo.ts';
 import { fill, type Strings } from '../strings/index.ts';
@@ -14,10 +14,6 @@ export type CaptureNotice =
   | { kind: 'wrongType' }
   | { kind: 'notAllowed' }
   | { kind: 'camera' };
-
-/** Seconds the selfie countdown runs, after STEADY_MS of a playing preview. */
-const COUNTDOWN_S = 3;
-const STEADY_MS = 1000;
 
 interface CaptureProps {
   text: Strings;
@@ -62,101 +58,6 @@ function Notice({ text, notice }: { text: Strings; notice: CaptureNotice }) {
     case 'camera':
       return <p>{text.cameraUnavailable}</p>;
   }
-}
-
-function Camera(props: {
-  text: Strings;
-  selfie: boolean;
-  autoCapture: boolean;
-  busy: boolean;
-  onFrame: (video: HTMLVideoElement) => void;
-  onClose: () => void;
-  onUnavailable: () => void;
-}) {
-  const { text } = props;
-  const video = useRef<HTMLVideoElement>(null);
-  const [playing, setPlaying] = useState(false);
-  const [countdown, setCountdown] = useState<number | undefined>();
-
-  useEffect(() => {
-    let stream: MediaStream | undefined;
-    let cancelled = false;
-    const constraints: MediaStreamConstraints = {
-      audio: false,
-      video: {
-        facingMode: props.selfie ? 'user' : 'environment',
-        width: { ideal: 1920 },
-        height: { ideal: 1080 },
-      },
-    };
-    navigator.mediaDevices
-      ?.getUserMedia(constraints)
-      .then((s) => {
-        stream = s;
-        if (cancelled) return s.getTracks().forEach((t) => t.stop());
-        if (video.current) video.current.srcObject = s;
-      })
-      .catch(() => !cancelled && props.onUnavailable());
-    if (!navigator.mediaDevices) props.onUnavailable();
-    return () => {
-      cancelled = true;
-      stream?.getTracks().forEach((t) => t.stop());
-    };
-  }, []);
-
-  // automatic selfie: a countdown once the preview has played steadily for a moment
-  useEffect(() => {
-    if (!props.autoCapture || !playing || props.busy) return;
-    let left = COUNTDOWN_S;
-    let timer = setTimeout(function tick() {
-      setCountdown(left);
-      if (left === 0) {
-        if (video.current) props.onFrame(video.current);
-        return;
-      }
-      left -= 1;
-      timer = setTimeout(tick, 1000);
-    }, STEADY_MS);
-    return () => clearTimeout(timer);
-  }, [playing, props.autoCapture, props.busy]);
-
-  return (
-    <div class="camera">
-      <div class={props.selfie ? 'viewfinder selfie' : 'viewfinder document'}>
-        <video
-          ref={video}
-          autoplay
-          muted
-          playsInline
-          aria-label={text.cameraVideoLabel}
-          onPlaying={() => setPlaying(true)}
-        />
-        <div class="guide" aria-hidden="true" />
-        {countdown !== undefined && countdown > 0 ? (
-          <div class="countdown" aria-hidden="true">
-            {countdown}
-          </div>
-        ) : null}
-      </div>
-      {props.autoCapture ? (
-        <p role="status" aria-live="polite">
-          {countdown !== undefined && countdown > 0
-            ? fill(text.autoCaptureCountdown, { seconds: countdown })
-            : text.autoCaptureHint}
-        </p>
-      ) : null}
-      <div class="actions">
-        <Button
-          primary
-          disabled={!playing || props.busy}
-          onClick={() => video.current && props.onFrame(video.current)}
-        >
-          {text.takePhoto}
-        </Button>
-        <Button onClick={props.onClose}>{text.stopCamera}</Button>
-      </div>
-    </div>
-  );
 }
 
 export function CaptureScreen(props: CaptureProps) {
@@ -222,22 +123,23 @@ export function CaptureScreen(props: CaptureProps) {
             {text.useCamera}
           </Button>
         )}
-        <label class={busy ? 'button file disabled' : 'button file'} for={inputId}>
+        {/* the input inside its label: the label looks like a button, the input takes the focus */}
+        <label class={busy ? 'button file disabled' : 'button file'}>
+          <input
+            id={inputId}
+            class="visually-hidden"
+            type="file"
+            accept="image/*"
+            capture={selfie ? 'user' : 'environment'}
+            disabled={busy}
+            onChange={(e) => {
+              const input = e.currentTarget;
+              void chosen(input.files?.[0]);
+              input.value = '';
+            }}
+          />
           {selfie ? text.uploadPhotoSelfie : text.uploadPhoto}
         </label>
-        <input
-          id={inputId}
-          class="visually-hidden"
-          type="file"
-          accept="image/*"
-          capture={selfie ? 'user' : 'environment'}
-          disabled={busy}
-          onChange={(e) => {
-            const input = e.currentTarget;
-            void chosen(input.files?.[0]);
-            input.value = '';
-          }}
-        />
       </div>
     </Screen>
   );

@@ -4,10 +4,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CaptureApi, CaptureStatus, Failure } from '../api.ts';
 import { Busy, Button, Screen } from '../components/Screen.tsx';
+import { FINAL_STATES } from '../journey.ts';
 import type { Strings } from '../strings/index.ts';
 import type { SessionState } from '../strings/types.ts';
 
-const FINAL: readonly SessionState[] = ['completed', 'failed', 'expired', 'abandoned', 'cancelled'];
 const POLL_MS = 1500;
 const REDIRECT_MS = 5000;
 
@@ -41,15 +41,15 @@ export function EndedScreen({ text, state }: { text: Strings; state: SessionStat
 
 export function ProblemScreen(props: { text: Strings; failure: Failure; onRetry: () => void }) {
   const { text, failure } = props;
-  const network = failure.kind === 'network';
-  const conflict = failure.kind === 'conflict';
+  const [title, body] =
+    failure.kind === 'network'
+      ? [text.networkTitle, text.networkBody]
+      : failure.kind === 'conflict'
+        ? [text.outOfStepTitle, text.outOfStepBody]
+        : [text.serverTitle, text.serverBody];
   return (
-    <Screen
-      name="problem"
-      title={network ? text.networkTitle : conflict ? text.pageTitle : text.serverTitle}
-      alert={conflict ? text.notAllowedNow : undefined}
-    >
-      {conflict ? null : <p>{network ? text.networkBody : text.serverBody}</p>}
+    <Screen name="problem" title={title}>
+      <p>{body}</p>
       <Button primary onClick={props.onRetry}>
         {text.tryAgain}
       </Button>
@@ -91,7 +91,7 @@ export function ProcessingScreen(props: {
   usePollStatus(
     props.api,
     (status) => {
-      if (!FINAL.includes(status.state)) return false;
+      if (!FINAL_STATES.includes(status.state)) return false;
       props.onEnd(status);
       return true;
     },
@@ -132,10 +132,15 @@ export function FinalScreen(props: {
     return () => clearTimeout(timer);
   }, [redirect]);
   return (
-    <Screen name={`final-${state}`} title={text.finalTitle[state]}>
-      <div class={`badge badge-${state}`} aria-hidden="true">
-        {state === 'completed' ? '✓' : '!'}
-      </div>
+    <Screen
+      name={`final-${state}`}
+      title={text.finalTitle[state]}
+      icon={
+        <div class={`badge badge-${state}`} aria-hidden="true">
+          {state === 'completed' ? '✓' : '!'}
+        </div>
+      }
+    >
       <p>{text.finalBody[state]}</p>
       {redirect ? (
         <>

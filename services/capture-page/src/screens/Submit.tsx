@@ -13,7 +13,7 @@ export function SubmitScreen(props: {
   const { text } = props;
   return (
     <Screen name="submit" title={text.submitTitle}>
-      <p>{props.missing.length === 0 ? text.submitBody : text.noAttemptsBody}</p>
+      <p>{props.missing.length === 0 ? text.submitBody : text.submitIncompleteBody}</p>
       {props.busy ? <Busy text={text.working} /> : null}
       <Button primary disabled={props.busy} onClick={props.onSubmit}>
         {props.missing.length === 0 ? text.submit : text.sendAnyway}

@@ -31,6 +31,9 @@ export const en = {
   },
   networkTitle: 'We could not reach the server',
   networkBody: 'Check your internet connection and try again.',
+  outOfStepTitle: 'This step is already behind you',
+  outOfStepBody:
+    'Another tab or device may have moved this identity check on. Try again to see where it is.',
   serverTitle: 'Something went wrong on our side',
   serverBody: 'Please try again in a moment.',
 
@@ -131,6 +134,8 @@ export const en = {
   // submit and after
   submitTitle: 'Ready to send',
   submitBody: 'All the photos are ready. Send them to finish your identity check.',
+  submitIncompleteBody:
+    'A photo could not be accepted and has no attempts left. You can send what you have; the service that sent you here will tell you what to do next.',
   submit: 'Send',
   processingTitle: 'Checking your identity…',
   processingBody: 'This usually takes less than a minute. Keep this page open.',

@@ -1,0 +1,42 @@
+// The journey's rules over the session the API describes, without I/O: how many captures a side
+// has left, which sides get a review screen, and which step a live session is at.
+import type { CaptureSession, CaptureSide, SessionState } from './strings/types.ts';
+
+export const FINAL_STATES: readonly SessionState[] = [
+  'completed',
+  'failed',
+  'expired',
+  'abandoned',
+  'cancelled',
+];
+
+/** Where a live session stands: the screen its next action needs. */
+export type JourneyStep =
+  | { name: 'processing' }
+  | { name: 'consent' }
+  | { name: 'documentType' }
+  | { name: 'capture'; side: CaptureSide }
+  | { name: 'submit' };
+
+/** Captures of `side` the session still allows. */
+export function attemptsLeft(session: CaptureSession, side: CaptureSide): number {
+  const { retryCount, selfieRetryCount } = session.settings;
+  const allowed = 1 + (side === 'selfie' ? selfieRetryCount : retryCount);
+  return Math.max(0, allowed - (session.attempts[side] ?? 0));
+}
+
+/** Whether a photo of `side` gets a review screen before it is sent. */
+export function reviewed(session: CaptureSession, side: CaptureSide): boolean {
+  if (side === 'back') return session.settings.reviewScreenBack;
+  return side !== 'selfie' && session.settings.reviewScreenFront;
+}
+
+/** The screen a live session calls for. */
+export function screenOf(session: CaptureSession): JourneyStep {
+  if (session.state === 'submitted' || session.state === 'processing')
+    return { name: 'processing' };
+  if (!session.consent.given) return { name: 'consent' };
+  if (session.documentType === null) return { name: 'documentType' };
+  const side = session.sides.find((s) => !session.accepted[s] && attemptsLeft(session, s) > 0);
+  return side ? { name: 'capture', side } : { name: 'submit' };
+}

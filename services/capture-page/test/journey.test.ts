@@ -1,0 +1,86 @@
+// The page's journey rules and strings without a browser: which step a session is at, the
+// attempts a side has left, which sides get a review, and a text for every code the contract has.
+import {
+  CAPTURE_PROBLEMS,
+  CONSENT_TEXT_VERSION,
+  SESSION_DOCUMENT_TYPES,
+  CAPTURE_SIDES,
+} from '@idv/contracts';
+import { expect } from 'chai';
+import { attemptsLeft, reviewed, screenOf } from '../src/journey.ts';
+import { en } from '../src/strings/en.ts';
+import { fill, strings } from '../src/strings/index.ts';
+import type { CaptureSession } from '../src/strings/types.ts';
+
+function session(patch: Partial<CaptureSession> = {}): CaptureSession {
+  return {
+    state: 'capturing',
+    journeyType: 'KYC_WITH_FACE_COMPARISON',
+    documentType: 'DL',
+    documentTypes: ['DL', 'IDCARD', 'PASSPORT'],
+    sides: ['front', 'back', 'selfie'],
+    settings: {
+      selfieCaptureMode: 'auto',
+      reviewScreenFront: true,
+      reviewScreenBack: false,
+      retryCount: 1,
+      selfieRetryCount: 2,
+      maxImageBytes: 1 << 20,
+    },
+    attempts: {},
+    accepted: {},
+    consent: { given: true, textVersion: CONSENT_TEXT_VERSION },
+    locale: 'en',
+    redirectUrl: null,
+    handoffUrl: 'http://127.0.0.1:8081/capture/x',
+    expiresAt: '2030-01-01T00:00:00.000Z',
+    ...patch,
+  };
+}
+
+describe('capture page: journey rules', () => {
+  it('leads through consent, the document type, each side in order, then submit', () => {
+    expect(screenOf(session({ state: 'opened', consent: { given: false, textVersion: 'v' } }))).to.deep.equal({ name: 'consent' });
+    expect(screenOf(session({ documentType: null, sides: ['selfie'] }))).to.deep.equal({ name: 'documentType' });
+    expect(screenOf(session())).to.deep.equal({ name: 'capture', side: 'front' });
+    expect(screenOf(session({ accepted: { front: true } }))).to.deep.equal({ name: 'capture', side: 'back' });
+    expect(screenOf(session({ accepted: { front: true, back: true, selfie: true } }))).to.deep.equal({ name: 'submit' });
+    expect(screenOf(session({ state: 'processing' }))).to.deep.equal({ name: 'processing' });
+  }); // prettier-ignore
+
+  it('skips a side out of attempts and counts the selfie by its own retries', () => {
+    const spent = session({ attempts: { front: 2, selfie: 2 } });
+    expect(attemptsLeft(spent, 'front')).to.equal(0);
+    expect(attemptsLeft(spent, 'selfie')).to.equal(1);
+    expect(attemptsLeft(spent, 'back')).to.equal(2);
+    expect(screenOf(spent)).to.deep.equal({ name: 'capture', side: 'back' });
+    expect(screenOf(session({ attempts: { front: 2 }, accepted: { back: true, selfie: true } }))).to.deep.equal({ name: 'submit' });
+  }); // prettier-ignore
+
+  it('reviews the front and the passport page by reviewScreenFront, the back by its own, never the selfie', () => {
+    const s = session();
+    expect(CAPTURE_SIDES.map((side) => reviewed(s, side))).to.deep.equal([
+      true,
+      false,
+      true,
+      false,
+    ]);
+  });
+});
+
+describe('capture page: strings', () => {
+  it('has the consent text the server names, and advice for every problem and document type', () => {
+    expect(en.consentText[CONSENT_TEXT_VERSION]).to.be.an('array').that.is.not.empty;
+    for (const code of CAPTURE_PROBLEMS) expect(en.problems[code], code).to.be.a('string');
+    for (const type of SESSION_DOCUMENT_TYPES)
+      expect(en.documentTypes[type], type).to.be.a('string');
+  });
+
+  it('falls back from a region to its language, then to English, and fills placeholders', () => {
+    expect(strings('en-GB')).to.equal(en);
+    expect(strings('fr-CA')).to.equal(en);
+    expect(strings(undefined)).to.equal(en);
+    expect(fill(en.stepOf, { current: 2, total: 3 })).to.equal('Step 2 of 3');
+    expect(fill('{missing} stays', {})).to.equal('{missing} stays');
+  });
+});
