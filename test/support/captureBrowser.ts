@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { drawPortrait, licenceBack } from './idDocuments.ts';
+import { cameraFrame } from './idDocuments.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const PAGE_DIST = `${ROOT}services/capture-page/dist`;
@@ -37,13 +37,11 @@ export function builtPage(): string {
 }
 
 /**
- * A one-frame Y4M video (4:2:0), which Chromium's fake camera loops: a licence-like card with both
- * what the capture checks look for, a portrait (front, and the selfie's face) and a PDF417 (back).
+ * A one-frame Y4M video (4:2:0) of a card that passes every capture check of a licence journey
+ * (cameraFrame), which Chromium's fake camera loops.
  */
 export async function fakeCameraVideo(path: string, width = 1280, height = 720): Promise<string> {
-  const card = await licenceBack(undefined, width, height);
-  drawPortrait(card, 40, 80, Math.round(width * 0.28), Math.round(height * 0.62));
-  const { data } = card.bitmap;
+  const { data } = (await cameraFrame(width, height)).bitmap;
   const y = Buffer.alloc(width * height);
   const cw = width / 2;
   const ch = height / 2;

@@ -77,6 +77,20 @@ export async function licenceBack(text = aamva(), width = 1000, height = 630): P
   return image;
 }
 
+/**
+ * One frame for a fake camera that every capture check of a licence journey passes: a plain card
+ * with a portrait in the middle, big enough for a selfie (the same frame serves every side), and
+ * the licence PDF417 under it, modules of 3 px so it still reads after a page's JPEG squeeze.
+ */
+export async function cameraFrame(width = 1280, height = 720): Promise<Image> {
+  // a greyer card than documentImage's: a camera's video range brightens the frame by about 8%
+  const image = new Jimp({ width, height, color: 0xb4bac2ff });
+  drawPortrait(image, Math.round(width * 0.36), 40, Math.round(width * 0.28), Math.round(height * 0.6)); // prettier-ignore
+  const barcode = await Jimp.read(await pdf417Png(aamva(), 3));
+  image.composite(barcode, Math.round((width - barcode.width) / 2), height - barcode.height - 10);
+  return image;
+}
+
 /** MRZ lines as black OCR-B text on white, `size` pixels a line, as PNG bytes. */
 export async function mrzPng(lines: string[], size = 32): Promise<Buffer> {
   const fontFile = path.join(path.dirname(require.resolve('bwip-js/node')), '..', 'fonts', 'OCRB7.ttf'); // prettier-ignore

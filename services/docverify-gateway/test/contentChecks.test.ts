@@ -3,7 +3,7 @@
 // which side gets which check, the MRZ reader's time limit and queue bound, and a check that
 // overruns its worker thread failing open with a note.
 import { expect } from 'chai';
-import { Jimp } from 'jimp';
+import { intToRGBA, Jimp } from 'jimp';
 import { createOcrEngine, type OcrEngine } from '@idv/docread';
 import { createLogger } from '@idv/observability';
 import {
@@ -25,6 +25,7 @@ import {
 import { checksFor, imageContentChecks } from '../src/capture/contentChecks.ts';
 import { findFace } from '../src/capture/faceFinder.ts';
 import { readImageHeader } from '../src/capture/imageHeader.ts';
+import { MRZ_PAGE_SIZE } from '../src/capture/imageTasks.ts';
 import { MrzReader } from '../src/capture/mrzReader.ts';
 import { QualityPool } from '../src/capture/qualityPool.ts';
 
@@ -126,6 +127,18 @@ describe('content checks: bounded and failing open', function () {
     expect(page.problems).to.deep.equal([]);
     expect(page.notes).to.include({ mrzRead: 1 }).and.to.have.property('faceShare').above(0.01);
   }); // prettier-ignore
+
+  it('the OCR gets the lower half of the page in grey, at most MRZ_PAGE_SIZE wide', async () => {
+    const page = await passportPage();
+    const half = await Jimp.read(Buffer.from((await pool.run({ task: 'mrzPage' }, await png(page), 'png')).png)); // prettier-ignore
+    expect([half.width, half.height]).to.deep.equal([page.width, page.height - Math.floor(page.height / 2)]); // prettier-ignore
+    const { r, g, b } = intToRGBA(half.getPixelColor(half.width / 2, 10));
+    expect(r).to.equal(g).and.to.equal(b);
+    const large = await passportPage();
+    large.resize({ w: 2400 });
+    const scaled = await Jimp.read(Buffer.from((await pool.run({ task: 'mrzPage' }, await jpeg(large), 'jpeg')).png)); // prettier-ignore
+    expect(scaled.width).to.equal(MRZ_PAGE_SIZE);
+  });
 
   it('a barcode check over its time accepts the image, noted unchecked, and the pool goes on', async () => {
     const report = await run(1, 'back', await png(await licenceBack()));

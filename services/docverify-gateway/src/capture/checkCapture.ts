@@ -1,11 +1,12 @@
 // checkCapture(side, bytes, journey) -> problems[]: the one entry of the capture checks. Local
 // checks first (a readable PNG/JPEG/WebP within the pixel cap, big enough, sharp, well lit; the
-// decoding runs in a worker thread), then the content checks of contentChecks.ts.
+// decoding runs in a worker thread), then the content checks of contentChecks.ts. Like those, a
+// measure that overruns its worker's time limit keeps the image, noted `measureUnchecked`.
 import type { CaptureSide } from '@idv/contracts';
 import type { CaptureJourney, ContentChecks } from './contentChecks.ts';
 import { readImageHeader, type ImageHeader } from './imageHeader.ts';
 import type { Measures } from './measures.ts';
-import { UndecodableImage, type QualityPool } from './qualityPool.ts';
+import { CheckTimedOut, UndecodableImage, type QualityPool } from './qualityPool.ts';
 import {
   MAX_PIXELS,
   measureProblems,
@@ -49,6 +50,8 @@ export function captureChecker(pool: QualityPool, contentChecks: ContentChecks):
       measures = await pool.measure(bytes, header.format);
     } catch (err) {
       if (err instanceof UndecodableImage) return { problems: [NOT_AN_IMAGE] };
+      // a photo that takes a worker past its time limit is kept unmeasured (noted), not lost
+      if (err instanceof CheckTimedOut) return { problems: [], header, notes: { measureUnchecked: 1 } }; // prettier-ignore
       throw err;
     }
     const local = measureProblems(measures);
