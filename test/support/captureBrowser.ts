@@ -1,12 +1,13 @@
 // The capture page in headless Chromium for the browser suites: the built page (built here when
-// missing), a fake camera fed from a generated Y4M video, screenshots of each step at phone and
+// missing or stale), a fake camera fed from a generated Y4M video, screenshots of each step at phone and
 // desktop sizes under test-artifacts/capture/<journey>/, and a watch on Content-Security-Policy
 // violations and page errors.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { documentImage } from './captureImages.ts';
+import { Jimp } from 'jimp';
+import { drawPortrait, licenceBack } from './idDocuments.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const PAGE_DIST = `${ROOT}services/capture-page/dist`;
@@ -36,9 +37,21 @@ export function builtPage(): string {
   return PAGE_DIST;
 }
 
-/** A one-frame Y4M video (4:2:0) of a document-like card, which Chromium's fake camera loops. */
-export function fakeCameraVideo(path: string, width = 1280, height = 720): string {
-  const { data } = documentImage(width, height, 23).bitmap;
+/**
+ * What the fake camera films, for every side alike: a licence back with its PDF417 beside a large
+ * portrait, so the barcode check of the back and the face checks of the front and the selfie all
+ * find what they look for in the one frame.
+ */
+export async function cameraScene(width = 1920, height = 1080) {
+  const scene = new Jimp({ width, height, color: 0xd0d4d8ff });
+  scene.composite(await licenceBack(), 20, Math.round((height - 630) / 2));
+  drawPortrait(scene, 1120, 80, 720, height - 160);
+  return scene;
+}
+
+/** A one-frame Y4M video (4:2:0) of `scene`, which Chromium's fake camera loops. */
+export async function fakeCameraVideo(path: string): Promise<string> {
+  const { data, width, height } = (await cameraScene()).bitmap;
   const y = Buffer.alloc(width * height);
   const cw = width / 2;
   const ch = height / 2;
