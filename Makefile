@@ -16,7 +16,7 @@ install: $(STAMP)
 services: ## start PostgreSQL and RabbitMQ when they are installed here but not running
 	@bash infra/dev/backing-services.sh
 
-browser: ## Debian's chromium for the browser tests of the login pages
+browser: ## Debian's chromium for the browser tests of the login pages and the capture page
 	@sh infra/dev/ensure-chromium.sh
 
 # The capture page (services/capture-page, Vite): built into its dist/ when missing or older than

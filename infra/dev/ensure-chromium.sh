@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs Debian's chromium (driven by playwright-core in the oauth browser tests) when missing.
+# Installs Debian's chromium (driven by playwright-core in the oauth and capture page browser tests)
+# when missing.
 set -eu
 if [ -x /usr/bin/chromium ]; then exit 0; fi
 if ! command -v apt-get >/dev/null 2>&1; then
