@@ -134,32 +134,8 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
   const keptConfig = await config({
     dataRetention: { pii_retention_off: false, pii_retention_ttl: 600 },
   });
-  const keptVerification = async () => {
-    const servicePublicKey = await publicKey('docverify');
-    const key = newCaller();
-    const sharedKey = shared(key, servicePublicKey);
-    const request = { ...verify.verifyBody(), dvcID: keptConfig };
-    const res = await fetch(`${url('docverify')}/verify`, {
-      method: 'POST',
-      headers: {
-        ...credentialHeaders({
-          licenseKey: platform.licences.service,
-          servicePublicKey,
-          caller: key,
-        }),
-        ...JSON_TYPE,
-      },
-      body: JSON.stringify({ data: seal(sharedKey, JSON.stringify(request)) }),
-    });
-    const answer = (await res.json()) as { data?: string };
-    if (res.status !== 200 || !answer.data)
-      throw new Error(`/verify: ${res.status} ${JSON.stringify(answer)}`);
-    return (JSON.parse(unseal(sharedKey, answer.data)) as { verificationId: string })
-      .verificationId;
-  };
-
-  /** POST {data: encrypt(payload)} with a service licence; the plain or decrypted answer */
-  const encryptedCall = async (path: string, payload: unknown) => {
+  /** POST {data: encrypt(payload)} with a service licence: the answer and the key that opens it */
+  const encryptedPost = async (path: string, payload: unknown) => {
     const servicePublicKey = await publicKey('docverify');
     const key = newCaller();
     const sharedKey = shared(key, servicePublicKey);
@@ -177,8 +153,25 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
     });
     const answer = (await res.json()) as Record<string, unknown>;
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(answer)}`);
-    return answer;
+    return { answer, sharedKey };
   };
+  /** the plain answer (or the still encrypted one) of an encrypted call */
+  const encryptedCall = async (path: string, payload: unknown) =>
+    (await encryptedPost(path, payload)).answer;
+  /** POST /verify, its answer decrypted */
+  const verifyCall = async <T>(request: unknown): Promise<T> => {
+    const { answer, sharedKey } = await encryptedPost('/verify', request);
+    if (typeof answer.data !== 'string') throw new Error(`/verify: ${JSON.stringify(answer)}`);
+    return JSON.parse(unseal(sharedKey, answer.data)) as T;
+  };
+  const keptVerification = async () =>
+    (
+      await verifyCall<{ verificationId: string }>({
+        ...verify.verifyBody(),
+        dvcID: keptConfig,
+      })
+    ).verificationId;
+
   // documents by a verifier no worker serves: sessions are made and captured, never processed here
   let sessionConfig: Promise<void> | undefined;
   const session = async (sessionRequest: Record<string, unknown> = {}) => {
@@ -249,33 +242,15 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
     })();
     const { verifierId } = await reviewer;
     const front_image = Buffer.from('DOC:testy\nREVIEW:600000').toString('base64');
-    const servicePublicKey = await publicKey('docverify');
-    const key = newCaller();
-    const sharedKey = shared(key, servicePublicKey);
     const request = {
       dvcID: 'pending-kyc',
       verifications: ['dl_authenticate'],
       document: { id: 'doc-pending', type: 'dl', front_image },
     };
-    const res = await fetch(`${url('docverify')}/verify`, {
-      method: 'POST',
-      headers: {
-        ...credentialHeaders({
-          licenseKey: platform.licences.service,
-          servicePublicKey,
-          caller: key,
-        }),
-        ...JSON_TYPE,
-      },
-      body: JSON.stringify({ data: seal(sharedKey, JSON.stringify(request)) }),
-    });
-    const answer = (await res.json()) as { data?: string };
-    if (res.status !== 200 || !answer.data)
-      throw new Error(`/verify: ${res.status} ${JSON.stringify(answer)}`);
-    const result = JSON.parse(unseal(sharedKey, answer.data)) as {
+    const result = await verifyCall<{
       verificationId: string;
       certifications: { result: { followUp: { reference: string } } }[];
-    };
+    }>(request);
     const reference = result.certifications[0]!.result.followUp.reference;
     return { verifierId, verificationId: result.verificationId, reference };
   };

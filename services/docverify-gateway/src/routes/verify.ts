@@ -14,7 +14,7 @@ import { BadRequest, NotFound, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
 import { configured } from '../domain/sessionJourney.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
-import type { RunStore } from '../store/runs.ts';
+import { asyncVerifyRun, type RunStore } from '../store/runs.ts';
 import type {
   VerificationConfigRecord,
   VerificationConfigStore,
@@ -87,16 +87,12 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
           const id = randomUUID();
           const now = deps.clock.now();
           await deps.runs.create(
-            {
+            asyncVerifyRun(
               id,
-              communityId: config.communityId,
-              tenantId: config.tenantId,
-              configId: config.id,
-              dvcID: request.dvcID,
-              kind: 'async_verify',
-              sessionId: null,
-              deadline: new Date(now.getTime() + deps.asyncDeadlineMs),
-            },
+              config,
+              request.dvcID,
+              new Date(now.getTime() + deps.asyncDeadlineMs),
+            ),
             request,
           );
           await deps.runQueue.enqueue(id);

@@ -19,6 +19,25 @@ export type NewRun = Omit<
   'status' | 'pending' | 'failure' | 'starts' | 'createdAt' | 'endedAt'
 >;
 
+/** The run of an asynchronous /verify (and of a sync /verify parked on a pending answer). */
+export function asyncVerifyRun(
+  id: string,
+  config: { id: string; communityId: string; tenantId: string },
+  dvcID: string,
+  deadline: Date,
+): NewRun {
+  return {
+    id,
+    communityId: config.communityId,
+    tenantId: config.tenantId,
+    configId: config.id,
+    dvcID,
+    kind: 'async_verify',
+    sessionId: null,
+    deadline,
+  };
+}
+
 export interface RunOutcome {
   status: Exclude<RunStatus, 'processing'>;
   result?: VerifyResult;

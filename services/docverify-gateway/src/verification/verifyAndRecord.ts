@@ -2,7 +2,7 @@
 // the result with the events it owes. POST /verify, async runs and sessions all come through here.
 import type { EventEnvelope, VerifyRequest, VerifyResult } from '@idv/contracts';
 import { retentionPlan } from '../domain/retention.ts';
-import type { RunRecord } from '../store/runs.ts';
+import { asyncVerifyRun, type RunRecord } from '../store/runs.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 import type { VerificationStore } from '../store/verifications.ts';
 import { verificationEvents } from './events.ts';
@@ -54,16 +54,7 @@ async function parkPending(
   const now = deps.clock.now();
   const id = result.verificationId;
   await deps.runs.create(
-    {
-      id,
-      communityId: config.communityId,
-      tenantId: config.tenantId,
-      configId: config.id,
-      dvcID: request.dvcID,
-      kind: 'async_verify',
-      sessionId: null,
-      deadline: new Date(now.getTime() + PARKED_DEADLINE_MS),
-    },
+    asyncVerifyRun(id, config, request.dvcID, new Date(now.getTime() + PARKED_DEADLINE_MS)),
     request,
   );
   const run = await deps.runs.start(id);
