@@ -121,6 +121,8 @@ export {
   RUN_STATUSES,
   VerifyAccepted,
   VerificationView,
+  DOCUMENT_IMAGE_MEMBERS,
+  withoutDocumentImages,
   type RunStatus,
 } from './http/docverifyVerify.ts';
 export {

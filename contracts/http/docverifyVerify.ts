@@ -102,6 +102,23 @@ export const VerifyDocument = Type.Object(
   { additionalProperties: false },
 );
 
+/** Document members that are images or links to them (base64 or presigned URL). */
+export const DOCUMENT_IMAGE_MEMBERS: readonly string[] = Object.entries(
+  VerifyDocument.properties as Record<string, { description?: string }>,
+)
+  .filter(([, schema]) => schema.description === 'base64' || schema.description === 'presigned URL')
+  .map(([name]) => name);
+
+/** The request without its images: what a run parked on a follow-up still needs (the data it compares). */
+export function withoutDocumentImages<T>(request: T): T {
+  const document = (request as { document?: Record<string, unknown> }).document;
+  if (!document) return request;
+  const kept = Object.fromEntries(
+    Object.entries(document).filter(([name]) => !DOCUMENT_IMAGE_MEMBERS.includes(name)),
+  );
+  return { ...request, document: kept };
+}
+
 export const EVENT_INFO_FIELDS = [
   'ipAddress',
   'userAgent',

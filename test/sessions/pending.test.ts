@@ -106,6 +106,8 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     expect(await caller.verification(run.id)).to.deep.equal({ verificationId: run.id, status: 'pending' });
     const stored = await deps.runs.get(run.id);
     expect(stored?.pending?.dl_authenticate).to.deep.include({ verifier: 'review', followUp: { reviewId: 'rv-dl_authenticate' } });
+    // parked, it keeps what the follow-up compares, not the images
+    expect(await deps.runs.request(run.id)).to.deep.equal({ ...request, document: { id: 'doc-p', type: 'dl' } });
 
     expect(await settlePendingKind(deps, run.id, 'dl_authenticate', approved)).to.equal('completed');
     const view: VerificationView = await caller.verification(run.id);

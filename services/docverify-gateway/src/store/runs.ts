@@ -2,7 +2,12 @@
 // (from processing, or pending for a follow-up) in a transaction with its events, so a run re-run
 // by another replica after a crash is stored once. The request is sealed and dropped at the end;
 // the result stays sealed until retrieved (runResultPlan).
-import type { EventEnvelope, RunStatus, VerifyResult } from '@idv/contracts';
+import {
+  withoutDocumentImages,
+  type EventEnvelope,
+  type RunStatus,
+  type VerifyResult,
+} from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
@@ -111,6 +116,22 @@ export class RunStore {
     return row?.request_sealed
       ? (JSON.parse(this.box.open(row.request_sealed, id)) as unknown)
       : undefined;
+  }
+
+  /**
+   * Drops the images (and their links) from a run's held request once its connectors answered
+   * and only follow-ups are awaited: they need no more than the data the run compares.
+   */
+  async dropImages(id: string, trx: Knex = this.db): Promise<void> {
+    const row = (await trx(TABLE).select('request_sealed').where({ id }).first()) as
+      { request_sealed: string | null } | undefined;
+    if (!row?.request_sealed) return;
+    const request = JSON.parse(this.box.open(row.request_sealed, id)) as unknown;
+    await trx(TABLE)
+      .where({ id })
+      .update({
+        request_sealed: this.box.seal(JSON.stringify(withoutDocumentImages(request)), id),
+      });
   }
 
   /** The result held by a pending run (what its follow-up completes). */

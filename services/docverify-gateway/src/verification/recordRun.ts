@@ -2,7 +2,7 @@
 // follow-up), or failed. The run's row, its session's move and every event they owe are written in
 // one transaction, conditionally, so a run stored by another replica first is not stored again.
 import type { EventEnvelope, RunStatus, VerificationKind, VerifyResult } from '@idv/contracts';
-import type { EventOutbox } from '@idv/db';
+import type { EventOutbox, Knex } from '@idv/db';
 import type { Clock } from '../domain/clock.ts';
 import { runResultPlan } from '../domain/retention.ts';
 import { sessionEvents, verificationCompleted } from '../sessions/events.ts';
@@ -59,7 +59,9 @@ export async function recordRunResult(
   const pending = pendingKindsOf(result, now, pendingWas);
   if (pending) {
     const outcome = { status: 'pending' as const, result, pending };
-    const parked = await deps.runs.finish(run.id, from, outcome, () => [], undefined, pendingWas);
+    // what the follow-up needs is the data it compares, not the images
+    const dropImages = (trx: Knex.Transaction) => deps.runs.dropImages(run.id, trx);
+    const parked = await deps.runs.finish(run.id, from, outcome, () => [], dropImages, pendingWas);
     return parked && 'pending';
   }
   const owed: EventEnvelope[] = [];
