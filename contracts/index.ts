@@ -63,7 +63,7 @@ export {
   connectorQueue,
   callbackSecretMember,
   FOLLOW_UP_TYPES,
-  FOLLOW_UP_TICK_MS,
+  FOLLOW_UP_WAIT_TIERS_MS,
   followUpQueue,
   followUpWaitQueue,
   validateConfig,

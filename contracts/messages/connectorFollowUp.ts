@@ -1,6 +1,6 @@
 // Pending connector answers followed to the end. A worker whose provider answered "not final yet"
 // keeps a FollowUpJob on its own queues (idv.connector.<type>.followup, waiting in between on
-// ….followup.wait) and polls; a provider callback reaches the gateway, which hands its body to the
+// ….followup.wait.<n>s) and polls; a provider callback reaches the gateway, which hands its body to the
 // same queue. The final answer goes to the gateway as a FollowUpAnswer (docverify.followups).
 import { Type, type Static } from '@sinclair/typebox';
 import { VerificationKindSchema } from '../connectors/kinds.ts';

@@ -9,7 +9,7 @@ import {
 } from '@idv/broker';
 import {
   connectorQueue,
-  FOLLOW_UP_TICK_MS,
+  FOLLOW_UP_WAIT_TIERS_MS,
   followUpQueue,
   followUpWaitQueue,
   type ConnectorOf,
@@ -139,8 +139,10 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
         'x-dead-letter-exchange': '',
         'x-dead-letter-routing-key': DISPATCHER,
       }),
-      ...followingUp.map((type) =>
-        queue(followUpWaitQueue(type), delayQueueArguments(followUpQueue(type), FOLLOW_UP_TICK_MS)),
+      ...followingUp.flatMap((type) =>
+        FOLLOW_UP_WAIT_TIERS_MS.map((tier) =>
+          queue(followUpWaitQueue(type, tier), delayQueueArguments(followUpQueue(type), tier)),
+        ),
       ),
     ],
     exchanges: [exchange(DLX, 'direct'), exchange(EVENTS, 'topic')],
