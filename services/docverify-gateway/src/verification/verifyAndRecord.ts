@@ -53,6 +53,11 @@ async function parkPending(
 ): Promise<void> {
   const now = deps.clock.now();
   const id = result.verificationId;
+  // the follow-up needs only what data comparison reads (names, dob): never the images
+  const compares = (config.settings.dataComparisonAttributes ?? []).length > 0;
+  const document = Object.fromEntries(
+    Object.entries(request.document).filter(([member]) => !/image|liveid/i.test(member)),
+  );
   await deps.runs.create(
     {
       id,
@@ -64,7 +69,7 @@ async function parkPending(
       sessionId: null,
       deadline: new Date(now.getTime() + PARKED_DEADLINE_MS),
     },
-    request,
+    compares ? { ...request, document } : undefined,
   );
   const run = await deps.runs.start(id);
   if (run) await recordRunResult(deps, run, config, result, ['processing']);
