@@ -64,6 +64,8 @@ export {
   callbackSecretMember,
   FOLLOW_UP_TYPES,
   FOLLOW_UP_WAIT_TIERS_MS,
+  FOLLOW_UP_ANSWER_RETRY_MS,
+  followUpAnswersWaitQueue,
   followUpQueue,
   followUpWaitQueue,
   validateConfig,

@@ -51,6 +51,11 @@ export const FollowUpAnswer = Type.Object(
     kind: VerificationKindSchema,
     verifierTag: Type.String(),
     via: Type.Union([Type.Literal('poll'), Type.Literal('callback'), Type.Literal('deadline')]),
+    answeredAt: Type.Integer({
+      minimum: 0,
+      description:
+        'epoch ms of the answer: one that comes before its run is parked waits (docverify.followups.wait) for a while',
+    }),
     reply: Type.Object(
       {
         outcome: Type.Literal('completed'),

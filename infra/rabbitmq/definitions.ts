@@ -10,6 +10,8 @@ import {
 import {
   connectorQueue,
   FOLLOW_UP_WAIT_TIERS_MS,
+  FOLLOW_UP_ANSWER_RETRY_MS,
+  followUpAnswersWaitQueue,
   followUpQueue,
   followUpWaitQueue,
   type ConnectorOf,
@@ -139,6 +141,10 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
         'x-dead-letter-exchange': '',
         'x-dead-letter-routing-key': DISPATCHER,
       }),
+      queue(
+        followUpAnswersWaitQueue(FOLLOWUPS),
+        delayQueueArguments(FOLLOWUPS, FOLLOW_UP_ANSWER_RETRY_MS),
+      ),
       ...followingUp.flatMap((type) =>
         FOLLOW_UP_WAIT_TIERS_MS.map((tier) =>
           queue(followUpWaitQueue(type, tier), delayQueueArguments(followUpQueue(type), tier)),

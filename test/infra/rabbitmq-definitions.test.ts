@@ -130,6 +130,14 @@ describe('RabbitMQ definitions file', () => {
     expect(retry?.arguments['x-message-ttl']).to.be.a('number').above(0);
   });
 
+  it("puts the gateways' early follow-up answers to wait in a queue that dead-letters back", () => {
+    expect(queue(`${FOLLOWUPS_QUEUE}.wait`)?.arguments).to.include({
+      'x-queue-type': 'classic',
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': FOLLOWUPS_QUEUE,
+    });
+  });
+
   it('waits follow-ups of each type with follow-ups in queues that dead-letter back after their TTL', () => {
     expect(FOLLOW_UP_TYPES).to.include('agent_review');
     for (const type of FOLLOW_UP_TYPES) {
@@ -149,6 +157,7 @@ describe('RabbitMQ definitions file', () => {
       ...WORK_QUEUES.flatMap((q) => [q.name, deadLetterQueueName(q.name)]),
       `${EVENTS_QUEUE}.retry`,
       ...FOLLOW_UP_TYPES.flatMap((t) => waitQueuesOf(followUpQueueOf(t)).map((w) => w.name)),
+      `${FOLLOWUPS_QUEUE}.wait`,
     ];
     expect(definitions.queues.map((q) => q.name)).to.have.members(known);
   });
@@ -242,6 +251,7 @@ describe('RabbitMQ definitions file against the running services', function () {
       publishedQueue,
       runsQueue,
       followUpsQueue,
+      `${followUpsQueue}.wait`,
       ...FOLLOW_UP_TYPES.flatMap((t) => [
         followUpQueueOf(t, prefix),
         ...waitQueuesOf(followUpQueueOf(t, prefix)).map((w) => w.name),
@@ -327,6 +337,9 @@ describe('RabbitMQ definitions file against the running services', function () {
     const problems = [
       await redeclareAs(followUpsQueue, FOLLOWUPS_QUEUE),
       await redeclareAs(deadLetterQueueName(followUpsQueue), deadLetterQueueName(FOLLOWUPS_QUEUE)),
+      await redeclareAs(`${followUpsQueue}.wait`, `${FOLLOWUPS_QUEUE}.wait`, {
+        [FOLLOWUPS_QUEUE]: followUpsQueue,
+      }),
     ].filter((p) => p !== undefined);
     expect(problems).to.deep.equal([]);
   });

@@ -155,6 +155,7 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
       kind: job.kind,
       verifierTag: job.verifier.tag,
       via,
+      answeredAt: Date.now(),
       reply: { outcome: 'completed', authority: this.deps.type, result: final },
     };
     await this.publish(job.answerTo, answer);
