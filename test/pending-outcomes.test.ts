@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { VerificationView, VerifyResult } from '@idv/contracts';
+import { createSecretBox } from '@idv/crypto';
 import { callbackSignature } from '../services/docverify-gateway/src/routes/connectorCallback.ts';
 import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
 
@@ -76,6 +77,8 @@ describe('pending outcomes by poll: a review decided later completes the verific
     expect(pending!.result?.followUp).to.include({ how: 'poll' });
     const id = answer.verificationId;
     expect(await world.client('docverify', 'service').verification(id)).to.deep.equal({ verificationId: id, status: 'pending' });
+    const held = await world.platform.database.db('docverify.verification_runs').where({ id }).first();
+    expect(held.request_sealed, 'no comparison configured: nothing of the request is kept').to.equal(null);
 
     const done = await waitFor(world, id);
     expect(Date.now() - started, 'decided 3 s later').to.be.at.least(2900);
@@ -86,6 +89,27 @@ describe('pending outcomes by poll: a review decided later completes the verific
     expect(events.map((e) => e.eventName).sort()).to.deep.equal(['E_IDV_DOCUMENT_VALIDATE', 'E_IDV_VERIFICATION_COMPLETED']);
     expect(events.find((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED')?.data.status).to.equal('verified');
     expect(JSON.stringify(events)).not.to.match(/McTestface|doc-p/);
+  }); // prettier-ignore
+
+  it("compares the caller's names with the document the decided review yields, images not kept", async () => {
+    const { community } = world.platform;
+    const admin = world.client('docverify', 'service');
+    const made = await admin.request('PUT', `/verificationConfig/community/${community.id}`, {
+      tenantId: community.tenantId,
+      tag: 'kyc-compare',
+      dl_authenticate: [{ verifier: 'provider' }],
+      settings: { dataComparisonAttributes: [{ module: 'lastname check', criteria: { value: 'eq' } }] },
+    });
+    expect(made.status).to.equal(200);
+    const document = { id: 'doc-c', type: 'dl', lastName: 'McTestface', front_image: reviewImage('testy', 1000) };
+    const res = await admin.encryptedRequest<VerifyResult>('POST', '/verify', { dvcID: 'kyc-compare', verifications: ['dl_authenticate'], document });
+    expect(res.body.status).to.equal('pending');
+    const held = await world.platform.database.db('docverify.verification_runs').where({ id: res.body.verificationId }).first();
+    expect(held.request_sealed, 'the names are held for the comparison').to.be.a('string');
+    const opened = createSecretBox(Buffer.from(world.platform.env.MASTER_KEY!, 'base64')).open(held.request_sealed, res.body.verificationId);
+    expect(JSON.parse(opened).document).to.deep.equal({ id: 'doc-c', type: 'dl', lastName: 'McTestface' });
+    const done = await waitFor(world, res.body.verificationId);
+    expect(done.result?.certifications.map((c) => [c.kind, c.status])).to.deep.equal([['dl_authenticate', 'verified'], ['data_comparison', 'verified']]);
   }); // prettier-ignore
 
   it('a review never decided settles inconclusive when the follow-up deadline passes', async () => {

@@ -46,7 +46,7 @@ export interface ConnectorContract<T extends string = string, C extends TObject 
   deployment: ConnectorDeployment;
   /**
    * The provider may answer "not final yet" (a review still open): the worker follows such an
-   * answer up by polling (its queues `<queue>.followup` and `<queue>.followup.wait`), and the
+   * answer up by polling (its queues `<queue>.followup` and `<queue>.followup.wait.<n>s`), and the
    * provider may call back `POST /connector-callback/{verifierId}`, signed with the config member
    * `callbackSecret` names (HMAC-SHA256, see README "Pending outcomes").
    */

@@ -1,6 +1,6 @@
 // Pending connector answers followed to the end. A worker whose provider answered "not final yet"
 // keeps a FollowUpJob on its own queues (idv.connector.<type>.followup, waiting in between on
-// ….followup.wait) and polls; a provider callback reaches the gateway, which hands its body to the
+// ….followup.wait.<n>s) and polls; a provider callback reaches the gateway, which hands its body to the
 // same queue. The final answer goes to the gateway as a FollowUpAnswer (docverify.followups).
 import { Type, type Static } from '@sinclair/typebox';
 import { VerificationKindSchema } from '../connectors/kinds.ts';
@@ -51,6 +51,11 @@ export const FollowUpAnswer = Type.Object(
     kind: VerificationKindSchema,
     verifierTag: Type.String(),
     via: Type.Union([Type.Literal('poll'), Type.Literal('callback'), Type.Literal('deadline')]),
+    answeredAt: Type.Integer({
+      minimum: 0,
+      description:
+        'epoch ms of the answer: one that comes before its run is parked waits (docverify.followups.wait) for a while',
+    }),
     reply: Type.Object(
       {
         outcome: Type.Literal('completed'),

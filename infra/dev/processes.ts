@@ -21,6 +21,11 @@ export function devProcesses(env: Record<string, string | undefined>): DevProces
       name: 'docverify-gateway',
       entry: 'services/docverify-gateway/src/main.ts',
       healthUrl: `http://127.0.0.1:${port('DOCVERIFY_PORT', 8081)}/healthz`,
+      // dev only: the provider sandbox on this machine calls back reviews decided later
+      env: {
+        CONNECTOR_CALLBACK_URL:
+          env.CONNECTOR_CALLBACK_URL ?? `http://127.0.0.1:${port('DOCVERIFY_PORT', 8081)}`,
+      },
     },
     {
       name: 'webhooks-gateway',

@@ -9,7 +9,9 @@ import {
 } from '@idv/broker';
 import {
   connectorQueue,
-  FOLLOW_UP_TICK_MS,
+  FOLLOW_UP_WAIT_TIERS_MS,
+  FOLLOW_UP_ANSWER_RETRY_MS,
+  followUpAnswersWaitQueue,
   followUpQueue,
   followUpWaitQueue,
   type ConnectorOf,
@@ -139,8 +141,14 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
         'x-dead-letter-exchange': '',
         'x-dead-letter-routing-key': DISPATCHER,
       }),
-      ...followingUp.map((type) =>
-        queue(followUpWaitQueue(type), delayQueueArguments(followUpQueue(type), FOLLOW_UP_TICK_MS)),
+      queue(
+        followUpAnswersWaitQueue(FOLLOWUPS),
+        delayQueueArguments(FOLLOWUPS, FOLLOW_UP_ANSWER_RETRY_MS),
+      ),
+      ...followingUp.flatMap((type) =>
+        FOLLOW_UP_WAIT_TIERS_MS.map((tier) =>
+          queue(followUpWaitQueue(type, tier), delayQueueArguments(followUpQueue(type), tier)),
+        ),
       ),
     ],
     exchanges: [exchange(DLX, 'direct'), exchange(EVENTS, 'topic')],

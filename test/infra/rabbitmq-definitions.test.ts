@@ -12,7 +12,7 @@ import {
   workQueueArguments,
   type QueueType,
 } from '@idv/broker';
-import { CONNECTOR_TYPES, FOLLOW_UP_TYPES } from '@idv/contracts';
+import { CONNECTOR_TYPES, FOLLOW_UP_TYPES, FOLLOW_UP_WAIT_TIERS_MS } from '@idv/contracts';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { platformMigrations } from '@idv/platform';
 import {
@@ -58,6 +58,9 @@ const EVENTS_QUEUE = 'webhooks.dispatcher';
 const RUNS_QUEUE = 'docverify.runs';
 const FOLLOWUPS_QUEUE = 'docverify.followups';
 const followUpQueueOf = (type: string, prefix = CONNECTOR_PREFIX) => `${prefix}.${type}.followup`;
+/** the wait queues of a follow-up queue, one per TTL tier */
+const waitQueuesOf = (followUps: string) =>
+  FOLLOW_UP_WAIT_TIERS_MS.map((tier) => ({ tier, name: `${followUps}.wait.${tier / 1000}s` }));
 
 /** The work queues the services declare at start, with the queue type each one asks for. */
 const WORK_QUEUES: { name: string; type: QueueType }[] = [
@@ -127,16 +130,25 @@ describe('RabbitMQ definitions file', () => {
     expect(retry?.arguments['x-message-ttl']).to.be.a('number').above(0);
   });
 
-  it('waits follow-ups of each type with follow-ups in a queue that dead-letters back every tick', () => {
+  it("puts the gateways' early follow-up answers to wait in a queue that dead-letters back", () => {
+    expect(queue(`${FOLLOWUPS_QUEUE}.wait`)?.arguments).to.include({
+      'x-queue-type': 'classic',
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': FOLLOWUPS_QUEUE,
+    });
+  });
+
+  it('waits follow-ups of each type with follow-ups in queues that dead-letter back after their TTL', () => {
     expect(FOLLOW_UP_TYPES).to.include('agent_review');
     for (const type of FOLLOW_UP_TYPES) {
-      const wait = queue(`${followUpQueueOf(type)}.wait`);
-      expect(wait?.arguments, type).to.include({
-        'x-queue-type': 'classic',
-        'x-dead-letter-exchange': '',
-        'x-dead-letter-routing-key': followUpQueueOf(type),
-      });
-      expect(wait?.arguments['x-message-ttl']).to.be.a('number').above(0);
+      for (const { tier, name } of waitQueuesOf(followUpQueueOf(type))) {
+        expect(queue(name)?.arguments, name).to.deep.equal({
+          'x-queue-type': 'classic',
+          'x-message-ttl': tier,
+          'x-dead-letter-exchange': '',
+          'x-dead-letter-routing-key': followUpQueueOf(type),
+        });
+      }
     }
   });
 
@@ -144,7 +156,8 @@ describe('RabbitMQ definitions file', () => {
     const known = [
       ...WORK_QUEUES.flatMap((q) => [q.name, deadLetterQueueName(q.name)]),
       `${EVENTS_QUEUE}.retry`,
-      ...FOLLOW_UP_TYPES.map((t) => `${followUpQueueOf(t)}.wait`),
+      ...FOLLOW_UP_TYPES.flatMap((t) => waitQueuesOf(followUpQueueOf(t)).map((w) => w.name)),
+      `${FOLLOWUPS_QUEUE}.wait`,
     ];
     expect(definitions.queues.map((q) => q.name)).to.have.members(known);
   });
@@ -238,9 +251,10 @@ describe('RabbitMQ definitions file against the running services', function () {
       publishedQueue,
       runsQueue,
       followUpsQueue,
+      `${followUpsQueue}.wait`,
       ...FOLLOW_UP_TYPES.flatMap((t) => [
         followUpQueueOf(t, prefix),
-        `${followUpQueueOf(t, prefix)}.wait`,
+        ...waitQueuesOf(followUpQueueOf(t, prefix)).map((w) => w.name),
       ]),
     ]);
   });
@@ -308,9 +322,13 @@ describe('RabbitMQ definitions file against the running services', function () {
         ...[
           await redeclareAs(declared, name),
           await redeclareAs(deadLetterQueueName(declared), deadLetterQueueName(name)),
-          await redeclareAs(`${declared}.wait`, `${name}.wait`, { [name]: declared }),
         ].filter((p): p is string => p !== undefined),
       );
+      const waits = waitQueuesOf(name);
+      for (const [i, wait] of waitQueuesOf(declared).entries()) {
+        const problem = await redeclareAs(wait.name, waits[i]!.name, { [name]: declared });
+        if (problem) problems.push(problem);
+      }
     }
     expect(problems, problems.join('\n')).to.deep.equal([]);
   });
@@ -319,6 +337,9 @@ describe('RabbitMQ definitions file against the running services', function () {
     const problems = [
       await redeclareAs(followUpsQueue, FOLLOWUPS_QUEUE),
       await redeclareAs(deadLetterQueueName(followUpsQueue), deadLetterQueueName(FOLLOWUPS_QUEUE)),
+      await redeclareAs(`${followUpsQueue}.wait`, `${FOLLOWUPS_QUEUE}.wait`, {
+        [FOLLOWUPS_QUEUE]: followUpsQueue,
+      }),
     ].filter((p) => p !== undefined);
     expect(problems).to.deep.equal([]);
   });

@@ -9,6 +9,7 @@ import { createBroker, type Broker } from '@idv/broker';
 import {
   CONSENT_TEXT_VERSION,
   type EventEnvelope,
+  type FollowUpAnswer,
   type SessionView,
   type VerificationView,
   type VerifyRequest,
@@ -165,6 +166,20 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     const completed = await eventually('E_IDV_SESSION_COMPLETED', () => w.eventsNamed('E_IDV_SESSION_COMPLETED', sessionId)[0]);
     expect(completed.data).to.include({ verificationId: run.id, status: 'verified' });
     expect(await w.platform.database.db('docverify.session_images').where({ session_id: sessionId })).to.have.length(0);
+  }); // prettier-ignore
+
+  it('a follow-up answer that comes before its run is parked waits for it, then settles it', async () => {
+    const run = await newRun('async_verify', null);
+    const answer: FollowUpAnswer = { verificationId: run.id, kind: 'dl_authenticate', verifierTag: 'review', via: 'poll', answeredAt: Date.now(), reply: approved };
+    await broker.publish('', w.platform.env.DOCVERIFY_FOLLOWUPS_QUEUE!, answer);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await deps.runs.get(run.id))?.status, 'still processing, the answer waits').to.equal('processing');
+    await recordRunResult(deps, run, await config(), await answered(run.id, ['dl_authenticate'], ['dl_authenticate']), ['processing']);
+    const done = await eventually('the run completed by the waiting answer', async () => {
+      const now = await deps.runs.get(run.id);
+      return now?.status === 'completed' ? now : undefined;
+    });
+    expect(done.pending).to.equal(null);
   }); // prettier-ignore
 
   it('a session whose document review the agent decides seconds later ends completed', async () => {

@@ -280,7 +280,7 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
         await deleteQueues(platform.env.AMQP_URL!, [
           queue,
           `${queue}.followup`,
-          `${queue}.followup.wait`,
+          ...[1, 10, 60].map((s) => `${queue}.followup.wait.${s}s`),
         ]);
       }
       await verify.stop();

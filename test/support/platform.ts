@@ -114,6 +114,7 @@ export async function startPlatform(
       await deleteQueues(env.AMQP_URL!, [
         env.DOCVERIFY_RUNS_QUEUE!,
         env.DOCVERIFY_FOLLOWUPS_QUEUE!,
+        `${env.DOCVERIFY_FOLLOWUPS_QUEUE!}.wait`,
       ]);
     },
   };

@@ -218,7 +218,7 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
       const queues = types.flatMap((t) => [
         `${prefix}.${t}`,
         `${prefix}.${t}.followup`,
-        `${prefix}.${t}.followup.wait`,
+        ...[1, 10, 60].map((s) => `${prefix}.${t}.followup.wait.${s}s`),
       ]);
       await deleteQueues(await testAmqpUrl(), [...queues, eventsQueue]);
     },

@@ -159,7 +159,7 @@ export async function startVerifyWorld(options: VerifyWorldOptions): Promise<Ver
       await deleteQueues(await testAmqpUrl(), [
         `${prefix}.${connectorType}`,
         `${prefix}.${connectorType}.followup`,
-        `${prefix}.${connectorType}.followup.wait`,
+        ...[1, 10, 60].map((s) => `${prefix}.${connectorType}.followup.wait.${s}s`),
         eventsQueue,
       ]);
     },

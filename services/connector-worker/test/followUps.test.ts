@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import {
   connectorQueue,
   ConnectorReply,
+  FOLLOW_UP_WAIT_TIERS_MS,
   followUpQueue,
   followUpWaitQueue,
   validate,
@@ -36,7 +37,7 @@ describe('connector worker: pending answers followed up', function () {
     await h?.stop();
     const prefix = h?.env.CONNECTOR_QUEUE_PREFIX;
     if (prefix)
-      await deleteQueues(h.env.AMQP_URL!, [answerTo, followUpQueue('agent_review', prefix), followUpWaitQueue('agent_review', prefix)]);
+      await deleteQueues(h.env.AMQP_URL!, [answerTo, followUpQueue('agent_review', prefix), ...FOLLOW_UP_WAIT_TIERS_MS.map((tier) => followUpWaitQueue('agent_review', tier, prefix))]);
   }); // prettier-ignore
 
   /** Sends an agent review job of a dl image with `text`, followed up when `deadlineMs` is given. */

@@ -1,8 +1,8 @@
-// The follow-up queues of a worker whose type has followUps: its wait queue (fixed TTL, dead-letters
-// back) and the consumer of its follow-up queue. Types without follow-ups get nothing.
+// The follow-up queues of a worker whose type has followUps: its wait queues (one per fixed TTL,
+// dead-lettering back) and the consumer of its follow-up queue. Types without follow-ups get nothing.
 import type { Broker, Consumer } from '@idv/broker';
 import {
-  FOLLOW_UP_TICK_MS,
+  FOLLOW_UP_WAIT_TIERS_MS,
   FOLLOW_UP_TYPES,
   followUpQueue,
   followUpWaitQueue,
@@ -43,14 +43,17 @@ export async function startFollowUps(
   // a worker whose adapter was replaced (tests of the worker core) still owns the queues
   const followUp = resources.adapter.followUp ?? noFollowUp;
   const queue = followUpQueue(type, settings.CONNECTOR_QUEUE_PREFIX);
-  const waitQueue = followUpWaitQueue(type, settings.CONNECTOR_QUEUE_PREFIX);
+  const waitQueues = FOLLOW_UP_WAIT_TIERS_MS.map((tierMs) => ({
+    tierMs,
+    name: followUpWaitQueue(type, tierMs, settings.CONNECTOR_QUEUE_PREFIX),
+  }));
   const followUps = new FollowUps({
     type,
     followUp,
     box: resources.box,
     http: resources.http,
     broker: resources.broker,
-    waitQueue,
+    waitQueues,
     settings: {
       firstPollMs: settings.FOLLOW_UP_FIRST_POLL_MS,
       maxPollMs: settings.FOLLOW_UP_MAX_POLL_MS,
@@ -62,6 +65,7 @@ export async function startFollowUps(
     prefetch: FOLLOW_UP_PREFETCH,
     queueType: 'quorum',
   });
-  await resources.broker.declareDelayQueue(waitQueue, queue, FOLLOW_UP_TICK_MS);
+  for (const wait of waitQueues)
+    await resources.broker.declareDelayQueue(wait.name, queue, wait.tierMs);
   return { followUps, consumer };
 }

@@ -1,6 +1,6 @@
 // Pending provider answers followed to the end, for types with followUps. The first answer
-// "pending" leaves a FollowUpJob in the type's wait queue; every tick (FOLLOW_UP_TICK_MS) it comes
-// back through the follow-up queue, is polled when its time has come (backoff doubling from
+// "pending" leaves a FollowUpJob in one of the type's wait queues (the longest fixed TTL of
+// FOLLOW_UP_WAIT_TIERS_MS that fits the wait); it comes back through the follow-up queue, is polled when its time has come (backoff doubling from
 // firstPollMs to maxPollMs; rarely, as a safety net, when the provider calls back) and goes back to
 // wait while still pending. A provider callback the gateway authenticated arrives on the same queue
 // with its body. The final answer, or an inconclusive one once the deadline passed, is published to
@@ -44,7 +44,8 @@ export interface FollowUpDeps<T extends ConnectorType = ConnectorType> {
   box: SecretBox;
   http: AxiosInstance;
   broker: Broker;
-  waitQueue: string;
+  /** the wait queues, one per TTL tier */
+  waitQueues: readonly { tierMs: number; name: string }[];
   settings: FollowUpSettings;
   logger: Logger;
 }
@@ -154,14 +155,22 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
       kind: job.kind,
       verifierTag: job.verifier.tag,
       via,
+      answeredAt: Date.now(),
       reply: { outcome: 'completed', authority: this.deps.type, result: final },
     };
     await this.publish(job.answerTo, answer);
     this.deps.logger.info({ verificationId: job.verificationId, kind: job.kind, via, status: final.status }, 'follow-up answered');
   } // prettier-ignore
 
+  /** Back to wait: in the longest tier that does not pass the next poll (or the deadline). */
   private wait(job: FollowUpJob): Promise<void> {
-    return this.publish(this.deps.waitQueue, job);
+    const waitMs = Math.min(job.pollAt, job.deadline) - Date.now();
+    const [shortest] = this.deps.waitQueues;
+    const tier = this.deps.waitQueues.reduce(
+      (best, t) => (t.tierMs <= waitMs && t.tierMs > best.tierMs ? t : best),
+      shortest!,
+    );
+    return this.publish(tier.name, job);
   }
 
   /** Through the default exchange; the broker away puts the message back for later. */

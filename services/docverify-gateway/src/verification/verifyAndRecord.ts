@@ -1,6 +1,11 @@
 // The one verification use case: run the request through the config (runVerification) and store
 // the result with the events it owes. POST /verify, async runs and sessions all come through here.
-import type { EventEnvelope, VerifyRequest, VerifyResult } from '@idv/contracts';
+import {
+  withoutDocumentImages,
+  type EventEnvelope,
+  type VerifyRequest,
+  type VerifyResult,
+} from '@idv/contracts';
 import { retentionPlan } from '../domain/retention.ts';
 import { asyncVerifyRun, type RunRecord } from '../store/runs.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
@@ -53,9 +58,11 @@ async function parkPending(
 ): Promise<void> {
   const now = deps.clock.now();
   const id = result.verificationId;
+  // the follow-up needs only what data comparison reads (names, dob): never the images
+  const compares = (config.settings.dataComparisonAttributes ?? []).length > 0;
   await deps.runs.create(
     asyncVerifyRun(id, config, request.dvcID, new Date(now.getTime() + PARKED_DEADLINE_MS)),
-    request,
+    compares ? withoutDocumentImages(request) : undefined,
   );
   const run = await deps.runs.start(id);
   if (run) await recordRunResult(deps, run, config, result, ['processing']);
