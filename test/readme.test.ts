@@ -2,24 +2,13 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { configTable, END, START } from '../infra/dev/configTable.ts';
-
-/** Table rows without the padding prettier adds. */
-const rows = (table: string) =>
-  table
-    .split('\n')
-    .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line))
-    .map((line) =>
-      line
-        .split('|')
-        .map((cell) => cell.trim())
-        .join('|'),
-    );
+import { tableRows } from './support/markdownTable.ts';
 
 describe('README', () => {
   it('lists every environment variable with its default and meaning, as the config defines them', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf(START), readme.indexOf(END));
-    expect(rows(section)).to.deep.equal(rows(configTable()));
+    expect(tableRows(section)).to.deep.equal(tableRows(configTable()));
   });
 
   it('names only files that exist in its map of where things are', () => {

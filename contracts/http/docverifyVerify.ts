@@ -109,10 +109,14 @@ export const DOCUMENT_IMAGE_MEMBERS: readonly string[] = Object.entries(
   .filter(([, schema]) => schema.description === 'base64' || schema.description === 'presigned URL')
   .map(([name]) => name);
 
-/** The request without its images: what a run parked on a follow-up still needs (the data it compares). */
+/**
+ * The request without its images: what a run parked on a follow-up still needs (the data it
+ * compares). The request itself when it carries no image.
+ */
 export function withoutDocumentImages<T>(request: T): T {
   const document = (request as { document?: Record<string, unknown> }).document;
-  if (!document) return request;
+  if (!document || !Object.keys(document).some((name) => DOCUMENT_IMAGE_MEMBERS.includes(name)))
+    return request;
   const kept = Object.fromEntries(
     Object.entries(document).filter(([name]) => !DOCUMENT_IMAGE_MEMBERS.includes(name)),
   );

@@ -31,5 +31,9 @@ describe('contracts: document images', () => {
       document: { id: 'd1', type: 'dl', firstName: 'Testy' },
     });
     expect(withoutDocumentImages({ dvcID: 'kyc' })).to.deep.equal({ dvcID: 'kyc' });
+    const imageless = { dvcID: 'kyc', document: { id: 'd1', type: 'dl' } };
+    expect(withoutDocumentImages(imageless), 'nothing to drop: the same request').to.equal(
+      imageless,
+    );
   });
 });

@@ -4,24 +4,13 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { SESSION_STATES } from '@idv/contracts';
 import { END, sessionStatesTable, START } from '../../infra/dev/sessionStatesTable.ts';
-
-/** Table rows without the padding prettier adds. */
-const rows = (table: string) =>
-  table
-    .split('\n')
-    .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line))
-    .map((line) =>
-      line
-        .split('|')
-        .map((cell) => cell.trim())
-        .join('|'),
-    );
+import { tableRows } from '../support/markdownTable.ts';
 
 describe('README: session states', () => {
   it('prints SESSION_TRANSITIONS (npx tsx infra/dev/sessionStatesTable.ts --write)', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf(START), readme.indexOf(END));
-    expect(rows(section)).to.deep.equal(rows(sessionStatesTable()));
+    expect(tableRows(section)).to.deep.equal(tableRows(sessionStatesTable()));
     for (const state of SESSION_STATES) expect(section, state).to.contain(`\`${state}\``);
   });
 });

@@ -127,11 +127,11 @@ export class RunStore {
       { request_sealed: string | null } | undefined;
     if (!row?.request_sealed) return;
     const request = JSON.parse(this.box.open(row.request_sealed, id)) as unknown;
+    const kept = withoutDocumentImages(request);
+    if (kept === request) return; // no image to drop (a parked sync /verify stored none)
     await trx(TABLE)
       .where({ id })
-      .update({
-        request_sealed: this.box.seal(JSON.stringify(withoutDocumentImages(request)), id),
-      });
+      .update({ request_sealed: this.box.seal(JSON.stringify(kept), id) });
   }
 
   /** The result held by a pending run (what its follow-up completes). */
