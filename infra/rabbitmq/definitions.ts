@@ -68,10 +68,11 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
     .filter((c) => 'followUps' in c && c.followUps !== undefined)
     .map((c) => c.type);
   const work: WorkQueue[] = [
+    // transient jobs bounded by their deadline: classic (connector-worker start.ts says why)
     ...connectors.map((c) => ({
       name: connectorQueue(c.type),
       deadLetterExchange: DLX,
-      type: 'quorum' as const,
+      type: 'classic' as const,
     })),
     { name: DISPATCHER, deadLetterExchange: DLX, type: 'classic' },
     { name: RUNS, deadLetterExchange: DLX, type: 'quorum' },
@@ -100,14 +101,6 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
     parameters: [],
     global_parameters: [],
     policies: [
-      {
-        vhost: VHOST,
-        name: 'connector-delivery-limit',
-        pattern: '^idv\\.connector\\.[a-z_]+$',
-        'apply-to': 'quorum_queues',
-        priority: 10,
-        definition: { 'delivery-limit': 5 },
-      },
       {
         vhost: VHOST,
         name: 'dead-letter-retention',

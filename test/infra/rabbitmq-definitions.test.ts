@@ -64,7 +64,7 @@ const waitQueuesOf = (followUps: string) =>
 
 /** The work queues the services declare at start, with the queue type each one asks for. */
 const WORK_QUEUES: { name: string; type: QueueType }[] = [
-  ...CONNECTOR_TYPES.map((t) => ({ name: `${CONNECTOR_PREFIX}.${t}`, type: 'quorum' as const })),
+  ...CONNECTOR_TYPES.map((t) => ({ name: `${CONNECTOR_PREFIX}.${t}`, type: 'classic' as const })),
   { name: EVENTS_QUEUE, type: 'classic' },
   { name: RUNS_QUEUE, type: 'quorum' },
   { name: FOLLOWUPS_QUEUE, type: 'quorum' },
@@ -73,11 +73,7 @@ const WORK_QUEUES: { name: string; type: QueueType }[] = [
 
 /** The delivery-limit policy of each quorum work queue. */
 const DELIVERY_LIMIT = (queue: string) =>
-  queue === RUNS_QUEUE
-    ? 'runs-delivery-limit'
-    : queue === FOLLOWUPS_QUEUE || queue.endsWith('.followup')
-      ? 'followups-delivery-limit'
-      : 'connector-delivery-limit';
+  queue === RUNS_QUEUE ? 'runs-delivery-limit' : 'followups-delivery-limit';
 
 describe('RabbitMQ definitions file', () => {
   it('holds the exchanges the broker lib declares: direct dlx and topic events', () => {
@@ -105,10 +101,13 @@ describe('RabbitMQ definitions file', () => {
     }
   });
 
-  it('has one quorum work queue per connector type', () => {
+  it('has one classic work queue per connector type, under no delivery-limit policy', () => {
     for (const type of CONNECTOR_TYPES) {
-      expect(queue(`${CONNECTOR_PREFIX}.${type}`)?.arguments['x-queue-type'], type).to.equal(
-        'quorum',
+      const name = `${CONNECTOR_PREFIX}.${type}`;
+      expect(queue(name)?.arguments['x-queue-type'], type).to.equal('classic');
+      // a job's expiration, its deadline, bounds its redeliveries
+      expect(definitions.policies.filter((p) => new RegExp(p.pattern).test(name))).to.deep.equal(
+        [],
       );
     }
   });

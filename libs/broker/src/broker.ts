@@ -37,6 +37,8 @@ export interface ConsumeOptions {
   /** unacked messages in flight for this consumer; default 10 */
   prefetch?: number;
   queueType?: QueueType;
+  /** an earlier release's type of this queue, consumed as it is while it exists (WorkQueue) */
+  formerQueueType?: QueueType;
   deadLetterExchange?: string;
 }
 
@@ -130,6 +132,7 @@ export function createBroker(options: BrokerOptions): Broker {
           name: queue,
           deadLetterExchange: consumeOptions.deadLetterExchange ?? deadLetterExchange,
           type: consumeOptions.queueType ?? 'classic',
+          ...(consumeOptions.formerQueueType ? { formerType: consumeOptions.formerQueueType } : {}),
         },
         handler,
         consumeOptions.prefetch ?? 10,

@@ -9,6 +9,17 @@ export interface WorkQueue {
   /** shared direct exchange every dead letter goes through, e.g. 'dlx' */
   deadLetterExchange: string;
   type: QueueType;
+  /**
+   * The type an earlier release declared this queue with: a queue still of that type is consumed
+   * as it is, with a warning, instead of being refused (RabbitMQ cannot change a queue's type; an
+   * operator deletes the drained queue and the next start declares `type`).
+   */
+  formerType?: QueueType;
+}
+
+/** RabbitMQ closed the channel because a queue exists with other arguments (406). */
+export function isPreconditionFailed(err: unknown): boolean {
+  return (err as { code?: unknown }).code === 406;
 }
 
 /** Where the dead letters of `queue` are kept. */

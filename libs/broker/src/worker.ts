@@ -6,7 +6,7 @@ import type { BrokerConnection } from './connection.ts';
 import { handleDelivery, type MessageHandler } from './delivery.ts';
 import { errorText } from './errors.ts';
 import type { BrokerMetrics } from './metrics.ts';
-import { declareWorkQueue, type WorkQueue } from './topology.ts';
+import { declareWorkQueue, isPreconditionFailed, type WorkQueue } from './topology.ts';
 
 export type { MessageContext, MessageHandler } from './delivery.ts';
 
@@ -99,11 +99,34 @@ export class QueueConsumer implements Consumer {
     };
     this.live = live;
     channel.once('close', () => this.onChannelClosed(live));
-    await declareWorkQueue(channel, this.spec);
+    await declareWorkQueue(channel, await this.declaredSpec());
     await this.bind(channel);
     await channel.prefetch(this.prefetch);
     const reply = await channel.consume(this.queue, (m) => void this.deliver(channel, m));
     live.consumerTag = reply.consumerTag;
+  }
+
+  /**
+   * The queue as it exists: with a `formerType`, a declaration on a throwaway channel finds out
+   * whether an earlier release left the queue of that type (the refusal closes that channel only).
+   */
+  private async declaredSpec(): Promise<WorkQueue> {
+    const { formerType, ...spec } = this.spec;
+    if (!formerType) return spec;
+    const probe = await this.deps.connection.openChannel(`probe ${this.queue}`);
+    try {
+      await declareWorkQueue(probe, spec);
+      return spec;
+    } catch (err) {
+      if (!isPreconditionFailed(err)) throw err;
+      this.log.warn(
+        { type: formerType, wanted: spec.type },
+        `queue ${this.queue} is still a ${formerType} queue: consumed as it is; delete it once drained and restart to make it ${spec.type}`,
+      );
+      return { ...spec, type: formerType };
+    } finally {
+      await probe.close().catch(() => undefined);
+    }
   }
 
   private onChannelClosed(live: NonNullable<QueueConsumer['live']>): void {

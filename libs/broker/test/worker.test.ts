@@ -153,4 +153,23 @@ describe('broker: work-queue consumers', function () {
     // the broker keeps working after the refused declaration
     await broker.publish('', queue, { still: 'fine' });
   });
+
+  it('consumes a queue an earlier release declared as its former type, and declares new ones as asked', async () => {
+    const former = newQueue('former');
+    await (await broker.consume(former, () => undefined, { queueType: 'quorum' })).stop();
+    const bodies: unknown[] = [];
+    const options = { queueType: 'classic', formerQueueType: 'quorum' } as const;
+    const consumer = await broker.consume(former, (body) => void bodies.push(body), options);
+    await broker.publish('', former, { job: 'left over' });
+    await waitFor('the job in the quorum queue', () => bodies.length === 1);
+    await consumer.stop();
+    const fresh = newQueue('fresh');
+    await (await broker.consume(fresh, () => undefined, options)).stop();
+    // classic now: a quorum redeclaration is refused
+    const err = await broker
+      .consume(fresh, () => undefined, { queueType: 'quorum' })
+      .catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(Error);
+    expect(broker.status()).to.equal('up');
+  });
 });
