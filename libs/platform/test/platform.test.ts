@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { RECORD_FIRST_USES } from '../src/replayGuard.ts';
 import {
   LicenceStore,
   NotFoundInPlatform,
@@ -182,6 +183,24 @@ describe('platform data', () => {
       ]);
       expect(bad.status).to.equal('rejected');
       expect(ok).to.deep.equal({ status: 'fulfilled', value: true });
+    });
+
+    it('commits without waiting for the WAL flush, in its own transaction only', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      await t.db.transaction(async (trx) => {
+        const setting = async () =>
+          ((await trx.raw('SHOW synchronous_commit')) as { rows: { synchronous_commit: string }[] })
+            .rows[0]!.synchronous_commit;
+        const before = await setting();
+        expect(before).to.equal('on');
+        await trx.raw(RECORD_FIRST_USES.text.replace('$1', '?').replace('$2', '?'), [
+          [randomUUID()],
+          [now + 60],
+        ]);
+        expect(await setting()).to.equal('off');
+      });
+      const after = await t.db.raw('SHOW synchronous_commit');
+      expect(after.rows[0].synchronous_commit).to.equal('on');
     });
   });
 });
