@@ -50,5 +50,20 @@ export function createLogger(config: LoggerConfig): Logger {
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return config.destination ? pino(options, config.destination) : pino(options);
+  return pino(options, config.destination ?? bufferedStdout());
+}
+
+/** How long a log line may wait in the buffer before it is written. */
+const FLUSH_EVERY_MS = 250;
+
+/**
+ * Standard output, written in chunks of at least 4 KiB or every FLUSH_EVERY_MS: one write per
+ * request or job cost each service about a tenth of a millisecond of CPU at low concurrency
+ * (bench/results/history.md). pino writes what is buffered synchronously when the process exits;
+ * a process killed outright loses at most the last FLUSH_EVERY_MS of lines.
+ */
+function bufferedStdout(): pino.DestinationStream {
+  const destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref();
+  return destination;
 }

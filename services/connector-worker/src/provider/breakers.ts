@@ -35,7 +35,8 @@ type Breaker = CircuitBreaker<[ProviderCall], AdapterOutput>;
  */
 async function runTimed(timeoutMs: number, call: ProviderCall): Promise<AdapterOutput> {
   const left = call.deadline - Date.now();
-  const cut =
+  // made only when the timer fires: an error's stack costs more than the rest of a happy call here
+  const overran = (): JobOutcome =>
     left < timeoutMs && !call.trial
       ? new Busy('deadline_cut', `the job's deadline came ${left} ms into the call`)
       : new ProviderUnavailable(
@@ -47,6 +48,7 @@ async function runTimed(timeoutMs: number, call: ProviderCall): Promise<AdapterO
   const overrun = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () => {
+        const cut = overran();
         controller.abort(cut);
         reject(cut);
       },
@@ -56,7 +58,7 @@ async function runTimed(timeoutMs: number, call: ProviderCall): Promise<AdapterO
   try {
     return await Promise.race([call.run(controller.signal), overrun]);
   } catch (err) {
-    throw controller.signal.aborted ? cut : outcomeOf(err);
+    throw controller.signal.aborted ? (controller.signal.reason as JobOutcome) : outcomeOf(err);
   } finally {
     clearTimeout(timer);
   }
