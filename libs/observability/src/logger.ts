@@ -53,6 +53,9 @@ export function createLogger(config: LoggerConfig): Logger {
   return pino(options, config.destination ?? bufferedStdout());
 }
 
+/** process.stdout.write replaced (a test reading the lines back): pino then writes through it. */
+const stdoutReplaced = () => process.stdout.write !== Object.getPrototypeOf(process.stdout).write;
+
 /** How long a log line may wait in the buffer before it is written. */
 const FLUSH_EVERY_MS = 250;
 
@@ -63,6 +66,7 @@ const FLUSH_EVERY_MS = 250;
  * a process killed outright loses at most the last FLUSH_EVERY_MS of lines.
  */
 function bufferedStdout(): pino.DestinationStream {
+  if (stdoutReplaced()) return process.stdout;
   const destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
   setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref();
   return destination;
