@@ -15,6 +15,12 @@ export interface BatcherOptions {
    * lock-step (see Batcher).
    */
   sendAtOnce?: boolean;
+  /**
+   * For work no request waits on (clearing published events from an outbox): a statement leaves
+   * at most once per intervalMs with everything submitted meanwhile, instead of one per turn.
+   * Default 0 (off).
+   */
+  intervalMs?: number;
 }
 
 /**
@@ -41,8 +47,10 @@ function rowSpecific(err: unknown): boolean {
 export class Batcher<I, O = void> {
   private queue: Waiting<I, O>[] = [];
   private running = false;
+  private timer: NodeJS.Timeout | undefined;
   private readonly maxBatch: number;
   private readonly sendAtOnce: boolean;
+  private readonly intervalMs: number;
 
   constructor(
     /** one statement for the inputs, answering one output per input, in order (or nothing) */
@@ -51,12 +59,14 @@ export class Batcher<I, O = void> {
   ) {
     this.maxBatch = options.maxBatch ?? 100;
     this.sendAtOnce = options.sendAtOnce ?? false;
+    this.intervalMs = options.intervalMs ?? 0;
   }
 
   submit(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ input, resolve, reject });
       if (this.sendAtOnce) this.pump();
+      else if (this.intervalMs > 0) this.later();
       else if (this.queue.length === 1) setImmediate(() => this.pump());
     });
   }
@@ -66,8 +76,18 @@ export class Batcher<I, O = void> {
     this.running = true;
     void this.settle(this.queue.splice(0, this.maxBatch)).finally(() => {
       this.running = false;
-      this.pump();
+      if (this.intervalMs > 0) this.later();
+      else this.pump();
     });
+  }
+
+  /** The next statement of an interval batcher, intervalMs from now. */
+  private later(): void {
+    if (this.timer || this.running || this.queue.length === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, this.intervalMs);
   }
 
   private async settle(batch: Waiting<I, O>[]): Promise<void> {

@@ -27,6 +27,29 @@ describe('libs/db: Batcher (group commit)', () => {
     expect(runs).to.deep.equal([[1], [2, 3, 4]]);
   });
 
+  it('with intervalMs, sends what came over each interval as one statement, never sooner', async () => {
+    const runs: { items: number[]; at: number }[] = [];
+    const started = Date.now();
+    const batcher = new Batcher<number>(
+      async (items) => {
+        runs.push({ items, at: Date.now() - started });
+      },
+      { intervalMs: 60 },
+    );
+    const calls = [batcher.submit(1)];
+    await new Promise((r) => setTimeout(r, 20));
+    calls.push(batcher.submit(2));
+    await Promise.all(calls);
+    calls.push(batcher.submit(3), batcher.submit(4));
+    await Promise.all(calls);
+    expect(runs.map((r) => r.items)).to.deep.equal([
+      [1, 2],
+      [3, 4],
+    ]);
+    expect(runs[0]!.at).to.be.at.least(55);
+    expect(runs[1]!.at - runs[0]!.at).to.be.at.least(55);
+  });
+
   it('answers each call with its own output, in order', async () => {
     const batcher = new Batcher<number, number>(async (items) => items.map((n) => n * 10));
     expect(await Promise.all([1, 2, 3].map((n) => batcher.submit(n)))).to.deep.equal([10, 20, 30]);
