@@ -94,6 +94,26 @@ describe('event outbox', function () {
     expect(await stored()).to.deep.equal([]);
   });
 
+  it('clears published events together, and at once when it stops', async () => {
+    const events = [event(5), event(6)];
+    const box = new EventOutbox<EventEnvelope>(
+      database.db,
+      TABLE,
+      (e) => publisher.publishEvent(e),
+      logger,
+      { clearEveryMs: 60_000 },
+    );
+    await box.add(events);
+    const flushed = box.flush(events);
+    await waitReceived(events.map((e) => e.eventId));
+    expect(await stored(), 'waiting for the interval').to.have.members(
+      events.map((e) => e.eventId),
+    );
+    await box.stop();
+    await flushed;
+    expect(await stored()).to.deep.equal([]);
+  });
+
   it('keeps events while the broker is away and relays them once it is back', async () => {
     const box = outbox();
     const e = event(3);

@@ -47,6 +47,8 @@ function rowSpecific(err: unknown): boolean {
 export class Batcher<I, O = void> {
   private queue: Waiting<I, O>[] = [];
   private running = false;
+  /** the statement running, until its callers are answered */
+  private current: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private readonly maxBatch: number;
   private readonly sendAtOnce: boolean;
@@ -74,11 +76,22 @@ export class Batcher<I, O = void> {
   private pump(): void {
     if (this.running || this.queue.length === 0) return;
     this.running = true;
-    void this.settle(this.queue.splice(0, this.maxBatch)).finally(() => {
+    this.current = this.settle(this.queue.splice(0, this.maxBatch)).finally(() => {
       this.running = false;
       if (this.intervalMs > 0) this.later();
       else this.pump();
     });
+  }
+
+  /** Sends what waits (an interval's calls included) now; resolves once every call is answered. */
+  async drain(): Promise<void> {
+    for (;;) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      if (this.running) await this.current;
+      else if (this.queue.length > 0) this.pump();
+      else return;
+    }
   }
 
   /** The next statement of an interval batcher, intervalMs from now. */

@@ -32,6 +32,7 @@ export async function createOutboxTable(knex: Knex, schema: string, table: strin
 
 export class EventOutbox<E extends { eventId: string }> {
   private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
   private relaying: Promise<unknown> = Promise.resolve();
   private readonly relayEveryMs: number;
   private readonly graceMs: number;
@@ -74,7 +75,10 @@ export class EventOutbox<E extends { eventId: string }> {
   async flush(events: E[]): Promise<void> {
     const confirmed = await this.publishAll(events);
     if (confirmed.length === 0) return;
-    await this.clearing.submit(confirmed).catch((err: Error) => {
+    const cleared = this.clearing.submit(confirmed);
+    // stopping: nothing waits for the interval any more
+    if (this.stopping) void this.clearing.drain();
+    await cleared.catch((err: Error) => {
       // they stay and go out again later under the same eventId
       this.log.warn({ reason: err.message }, 'published events not cleared from the outbox');
     });
@@ -118,9 +122,12 @@ export class EventOutbox<E extends { eventId: string }> {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.relaying;
+    // published events still waiting for their DELETE would go out again from the next relay
+    await this.clearing.drain();
   }
 
   private async publishAll(events: E[]): Promise<string[]> {

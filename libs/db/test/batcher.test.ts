@@ -50,6 +50,22 @@ describe('libs/db: Batcher (group commit)', () => {
     expect(runs[1]!.at - runs[0]!.at).to.be.at.least(55);
   });
 
+  it('drain sends what waits for its interval at once and resolves when it is answered', async () => {
+    const runs: number[][] = [];
+    const batcher = new Batcher<number>(
+      async (items) => {
+        runs.push(items);
+      },
+      { intervalMs: 60_000 },
+    );
+    const calls = [1, 2].map((n) => batcher.submit(n));
+    await batcher.drain();
+    expect(runs).to.deep.equal([[1, 2]]);
+    await Promise.all(calls);
+    await batcher.drain();
+    expect(runs).to.have.length(1);
+  });
+
   it('answers each call with its own output, in order', async () => {
     const batcher = new Batcher<number, number>(async (items) => items.map((n) => n * 10));
     expect(await Promise.all([1, 2, 3].map((n) => batcher.submit(n)))).to.deep.equal([10, 20, 30]);
