@@ -67,7 +67,13 @@ const FLUSH_EVERY_MS = 250;
  */
 function bufferedStdout(): pino.DestinationStream {
   if (stdoutReplaced()) return process.stdout;
-  const destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
-  setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref();
-  return destination;
+  if (!shared) {
+    const destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
+    setInterval(() => destination.flush(), FLUSH_EVERY_MS).unref();
+    shared = destination;
+  }
+  return shared;
 }
+
+/** one buffer per process, whichever loggers write to it, so lines keep their order */
+let shared: pino.DestinationStream | undefined;
