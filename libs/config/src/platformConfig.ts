@@ -53,7 +53,7 @@ export const platformConfigFields = {
   LOG_LEVEL: Type.String({
     default: 'info',
     enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
-    description: 'pino log level',
+    description: 'pino log level; JSON lines go to stdout in 4 KiB chunks or every 250 ms',
   }),
   HTTP_BODY_LIMIT: Type.String({ default: '1mb', description: 'largest JSON body accepted' }),
   TRUST_PROXY: Type.Boolean({

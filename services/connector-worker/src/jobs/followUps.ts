@@ -1,8 +1,8 @@
 // Pending provider answers followed to the end, for types with followUps. The first answer
 // "pending" leaves a FollowUpJob in one of the type's wait queues (the longest fixed TTL of
-// FOLLOW_UP_WAIT_TIERS_MS that fits the wait); it comes back through the follow-up queue, is polled when its time has come (backoff doubling from
-// firstPollMs to maxPollMs; rarely, as a safety net, when the provider calls back) and goes back to
-// wait while still pending. A provider callback the gateway authenticated arrives on the same queue
+// FOLLOW_UP_WAIT_TIERS_MS that fits the wait); it comes back through the follow-up queue, is
+// polled when its time has come (backoff doubling from firstPollMs to maxPollMs; rarely, as a
+// safety net, when the provider calls back) and goes back to wait while still pending. A provider callback the gateway authenticated arrives on the same queue
 // with its body. The final answer, or an inconclusive one once the deadline passed, is published to
 // the gateway's follow-up queue (answerTo). Nothing here is kept in memory: a worker restart loses
 // no follow-up.
