@@ -4,20 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { connect } from 'amqplib';
 import type { TestDatabase } from '@idv/db/testing';
 import { LicenceStore, TenantStore } from '@idv/platform';
+export { freePort } from '../test/support/freePort.ts';
 
 const root = new URL('../', import.meta.url);
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface Child {
   name: string;

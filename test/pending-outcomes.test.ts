@@ -4,25 +4,18 @@
 // settle it: completed, re-signed, with E_IDV_* events delivered to a subscribed webhook. The
 // unhappy paths: a bad or stale signature 401, an unknown verifier, run or kind 404, a replayed
 // callback changes nothing, a review never decided settles inconclusive at the follow-up deadline.
-import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { VerificationView, VerifyResult } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
 import { callbackSignature } from '../services/docverify-gateway/src/routes/connectorCallback.ts';
 import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
+import { freePort } from './support/freePort.ts';
 
 const reviewImage = (fixture: string, afterMs: number) =>
   Buffer.from(`DOC:${fixture}\nREVIEW:${afterMs}`).toString('base64');
 
 /** A port free now, so a gateway can be told its own callback address before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** POST /verify (sync) of a dl whose agent review is decided `afterMs` later. */
 async function verifyPending(world: VerifyWorld, fixture: string, afterMs: number) {

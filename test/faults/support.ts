@@ -3,10 +3,10 @@
 // proxy cut by default (safe beside other users of the shared servers); with IDV_FAULTS_REAL=1
 // (`make test-faults`) the real server is stopped and started again.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { TcpProxy } from '../support/tcpProxy.ts';
+export { freePort } from '../support/freePort.ts';
 
 const run = promisify(execFile);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -15,14 +15,6 @@ export const realOutages = process.env.IDV_FAULTS_REAL === '1';
 export const outageMs = Number(process.env.IDV_FAULTS_OUTAGE_S ?? 10) * 1000;
 /** no call of a fault suite may take longer than this */
 export const DEADLINE_MS = 15_000;
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** One service's main.ts as its own process, on a fixed port so it comes back where it was. */
 export class ServiceProcess {

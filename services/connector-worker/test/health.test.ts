@@ -2,17 +2,9 @@
 // status, version; ?ready=1 is 503 while the broker is down), GET /metrics, and the runtime's error
 // body for any other path or method. WORKER_METRICS_PORT=0 serves nothing.
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import { startConnectorWorker, type RunningWorker } from '../src/start.ts';
 import { startHarness, type Harness } from './harness.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../../test/support/freePort.ts';
 
 describe('connector worker /healthz and /metrics', function () {
   this.timeout(30_000);
