@@ -88,6 +88,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? false);
   app.set('query parser', 'simple');
+  // No ETags: Express would hash every JSON body for one, and encrypted answers (a fresh IV each
+  // time) never match; these APIs' callers do not send If-None-Match.
+  app.set('etag', false);
 
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
