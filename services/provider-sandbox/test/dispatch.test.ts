@@ -57,6 +57,7 @@ describe('provider sandbox: request handling', function () {
       const res = await call(c.path, { method, headers: c.headers ?? {}, ...(c.body !== undefined && { body: c.body }) }); // prettier-ignore
       expect(res.status).to.equal(c.status);
       expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      expect(res.headers.get('etag')).to.equal(null);
       const text = await res.text();
       if (c.answer) expect(JSON.parse(text)).to.include(c.answer);
     });
