@@ -1,7 +1,7 @@
 // Fault injection: by the request (a `/fault/<spec>` path prefix in the connectorUrl) or by the
 // admin endpoint per scope (a `/s/<scope>` prefix), so a test can fail one verifier and not another.
 // Spec: comma-separated `latency=<ms>`, `status=<code>`, `hang`, `malformed`.
-import type { NextFunction, Request, Response } from 'express';
+import type { Answer } from './router.ts';
 
 export interface Fault {
   latencyMs?: number;
@@ -76,31 +76,42 @@ export class FaultBoard {
 
 const PREFIX = /^\/(s|fault)\/([^/]+)(\/.*)?$/;
 
-/** Strips the prefixes, then delays, fails, hangs or garbles as the faults say. */
-export function faultInjection(board: FaultBoard) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    let scope = 'default';
-    let fault: Fault = {};
-    for (let match = PREFIX.exec(req.url); match; match = PREFIX.exec(req.url)) {
-      if (match[1] === 's') scope = decodeURIComponent(match[2] ?? '');
-      else fault = { ...fault, ...parseFaultSpec(decodeURIComponent(match[2] ?? '')) };
-      req.url = match[3] ?? '/';
-    }
-    if (req.url.startsWith('/_admin') || req.url === '/healthz') return next();
-    res.locals.scope = scope;
-    const leave = board.enter(scope);
-    res.once('close', leave);
-    fault = { ...board.take(scope), ...fault };
-    if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
-    if (fault.hang) return; // the socket stays open until the caller gives up
-    if (fault.status) {
-      res.status(fault.status).json({ error: 'injected fault', status: fault.status });
-      return;
-    }
-    if (fault.malformed) {
-      res.status(200).type('application/json').send('{"this is": not json');
-      return;
-    }
-    next();
-  };
+/** A request target with its fault prefixes stripped: the scope and the faults its path asks for. */
+export interface FaultedTarget {
+  url: string;
+  scope: string;
+  fault: Fault;
+}
+
+export function stripFaultPrefixes(url: string): FaultedTarget {
+  let scope = 'default';
+  let fault: Fault = {};
+  for (let match = PREFIX.exec(url); match; match = PREFIX.exec(url)) {
+    if (match[1] === 's') scope = decodeURIComponent(match[2] ?? '');
+    else fault = { ...fault, ...parseFaultSpec(decodeURIComponent(match[2] ?? '')) };
+    url = match[3] ?? '/';
+  }
+  return { url, scope, fault };
+}
+
+/** The admin endpoints and the health check answer whatever the faults say. */
+export const isFaultFree = (url: string): boolean =>
+  url.startsWith('/_admin') || url === '/healthz';
+
+/**
+ * Counts the call and delays it, then answers for its route when a fault fails or garbles it:
+ * 'hang' when it is never to be answered, undefined when the route answers.
+ */
+export async function faultAnswer(
+  board: FaultBoard,
+  target: FaultedTarget,
+): Promise<Answer | 'hang' | undefined> {
+  const fault = { ...board.take(target.scope), ...target.fault };
+  if (fault.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+  if (fault.hang) return 'hang';
+  if (fault.status)
+    return { status: fault.status, body: { error: 'injected fault', status: fault.status } };
+  // sent as JSON, which it is not
+  if (fault.malformed) return { status: 200, body: '{"this is": not json' };
+  return undefined;
 }

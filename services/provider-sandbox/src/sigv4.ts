@@ -1,7 +1,7 @@
 // Checks an AWS Signature Version 4 request the way the cloud service does: the Authorization
 // header's shape, the known access key, and the signature recomputed with the sandbox's secret.
 import { createHash, createHmac } from 'node:crypto';
-import type { Request } from 'express';
+import type { Call } from './router.ts';
 
 const AUTH =
   /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([a-z0-9-]+)\/([a-z]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
@@ -13,14 +13,18 @@ const sha256 = (data: Buffer | string) => createHash('sha256').update(data).dige
 export type SigV4Check =
   { ok: true; region: string } | { ok: false; type: string; message: string };
 
+/** The parts of a request the signature covers; `url` is the target as the caller sent it. */
+export type SignedRequest = Pick<Call, 'method' | 'url' | 'headers'>;
+
 export function checkSigV4(
-  req: Request,
+  req: SignedRequest,
   rawBody: Buffer,
   keys: Record<string, string>,
   service: string,
 ): SigV4Check {
-  const match = AUTH.exec(req.get('authorization') ?? '');
-  const amzDate = req.get('x-amz-date') ?? '';
+  const header = (name: string) => String(req.headers[name] ?? '');
+  const match = AUTH.exec(header('authorization'));
+  const amzDate = header('x-amz-date');
   if (!match || !/^\d{8}T\d{6}Z$/.test(amzDate)) {
     return {
       ok: false,
@@ -58,9 +62,9 @@ export function checkSigV4(
   }
   const headers = signedHeaders
     .split(';')
-    .map((name) => `${name}:${(req.get(name) ?? '').trim().replace(/\s+/g, ' ')}\n`)
+    .map((name) => `${name}:${header(name).trim().replace(/\s+/g, ' ')}\n`)
     .join('');
-  const [path = '/', query = ''] = req.originalUrl.split('?');
+  const [path = '/', query = ''] = req.url.split('?');
   const canonicalPath = encodeURIComponent(path)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%2F/g, '/');

@@ -1,9 +1,10 @@
 // Composition root of the provider sandbox: one HTTP server with a route family per provider
-// protocol, deterministic fixtures and fault injection (see faults.ts and PROTOCOLS.md).
+// protocol, deterministic fixtures and fault injection (see faults.ts and README.md).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
-import { FaultBoard, faultInjection } from './faults.ts';
+import { dispatcher } from './dispatch.ts';
+import { FaultBoard } from './faults.ts';
+import { RouteTable, type Route } from './router.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { dldvRoutes } from './routes/dldv.ts';
 import { documentAuthARoutes } from './routes/documentAuthA.ts';
@@ -23,52 +24,28 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export function sandboxApp(faults: FaultBoard): express.Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(faultInjection(faults));
-  // The signed face API needs its raw bytes, and the detect API takes octet-stream: before JSON.
-  app.use(rekognitionRoutes());
-  app.use(express.raw({ type: 'application/octet-stream', limit: '10mb' }));
-  app.use(express.json({ limit: '10mb' }));
-  app.use(adminRoutes(faults));
-  for (const routes of [
-    dldvRoutes,
-    identityDataRoutes,
-    livenessRoutes,
-    faceApiRoutes,
-    faceMatchRoutes,
-    reviewRoutes,
-    peopleSearchRoutes,
-    documentAuthARoutes,
-    documentAuthBRoutes,
-    documentAuthCRoutes,
-  ]) {
-    app.use(routes());
-  }
-  app.use((_req: express.Request, res: express.Response) => {
-    res.status(404).json({ error: 'not_found', message: 'no such provider route' });
-  });
-  // A body that does not parse is the caller's fault, as with a real provider.
-  app.use(
-    (
-      err: { status?: number; message?: string },
-      _req: express.Request,
-      res: express.Response,
-      _next: express.NextFunction,
-    ) => {
-      res
-        .status(err.status ?? 500)
-        .json({ error: 'invalid_request', message: err.message ?? 'error' });
-    },
-  );
-  return app;
+/** Every route family, each with its own state (tokens, faces, reviews) for this sandbox. */
+function sandboxRoutes(faults: FaultBoard): Route[] {
+  return [
+    adminRoutes(faults),
+    rekognitionRoutes(),
+    dldvRoutes(),
+    identityDataRoutes(),
+    livenessRoutes(),
+    faceApiRoutes(),
+    faceMatchRoutes(),
+    reviewRoutes(),
+    peopleSearchRoutes(),
+    documentAuthARoutes(),
+    documentAuthBRoutes(),
+    documentAuthCRoutes(),
+  ].flat();
 }
 
 /** port 0 picks a free one; host defaults to loopback. */
 export async function startSandbox(port: number, host = '127.0.0.1'): Promise<RunningSandbox> {
   const faults = new FaultBoard();
-  const server = createServer(sandboxApp(faults));
+  const server = createServer(dispatcher(faults, new RouteTable(sandboxRoutes(faults))));
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const { port: bound } = server.address() as AddressInfo;
   return {

@@ -6,29 +6,29 @@
 //   POST /dldv/<site>/verify-value-free  same, but the answer carries match indicators only, no record values.
 //   401 no or unknown token; 400 ids, transactionId, licence.documentId or licence.state missing.
 import { randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
 import { compareFields, LICENCES } from '../fixtures.ts';
+import type { Call, Route } from '../router.ts';
 import { missingStrings, recordOf, refuse } from './refuse.ts';
 
 const IDS = ['messageOriginatorId', 'messageDestinationId'];
 
-export function dldvRoutes(): Router {
-  const router = Router();
+export function dldvRoutes(): Route[] {
   const tokens = new Set<string>();
-  router.post('/dldv/:site/auth', (req, res) => {
-    const missing = missingStrings(req.body, IDS);
-    if (missing.length > 0) return refuse(res, 400, `missing ${missing.join(', ')}`);
+  const auth = ({ body }: Call) => {
+    const missing = missingStrings(body, IDS);
+    if (missing.length > 0) return refuse(400, `missing ${missing.join(', ')}`);
     const token = `dldv-${randomUUID()}`;
     tokens.add(token);
-    res.json({ access_token: token, token_type: 'Bearer', expires_in: 300 });
-  });
-  const verify = (valueFree: boolean) => (req: Request, res: Response) => {
-    const token = /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
-    if (!token || !tokens.has(token)) return refuse(res, 401, 'token is missing or unknown');
-    const missing = missingStrings(req.body, [...IDS, 'transactionId']);
-    const licence = recordOf(req.body?.licence);
+    return { status: 200, body: { access_token: token, token_type: 'Bearer', expires_in: 300 } };
+  };
+  const verify = (valueFree: boolean) => (call: Call) => {
+    const token = /^Bearer (.+)$/.exec(call.headers.authorization ?? '')?.[1];
+    if (!token || !tokens.has(token)) return refuse(401, 'token is missing or unknown');
+    const body = recordOf(call.body);
+    const missing = missingStrings(body, [...IDS, 'transactionId']);
+    const licence = recordOf(body.licence);
     missing.push(...missingStrings(licence, ['documentId', 'state']).map((m) => `licence.${m}`));
-    if (missing.length > 0) return refuse(res, 400, `missing ${missing.join(', ')}`);
+    if (missing.length > 0) return refuse(400, `missing ${missing.join(', ')}`);
     const found = LICENCES.find(
       (l) => l.documentId === licence.documentId && l.state === String(licence.state).toUpperCase(),
     );
@@ -43,10 +43,12 @@ export function dldvRoutes(): Router {
     const matches = Object.fromEntries(
       Object.entries(compared).map(([k, v]) => [k, v ? 'Y' : 'N']),
     );
-    const answer = { transactionId: req.body.transactionId, recordFound: Boolean(found), matches };
-    res.json(valueFree || !record ? answer : { ...answer, record });
+    const answer = { transactionId: body.transactionId, recordFound: Boolean(found), matches };
+    return { status: 200, body: valueFree || !record ? answer : { ...answer, record } };
   };
-  router.post('/dldv/:site/verify', verify(false));
-  router.post('/dldv/:site/verify-value-free', verify(true));
-  return router;
+  return [
+    { method: 'POST', path: '/dldv/:site/auth', handle: auth },
+    { method: 'POST', path: '/dldv/:site/verify', handle: verify(false) },
+    { method: 'POST', path: '/dldv/:site/verify-value-free', handle: verify(true) },
+  ];
 }

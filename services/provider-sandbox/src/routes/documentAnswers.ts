@@ -30,5 +30,9 @@ export function failures(doc: DocumentFixture): string[] {
   ];
 }
 
+/** The document types every document provider takes. */
+export const isDocumentType = (value: unknown): boolean =>
+  value === 'dl' || value === 'ppt' || value === 'idcard';
+
 export const hasDocumentImage = (images: unknown): boolean =>
   Object.keys(recordOf(images)).some((k) => k.startsWith('front_image'));

@@ -2,8 +2,8 @@
 //   POST /facematch/v1/compare   header x-api-key   body {source: {image|url}, target: {image|url}}
 //   200 {similarity: 0..100, threshold: 50, match: boolean, reason?: "no_face_in_source"|"no_face_in_target"}
 //   401 bad key; 400 source or target missing.
-import { Router } from 'express';
 import { faceOf, isSandboxSecret } from '../fixtures.ts';
+import type { Call, Route } from '../router.ts';
 import { textOfImage } from './imageInput.ts';
 import { recordOf, refuse } from './refuse.ts';
 
@@ -12,21 +12,20 @@ export function similarity(a: string, b: string): number {
   return a === b ? 96.5 : 11.2;
 }
 
-export function faceMatchRoutes(): Router {
-  const router = Router();
-  router.post('/facematch/v1/compare', (req, res) => {
-    if (!isSandboxSecret(req.get('x-api-key'))) return refuse(res, 401, 'x-api-key is not valid');
-    const body = recordOf(req.body);
-    if (!req.body?.source || !req.body?.target)
-      return refuse(res, 400, 'source and target are required');
-    const source = faceOf(textOfImage(body.source));
-    const target = faceOf(textOfImage(body.target));
-    if (!source || !target) {
-      const reason = source ? 'no_face_in_target' : 'no_face_in_source';
-      return res.json({ similarity: 0, threshold: 50, match: false, reason });
-    }
-    const score = similarity(source, target);
-    res.json({ similarity: score, threshold: 50, match: score >= 50 });
-  });
-  return router;
+function compare({ headers, body: given }: Call) {
+  if (!isSandboxSecret(headers['x-api-key'])) return refuse(401, 'x-api-key is not valid');
+  const body = recordOf(given);
+  if (!body.source || !body.target) return refuse(400, 'source and target are required');
+  const source = faceOf(textOfImage(body.source));
+  const target = faceOf(textOfImage(body.target));
+  if (!source || !target) {
+    const reason = source ? 'no_face_in_target' : 'no_face_in_source';
+    return { status: 200, body: { similarity: 0, threshold: 50, match: false, reason } };
+  }
+  const score = similarity(source, target);
+  return { status: 200, body: { similarity: score, threshold: 50, match: score >= 50 } };
+}
+
+export function faceMatchRoutes(): Route[] {
+  return [{ method: 'POST', path: '/facematch/v1/compare', handle: compare }];
 }

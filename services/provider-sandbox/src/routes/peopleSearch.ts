@@ -4,37 +4,42 @@
 //   POST /people/v1/person-search   body {personSearchType, person}   person.firstName and lastName required
 //   200 {total, matches: [{score: 0..100, fields: {<submitted field>: boolean}}]} best first; total 0 when unknown.
 //   401 bad credentials; 400 type or required person fields missing.
-import { Router, type Request, type Response } from 'express';
 import { compareFields, findPerson, isSandboxSecret } from '../fixtures.ts';
+import type { Call, Route } from '../router.ts';
 import { missingStrings, recordOf, refuse } from './refuse.ts';
 
-function basicAuthOk(req: Request): boolean {
-  const encoded = /^Basic (.+)$/.exec(req.get('authorization') ?? '')?.[1];
+function basicAuthOk({ headers }: Call): boolean {
+  const encoded = /^Basic (.+)$/.exec(headers.authorization ?? '')?.[1];
   if (!encoded) return false;
   const [name, password] = Buffer.from(encoded, 'base64').toString('utf8').split(':');
   return Boolean(name) && isSandboxSecret(password);
 }
 
-const search = (typeField: string, required: string[]) => (req: Request, res: Response) => {
-  if (!basicAuthOk(req)) return refuse(res, 401, 'apName/apPassword not accepted');
-  const person = recordOf(req.body?.person);
+const search = (typeField: string, required: string[]) => (call: Call) => {
+  if (!basicAuthOk(call)) return refuse(401, 'apName/apPassword not accepted');
+  const body = recordOf(call.body);
+  const person = recordOf(body.person);
   const missing = [
-    ...missingStrings(req.body, [typeField]),
+    ...missingStrings(body, [typeField]),
     ...missingStrings(person, required).map((m) => `person.${m}`),
   ];
-  if (missing.length > 0) return refuse(res, 400, `missing ${missing.join(', ')}`);
+  if (missing.length > 0) return refuse(400, `missing ${missing.join(', ')}`);
   const record = findPerson(person);
-  if (!record) return res.json({ total: 0, matches: [] });
+  if (!record) return { status: 200, body: { total: 0, matches: [] } };
   const fields = compareFields({ ...record }, person);
   const values = Object.values(fields);
   const score = values.length ? (100 * values.filter(Boolean).length) / values.length : 0;
-  res.json({ total: 1, matches: [{ score, fields }] });
+  return { status: 200, body: { total: 1, matches: [{ score, fields }] } };
 };
 
-export function peopleSearchRoutes(): Router {
-  const router = Router();
-  router.post('/people/v1/search', search('searchType', []));
-  router.post('/people/v1/verify', search('verifyType', ['ssn']));
-  router.post('/people/v1/person-search', search('personSearchType', ['firstName', 'lastName']));
-  return router;
+export function peopleSearchRoutes(): Route[] {
+  return [
+    { method: 'POST', path: '/people/v1/search', handle: search('searchType', []) },
+    { method: 'POST', path: '/people/v1/verify', handle: search('verifyType', ['ssn']) },
+    {
+      method: 'POST',
+      path: '/people/v1/person-search',
+      handle: search('personSearchType', ['firstName', 'lastName']),
+    },
+  ];
 }

@@ -1,8 +1,8 @@
 // How the sandbox refuses a request, the way a strict provider does: a status and a reason.
-import type { Response } from 'express';
+import type { Answer } from '../router.ts';
 
-export function refuse(res: Response, status: number, message: string): void {
-  res.status(status).json({ error: status === 401 ? 'unauthorized' : 'invalid_request', message });
+export function refuse(status: number, message: string): Answer {
+  return { status, body: { error: status === 401 ? 'unauthorized' : 'invalid_request', message } };
 }
 
 /** The names of `required` members that are missing or not non-empty strings. */

@@ -10,9 +10,15 @@
 //   POST /review/v1/auto    same body; 200 {score: 0..100, decision: pass|fail|refer, checks: {genuine, notExpired}, document}
 //   401 bad key; 400 documentType unknown or no front image.
 import { randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
 import { isSandboxSecret } from '../fixtures.ts';
-import { documentFixture, failures, hasDocumentImage, holderOf } from './documentAnswers.ts';
+import type { Answer, Call, Route } from '../router.ts';
+import {
+  documentFixture,
+  failures,
+  hasDocumentImage,
+  holderOf,
+  isDocumentType,
+} from './documentAnswers.ts';
 import { textOfDocument } from './imageInput.ts';
 import { PendingReviews } from './pendingReviews.ts';
 import { recordOf, refuse } from './refuse.ts';
@@ -28,60 +34,71 @@ function decideAfterMs(body: Record<string, unknown>, imageText: string): number
 const callbackUrlOf = (value: unknown): string | undefined =>
   typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
 
-function checked(req: Request, res: Response): boolean {
-  if (!isSandboxSecret(req.get('x-api-key'))) {
-    refuse(res, 401, 'x-api-key is not valid');
-    return false;
-  }
-  if (!['dl', 'ppt', 'idcard'].includes(req.body?.documentType)) {
-    refuse(res, 400, 'documentType must be dl, ppt or idcard');
-    return false;
-  }
-  if (!hasDocumentImage(req.body?.images)) {
-    refuse(res, 400, 'images.front_image or images.front_image_url is required');
-    return false;
-  }
-  return true;
+/** The refusal of a submit with a bad key or an incomplete body; undefined when it is fine. */
+function refusal({ headers, body: given }: Call): Answer | undefined {
+  if (!isSandboxSecret(headers['x-api-key'])) return refuse(401, 'x-api-key is not valid');
+  const body = recordOf(given);
+  if (!isDocumentType(body.documentType))
+    return refuse(400, 'documentType must be dl, ppt or idcard');
+  if (!hasDocumentImage(body.images))
+    return refuse(400, 'images.front_image or images.front_image_url is required');
+  return undefined;
 }
 
-export function reviewRoutes(): Router {
-  const router = Router();
+export function reviewRoutes(): Route[] {
   const later = new PendingReviews();
-  router.post('/review/v1/agent', (req, res) => {
-    if (!checked(req, res)) return;
-    const doc = documentFixture(req.body.images);
+
+  const agent = (call: Call): Answer => {
+    const refused = refusal(call);
+    if (refused) return refused;
+    const body = recordOf(call.body);
+    const doc = documentFixture(body.images);
     if (!doc)
-      return res.json({ reviewId: randomUUID(), decision: 'pending', reasons: ['unreadable'] });
+      return {
+        status: 200,
+        body: { reviewId: randomUUID(), decision: 'pending', reasons: ['unreadable'] },
+      };
     const reasons = failures(doc);
     const decided = {
       decision: reasons.length ? 'rejected' : 'approved',
       reasons,
       document: holderOf(doc),
     };
-    const afterMs = decideAfterMs(req.body, textOfDocument(recordOf(req.body.images)));
-    if (afterMs === undefined) return res.json({ reviewId: randomUUID(), ...decided });
-    const apiKey = String(req.get('x-api-key'));
-    const opened = later.open(apiKey, afterMs, decided, callbackUrlOf(req.body.callbackUrl));
-    res.status(202).json({ ...opened, decision: 'pending', reasons: [] });
-  });
-  router.get('/review/v1/agent/:reviewId', (req, res) => {
-    if (!isSandboxSecret(req.get('x-api-key'))) return refuse(res, 401, 'x-api-key is not valid');
-    const review = later.read(String(req.params.reviewId), String(req.get('x-api-key')));
-    if (!review) return refuse(res, 404, 'no such review');
-    res.json(review);
-  });
-  router.post('/review/v1/auto', (req, res) => {
-    if (!checked(req, res)) return;
-    const doc = documentFixture(req.body.images);
-    if (!doc) return res.json({ score: 40, decision: 'refer', checks: {} });
+    const afterMs = decideAfterMs(body, textOfDocument(recordOf(body.images)));
+    if (afterMs === undefined) return { status: 200, body: { reviewId: randomUUID(), ...decided } };
+    const apiKey = String(call.headers['x-api-key']);
+    const opened = later.open(apiKey, afterMs, decided, callbackUrlOf(body.callbackUrl));
+    return { status: 202, body: { ...opened, decision: 'pending', reasons: [] } };
+  };
+
+  const read = ({ headers, params }: Call): Answer => {
+    if (!isSandboxSecret(headers['x-api-key'])) return refuse(401, 'x-api-key is not valid');
+    const review = later.read(String(params.reviewId), String(headers['x-api-key']));
+    if (!review) return refuse(404, 'no such review');
+    return { status: 200, body: review };
+  };
+
+  const auto = (call: Call): Answer => {
+    const refused = refusal(call);
+    if (refused) return refused;
+    const doc = documentFixture(recordOf(call.body).images);
+    if (!doc) return { status: 200, body: { score: 40, decision: 'refer', checks: {} } };
     const checks = { genuine: doc.genuine, notExpired: !doc.expired };
     const pass = doc.genuine && !doc.expired;
-    res.json({
-      score: pass ? 93 : 12,
-      decision: pass ? 'pass' : 'fail',
-      checks,
-      document: holderOf(doc),
-    });
-  });
-  return router;
+    return {
+      status: 200,
+      body: {
+        score: pass ? 93 : 12,
+        decision: pass ? 'pass' : 'fail',
+        checks,
+        document: holderOf(doc),
+      },
+    };
+  };
+
+  return [
+    { method: 'POST', path: '/review/v1/agent', handle: agent },
+    { method: 'GET', path: '/review/v1/agent/:reviewId', handle: read },
+    { method: 'POST', path: '/review/v1/auto', handle: auto },
+  ];
 }

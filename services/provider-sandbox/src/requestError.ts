@@ -1,0 +1,10 @@
+// A request the sandbox cannot take (a body that does not parse, is too large or in a charset it
+// does not read): answered `{error: 'invalid_request', message}` with this status, as a provider would.
+export class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
