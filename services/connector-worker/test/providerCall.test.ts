@@ -76,7 +76,7 @@ describe('connector worker: provider calls', function () {
   let base: string;
 
   const call = (request: Request, signal = new AbortController().signal) =>
-    callProvider({ http: provider.http, signal }, 'test provider', request);
+    callProvider({ http: provider, signal }, 'test provider', request);
   /** The outcome a call ended on: its class name and code. */
   const failure = async (request: Request, signal?: AbortSignal) => {
     const err: unknown = await call(request, signal).then(
@@ -93,7 +93,7 @@ describe('connector worker: provider calls', function () {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
-    provider.close();
+    await provider.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
@@ -217,14 +217,14 @@ describe('connector worker: provider calls', function () {
     try {
       const port = new URL(base).port;
       const err: unknown = await callProvider(
-        { http: strict.http, signal: new AbortController().signal },
+        { http: strict, signal: new AbortController().signal },
         'test provider',
         { method: 'GET', url: `http://localhost:${port}/json` },
       ).catch((e: unknown) => e);
       expect(err).to.have.property('code', 'blocked_target');
       expect((err as Error).message).to.match(/localhost/);
     } finally {
-      strict.close();
+      await strict.close();
     }
   });
 

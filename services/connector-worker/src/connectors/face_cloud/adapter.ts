@@ -13,13 +13,13 @@ import {
   RekognitionServiceException,
   ThrottlingException,
 } from '@aws-sdk/client-rekognition';
-import type { AxiosInstance } from 'axios';
 import {
   ProviderRejected,
   ProviderUnavailable,
   outcomeOf,
   type JobOutcome,
 } from '../../outcomes.ts';
+import type { ProviderHttp } from '../../provider/http.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
 import { facePair, type ImageRef } from '../shared/documentInputs.ts';
 import { decision } from '../shared/normalise.ts';
@@ -34,12 +34,11 @@ const MAX_CLIENTS = 256;
 async function bytesOf(input: Input, image: ImageRef): Promise<Uint8Array> {
   if (image.image) return Buffer.from(image.image, 'base64');
   // The service takes bytes or its own storage objects, so a presigned URL is fetched first.
-  const data = await callProvider(input, 'image URL', {
+  return callProvider(input, 'image URL', {
     method: 'GET',
     url: image.url ?? '',
     responseType: 'arraybuffer',
   });
-  return Buffer.from(data as ArrayBuffer);
 }
 
 /** The service's errors by the SDK's classes: throttling and its own faults are its trouble, the
@@ -62,7 +61,7 @@ function classify(err: unknown): JobOutcome {
 class ClientPool {
   private readonly clients = new Map<string, RekognitionClient>();
 
-  constructor(private readonly http: AxiosInstance) {}
+  constructor(private readonly http: ProviderHttp) {}
 
   of(input: Input): RekognitionClient {
     const region = input.config.awsRegion ?? 'us-east-1';
@@ -84,10 +83,9 @@ class ClientPool {
       maxAttempts: 1, // the breaker and the gateway's failover retry, not the SDK
       requestHandler: {
         // the worker's guarded agents: the SDK connects only where the SSRF guard allows
-        httpAgent: this.http.defaults.httpAgent,
-        httpsAgent: this.http.defaults.httpsAgent,
-        requestTimeout: this.http.defaults.timeout,
-        connectionTimeout: this.http.defaults.timeout,
+        ...this.http.agentsForSdk,
+        requestTimeout: this.http.timeoutMs,
+        connectionTimeout: this.http.timeoutMs,
       },
     });
     this.clients.set(key, client);
@@ -98,7 +96,7 @@ class ClientPool {
 }
 
 /** The face_cloud adapter of one worker; its clients share the worker's sockets. */
-function createFaceCloud(http: AxiosInstance): Adapter<'face_cloud'> {
+function createFaceCloud(http: ProviderHttp): Adapter<'face_cloud'> {
   const pool = new ClientPool(http);
   return async (input) => {
     const { source, target } = facePair(input.document);
