@@ -1,14 +1,24 @@
 // The worker's provider client on its own, against a local server over real sockets: what reaches
-// the provider (query, basic auth, bodies, user-agent) and how each way a call fails is sorted into
-// the outcomes of outcomes.ts (statuses, a redirect not followed, timeouts, the size cap, the SSRF
-// guard before the call and at connect, an unreachable port).
+// the provider (query, basic auth, bodies, user-agent, a client certificate) and how each way a
+// call fails is sorted into the outcomes of outcomes.ts (statuses, a redirect not followed,
+// timeouts, the size cap, the SSRF guard before the call and at connect, an unreachable port).
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSecureContext, type TLSSocket } from 'node:tls';
 import { parseAllowList, SsrfGuard } from '@idv/netguard';
 import { callProvider } from '../src/connectors/shared/providerCall.ts';
 import { JobOutcome } from '../src/outcomes.ts';
 import { createProviderHttp } from '../src/provider/http.ts';
+import {
+  TEST_CERTIFICATE_BASE64,
+  TEST_CERTIFICATE_PASSPHRASE,
+} from '../../../test/support/clientCertificate.ts';
 import { freePort } from '../../../test/support/freePort.ts';
 
 const TIMEOUT_MS = 300;
@@ -232,5 +242,76 @@ describe('connector worker: provider calls', function () {
     const got = await failure({ method: 'GET', url: `http://127.0.0.1:${await freePort()}/json` });
     expect(got.code).to.equal('provider_unreachable');
     expect(got.message).to.contain('ECONNREFUSED');
+  });
+
+  describe('mutual TLS', () => {
+    let dir: string;
+    let serverCert: Buffer;
+    // asks for a client certificate and answers the name in it
+    let tlsServer: ReturnType<typeof createTlsServer>;
+    let tlsPort: number;
+
+    before(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'idv-provider-tls-'));
+      const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=provider', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' }); // prettier-ignore
+      serverCert = await readFile(cert);
+      tlsServer = createTlsServer(
+        {
+          key: await readFile(key),
+          cert: serverCert,
+          requestCert: true,
+          rejectUnauthorized: false,
+        },
+        (req, res) => {
+          const peer = (req.socket as TLSSocket).getPeerCertificate();
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ client: peer.subject?.CN ?? null }));
+        },
+      );
+      await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+      tlsPort = (tlsServer.address() as AddressInfo).port;
+    });
+    after(async () => {
+      tlsServer.closeAllConnections();
+      await new Promise((resolve) => tlsServer.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    /** The test certificate as MtlsAgents opens it, plus trust in the local server's own. */
+    const clientContext = () =>
+      createSecureContext({
+        pfx: Buffer.from(TEST_CERTIFICATE_BASE64, 'base64'),
+        passphrase: TEST_CERTIFICATE_PASSPHRASE,
+        ca: serverCert,
+      });
+
+    it('sends the client certificate through a dispatcher of its own', async () => {
+      const dispatcher = provider.dispatcherWith({ secureContext: clientContext() });
+      try {
+        const url = `https://127.0.0.1:${tlsPort}/verify`;
+        expect(await call({ method: 'POST', url, data: {}, dispatcher })).to.deep.equal({
+          client: 'Testy McTestface registry client',
+        });
+      } finally {
+        await dispatcher.destroy();
+      }
+    });
+
+    it('resolves its names through the guard too', async () => {
+      const strict = createProviderHttp(TIMEOUT_MS, new SsrfGuard(parseAllowList('')));
+      const dispatcher = strict.dispatcherWith({ secureContext: clientContext() });
+      try {
+        const err: unknown = await callProvider(
+          { http: strict, signal: new AbortController().signal },
+          'test provider',
+          { method: 'POST', url: `https://localhost:${tlsPort}/verify`, data: {}, dispatcher },
+        ).catch((e: unknown) => e);
+        expect(err).to.have.property('code', 'blocked_target');
+      } finally {
+        await dispatcher.destroy();
+        await strict.close();
+      }
+    });
   });
 });

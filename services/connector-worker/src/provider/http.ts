@@ -2,8 +2,7 @@
 // through the SSRF guard, a timeout per call and a cap on the answer. undici rather than axios:
 // axios cost 0.2-0.4 ms of worker CPU per call, undici's request() about 0.05 (README, "Connector
 // workers").
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { SecureContext } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
 import type { SsrfGuard } from '@idv/netguard';
@@ -22,7 +21,7 @@ export interface ProviderRequest {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
-  /** an object goes as JSON; bytes and text as they are, with the adapter's content-type */
+  /** bytes and text go as they are, with the caller's content-type; another object as JSON */
   data?: object | string;
   /** query parameters, appended to the URL's own */
   params?: Record<string, string | number | boolean>;
@@ -37,6 +36,7 @@ export interface ProviderRequest {
 /** Any status is an answer; the caller decides what it means. */
 export interface ProviderResponse {
   status: number;
+  headers: IncomingHttpHeaders;
   body: Buffer;
 }
 
@@ -66,17 +66,16 @@ function hasHeader(headers: Record<string, string> | undefined, name: string): b
   return headers !== undefined && Object.keys(headers).some((h) => h.toLowerCase() === name);
 }
 
-function bodyOf(request: ProviderRequest, headers: Record<string, string>): string | Buffer | null {
+function bodyOf(request: ProviderRequest, headers: Record<string, string>) {
   const { data } = request;
   if (data === undefined) return null;
-  if (typeof data === 'string' || Buffer.isBuffer(data)) return data;
+  if (typeof data === 'string' || data instanceof Uint8Array) return data;
   if (!hasHeader(request.headers, 'content-type')) headers['content-type'] = 'application/json';
   return JSON.stringify(data);
 }
 
 export class ProviderHttp {
   private readonly agent: Agent;
-  private nodeAgents: { httpAgent: HttpAgent; httpsAgent: HttpsAgent } | undefined;
 
   /** timeoutMs stays below the breaker timeout (DESIGN 4: HTTP < breaker < RPC < gateway request). */
   constructor(
@@ -106,18 +105,6 @@ export class ProviderHttp {
   /** A dispatcher of its own, same guard, timeouts and cap, for a client certificate (mTLS). */
   dispatcherWith(tls: { secureContext: SecureContext }): Dispatcher {
     return this.newAgent(tls);
-  }
-
-  /**
-   * node:http agents for a library that speaks node:http only (the cloud SDK of face_cloud),
-   * guarded the same way; made on first use.
-   */
-  get agentsForSdk(): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } {
-    const sockets = { keepAlive: true, maxFreeSockets: 256, lookup: this.guard.lookup };
-    return (this.nodeAgents ??= {
-      httpAgent: new HttpAgent(sockets),
-      httpsAgent: new HttpsAgent(sockets),
-    });
   }
 
   /** One call and its whole answer; rejects with ProviderHttpError when there is none. */
@@ -158,6 +145,7 @@ export class ProviderHttp {
       const bytes = await response.body.bytes();
       return {
         status: response.statusCode,
+        headers: response.headers,
         body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       };
     } catch (err) {
@@ -173,8 +161,6 @@ export class ProviderHttp {
   }
 
   async close(): Promise<void> {
-    this.nodeAgents?.httpAgent.destroy();
-    this.nodeAgents?.httpsAgent.destroy();
     await this.agent.destroy();
   }
 }

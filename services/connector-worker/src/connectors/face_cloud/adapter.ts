@@ -2,8 +2,9 @@
 // `endpoint` = connectorUrl (SigV4 signing by the SDK). awsAccessKey / awsSecretKey / awsRegion
 // (default us-east-1) are the account. SimilarityThreshold 80 (the service's default): a face at or
 // above it is in FaceMatches. No face in the source image is "not verified", not a refusal.
-// One SDK client per account and endpoint serves every call: a client's destroy() would close the
-// worker's shared sockets under the calls of every other verifier.
+// One SDK client per account and endpoint serves every call (a client is costly to make); every
+// client sends through the worker's provider client (provider/sdkHandler.ts), so the SSRF guard,
+// the timeout and the answer cap hold for the SDK too.
 import { createHash } from 'node:crypto';
 import {
   CompareFacesCommand,
@@ -19,7 +20,8 @@ import {
   outcomeOf,
   type JobOutcome,
 } from '../../outcomes.ts';
-import type { ProviderHttp } from '../../provider/http.ts';
+import { ProviderHttpError, type ProviderHttp } from '../../provider/http.ts';
+import { sdkHandler } from '../../provider/sdkHandler.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
 import { facePair, type ImageRef } from '../shared/documentInputs.ts';
 import { decision } from '../shared/normalise.ts';
@@ -52,6 +54,8 @@ function classify(err: unknown): JobOutcome {
     const status = err.$metadata.httpStatusCode;
     return new ProviderRejected(`CompareFaces refused: ${err.name} ${err.message}`, status);
   }
+  if (err instanceof ProviderHttpError && err.timedOut)
+    return new ProviderUnavailable('provider_timeout', 'CompareFaces did not answer in time');
   const other = outcomeOf(err); // the SSRF guard's refusal stays a refusal
   if (other.code === 'blocked_target') return other;
   return new ProviderUnavailable('provider_unreachable', `CompareFaces failed: ${other.message}`);
@@ -60,8 +64,11 @@ function classify(err: unknown): JobOutcome {
 /** The clients of one worker, keyed by endpoint, region and account (the secret as a hash). */
 class ClientPool {
   private readonly clients = new Map<string, RekognitionClient>();
+  private readonly handler: ReturnType<typeof sdkHandler>;
 
-  constructor(private readonly http: ProviderHttp) {}
+  constructor(http: ProviderHttp) {
+    this.handler = sdkHandler(http);
+  }
 
   of(input: Input): RekognitionClient {
     const region = input.config.awsRegion ?? 'us-east-1';
@@ -81,12 +88,7 @@ class ClientPool {
       region,
       credentials: { accessKeyId, secretAccessKey },
       maxAttempts: 1, // the breaker and the gateway's failover retry, not the SDK
-      requestHandler: {
-        // the worker's guarded agents: the SDK connects only where the SSRF guard allows
-        ...this.http.agentsForSdk,
-        requestTimeout: this.http.timeoutMs,
-        connectionTimeout: this.http.timeoutMs,
-      },
+      requestHandler: this.handler,
     });
     this.clients.set(key, client);
     const oldest = this.clients.keys().next();
