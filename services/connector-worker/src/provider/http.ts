@@ -55,7 +55,7 @@ export class ProviderHttpError extends Error {
   }
 }
 
-/** undici's own timers (connect, headers, body) stand behind the call's timeout. */
+/** The call's timeout: undici's timers of the connect, the headers and each gap in the body. */
 const UNDICI_TIMEOUTS = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
@@ -94,6 +94,9 @@ export class ProviderHttp {
   private newAgent(tls: { secureContext?: SecureContext } = {}): Agent {
     return new Agent({
       allowH2: false,
+      // the call's timeout for the connect, the answer's headers and each gap in its body (axios's
+      // was per socket inactivity too); the breaker's timeout and the job's signal bound the whole
+      // call, so there is no timer or abort controller of ours per call
       connect: { ...tls, lookup: this.guard.lookup, timeout: this.timeoutMs },
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
@@ -121,18 +124,7 @@ export class ProviderHttp {
     }
     const body = bodyOf(request, headers);
 
-    const outer = request.signal;
-    if (outer?.aborted) throw new ProviderHttpError('the call was aborted', 'ETIMEDOUT', true);
-    // one signal for undici: the call's own timeout or the job's signal, whichever comes first
-    const controller = new AbortController();
-    let why: string | undefined;
-    const abort = (reason: string) => {
-      why ??= reason;
-      controller.abort();
-    };
-    const timer = setTimeout(() => abort(`no answer in ${this.timeoutMs} ms`), this.timeoutMs);
-    const onAbort = () => abort('the call was aborted');
-    outer?.addEventListener('abort', onAbort, { once: true });
+    const signal = request.signal;
     try {
       const response = await (request.dispatcher ?? this.agent).request({
         origin: target.origin,
@@ -140,7 +132,7 @@ export class ProviderHttp {
         method: request.method,
         headers,
         body,
-        signal: controller.signal,
+        ...(signal ? { signal } : {}),
       });
       const bytes = await response.body.bytes();
       return {
@@ -149,14 +141,13 @@ export class ProviderHttp {
         body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       };
     } catch (err) {
-      if (why !== undefined) throw new ProviderHttpError(why, 'ETIMEDOUT', true, { cause: err });
+      // the breaker's timeout or the job's deadline: out of time as well
+      if (signal?.aborted)
+        throw new ProviderHttpError('the call was aborted', 'ETIMEDOUT', true, { cause: err });
       const code = (err as { code?: unknown }).code;
       const named = typeof code === 'string' ? code : 'network error';
       const message = err instanceof Error ? err.message : String(err);
       throw new ProviderHttpError(message, named, UNDICI_TIMEOUTS.has(named), { cause: err });
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
     }
   }
 
