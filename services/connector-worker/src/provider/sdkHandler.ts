@@ -2,7 +2,9 @@
 // ProviderHttp, so the same undici sockets, SSRF guard, timeout and answer cap. Rather than the
 // SDK's own node:http handler on guarded agents: at 32 in flight against a local server it took a
 // median 0.37 ms of CPU per CompareFaces against 0.45 (lower in each of eight paired rounds), and
-// it makes no setsockopt calls on a reused socket.
+// it makes no setsockopt calls on a reused socket. Under /verify load through the whole stack the
+// gain was within the noise (the SDK's own work dominates); one client and one guard for every
+// call decided it.
 import { buildQueryString, type HttpHandler } from '@smithy/core/protocols';
 import { HttpResponse, type HttpRequest } from '@smithy/core/transport';
 import type { IncomingHttpHeaders } from 'node:http';
