@@ -33,7 +33,10 @@ export const ConnectorWorkerConfig = defineConfig({
     maximum: 65535,
     description: 'port of /healthz and /metrics; 0 = no HTTP server',
   }),
-  PROVIDER_HTTP_TIMEOUT_MS: ms(20_000, 'one HTTP request to a provider; below BREAKER_TIMEOUT_MS'),
+  PROVIDER_HTTP_TIMEOUT_MS: ms(
+    20_000,
+    "one HTTP request to a provider: its connect, the answer's headers and each gap in its body; below BREAKER_TIMEOUT_MS",
+  ),
   BREAKER_TIMEOUT_MS: ms(
     25_000,
     "a provider's time for one call with all its requests: beyond it the provider failed (counts against its breaker); a job's own deadline may cut a call sooner without counting",

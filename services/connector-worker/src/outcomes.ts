@@ -105,7 +105,8 @@ export function outcomeOf(err: unknown): JobOutcome {
   return new ProviderUnavailable('provider_error', message || 'provider call failed');
 }
 
-/** The guard's message when `err` is its refusal or wraps one (axios and SDKs keep it as cause). */
+/** The guard's message when `err` is its refusal or wraps one (our HTTP client and the cloud
+ *  SDK keep it as cause). */
 function guardRefusalIn(err: unknown): string | undefined {
   for (let e = err, depth = 0; e && depth < 5; depth += 1) {
     if (e instanceof GuardRefusal || (e as { code?: unknown }).code === BLOCKED_TARGET_CODE)

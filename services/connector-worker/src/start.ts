@@ -80,13 +80,13 @@ export async function startConnectorWorker(
   );
   const adapter: RunningAdapter = options.adapter
     ? { adapter: options.adapter, close: async () => {} }
-    : startAdapter(type, { http: provider.http, lookup: guard.lookup });
+    : startAdapter(type, { http: provider });
   const gates = new VerifierGates();
   const box = createSecretBox(runtime.masterKey);
   const followUps = await startFollowUps(settings, {
     adapter,
     box,
-    http: provider.http,
+    http: provider,
     broker,
     logger,
   });
@@ -94,7 +94,7 @@ export async function startConnectorWorker(
     type,
     adapter: adapter.adapter,
     box,
-    http: provider.http,
+    http: provider,
     guard,
     certificates: new ClientCertificates(settings.CONNECTOR_CERT_DIR),
     breakers,
@@ -122,7 +122,7 @@ export async function startConnectorWorker(
   lifecycle.onStop('provider clients', 10, async () => {
     gates.close();
     breakers.shutdown();
-    provider.close();
+    await provider.close();
   });
   logger.info({ queue, prefetch: prefetchOf(settings) }, 'connector worker consuming');
 

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunningWorker } from '../src/start.ts';
+import { cloud } from './connectors/face_cloud.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const testy = { firstName: 'Testy', lastName: 'McTestface', dob: '19700101', ssn: '000000000' };
@@ -82,6 +83,24 @@ describe('connector worker resilience', function () {
       expect(reply.error?.code).to.equal(code);
     });
   }
+
+  it("sorts the cloud SDK's failures the same way (its requests go through the same client)", async () => {
+    await harness.startWorker('face_cloud');
+    const face = Buffer.from('FACE:testy').toString('base64');
+    const askCloud = (fault: string) =>
+      harness.ask({
+        type: 'face_cloud',
+        kind: 'face_compare',
+        config: cloud,
+        document: { image1: face, image2: face },
+        connectorUrl: `${harness.sandbox.url}/fault/${fault}`,
+        verifierId: `v-cloud-${fault}`,
+      });
+    const codes = await Promise.all(
+      ['hang', 'status=503'].map(async (f) => (await askCloud(f)).error?.code),
+    );
+    expect(codes).to.deep.equal(['provider_timeout', 'provider_5xx']);
+  });
 
   it('dead-letters a message that is not a job and tells the caller', async () => {
     const queue = worker.queue;

@@ -3,8 +3,7 @@
 // life. Adapters throw only the outcomes of ../outcomes.ts (shared/providerCall.ts sorts HTTP
 // failures). The config an adapter gets is its own type's, validated against the type's schema.
 import type { ConfigOf, ConnectorType, NormalisedResult, VerificationKind } from '@idv/contracts';
-import type { AxiosInstance } from 'axios';
-import type { LookupFunction } from 'node:net';
+import type { ProviderHttp } from '../provider/http.ts';
 
 export interface AdapterInput<T extends ConnectorType = ConnectorType> {
   kind: VerificationKind;
@@ -14,7 +13,7 @@ export interface AdapterInput<T extends ConnectorType = ConnectorType> {
   /** the /verify request's document */
   document: Record<string, unknown>;
   /** keep-alive, timeout set, SSRF-guarded: adapters use it for provider calls */
-  http: AxiosInstance;
+  http: ProviderHttp;
   /** aborted when the provider's timeout or the job's deadline comes */
   signal: AbortSignal;
   /** a client certificate of the job's community from the operator's directory, by file name */
@@ -50,9 +49,8 @@ export type Adapter<T extends ConnectorType = ConnectorType> = (
 
 /** What an adapter may keep for the worker's life. */
 export interface AdapterResources {
-  http: AxiosInstance;
-  /** the SSRF-guarded DNS lookup, for sockets an adapter opens itself (mTLS agents) */
-  lookup: LookupFunction;
+  /** the worker's provider client; also makes the mTLS dispatchers and the cloud SDK's agents */
+  http: ProviderHttp;
 }
 
 /** The adapter of one worker and how to release what it holds. */

@@ -9,9 +9,9 @@ import {
 } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
-import type { AxiosInstance } from 'axios';
 import type { FollowUpAdapter, RunningAdapter } from '../connectors/connector.ts';
 import { ProviderUnavailable } from '../outcomes.ts';
+import type { ProviderHttp } from '../provider/http.ts';
 import type { ConnectorWorkerSettings } from '../config.ts';
 import { FollowUps } from './followUps.ts';
 
@@ -29,7 +29,7 @@ const FOLLOW_UP_PREFETCH = 64;
 export interface FollowUpResources {
   adapter: RunningAdapter;
   box: SecretBox;
-  http: AxiosInstance;
+  http: ProviderHttp;
   broker: Broker;
   logger: Logger;
 }

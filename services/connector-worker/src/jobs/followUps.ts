@@ -26,10 +26,10 @@ import {
 } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
-import type { AxiosInstance } from 'axios';
 import type { AdapterOutput, FollowUpAdapter } from '../connectors/connector.ts';
 import { inconclusive } from '../connectors/shared/normalise.ts';
 import { ProviderRejected } from '../outcomes.ts';
+import type { ProviderHttp } from '../provider/http.ts';
 
 export interface FollowUpSettings {
   firstPollMs: number;
@@ -42,7 +42,7 @@ export interface FollowUpDeps<T extends ConnectorType = ConnectorType> {
   type: T;
   followUp: FollowUpAdapter<T>;
   box: SecretBox;
-  http: AxiosInstance;
+  http: ProviderHttp;
   broker: Broker;
   /** the wait queues, one per TTL tier */
   waitQueues: readonly { tierMs: number; name: string }[];

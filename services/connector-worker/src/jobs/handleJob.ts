@@ -12,7 +12,6 @@ import {
 import type { SecretBox } from '@idv/crypto';
 import type { SsrfGuard } from '@idv/netguard';
 import type { Logger } from '@idv/observability';
-import type { AxiosInstance } from 'axios';
 import type { Adapter } from '../connectors/connector.ts';
 import {
   BlockedTarget,
@@ -25,6 +24,7 @@ import {
 import type { VerifierGates } from '../provider/admission.ts';
 import type { VerifierBreakers } from '../provider/breakers.ts';
 import type { ClientCertificates } from '../provider/clientCertificates.ts';
+import type { ProviderHttp } from '../provider/http.ts';
 import type { ProviderMetrics } from '../provider/metrics.ts';
 import { inconclusive } from '../connectors/shared/normalise.ts';
 import type { FollowUps } from './followUps.ts';
@@ -35,7 +35,7 @@ export interface JobDeps<T extends ConnectorType = ConnectorType> {
   type: T;
   adapter: Adapter<T>;
   box: SecretBox;
-  http: AxiosInstance;
+  http: ProviderHttp;
   guard: SsrfGuard;
   certificates: ClientCertificates;
   breakers: VerifierBreakers;

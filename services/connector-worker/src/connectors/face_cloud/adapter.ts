@@ -2,8 +2,9 @@
 // `endpoint` = connectorUrl (SigV4 signing by the SDK). awsAccessKey / awsSecretKey / awsRegion
 // (default us-east-1) are the account. SimilarityThreshold 80 (the service's default): a face at or
 // above it is in FaceMatches. No face in the source image is "not verified", not a refusal.
-// One SDK client per account and endpoint serves every call: a client's destroy() would close the
-// worker's shared sockets under the calls of every other verifier.
+// One SDK client per account and endpoint serves every call (a client is costly to make); every
+// client sends through the worker's provider client (provider/sdkHandler.ts), so the SSRF guard,
+// the timeout and the answer cap hold for the SDK too.
 import { createHash } from 'node:crypto';
 import {
   CompareFacesCommand,
@@ -13,13 +14,14 @@ import {
   RekognitionServiceException,
   ThrottlingException,
 } from '@aws-sdk/client-rekognition';
-import type { AxiosInstance } from 'axios';
 import {
   ProviderRejected,
   ProviderUnavailable,
   outcomeOf,
   type JobOutcome,
 } from '../../outcomes.ts';
+import { ProviderHttpError, type ProviderHttp } from '../../provider/http.ts';
+import { sdkHandler } from '../../provider/sdkHandler.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
 import { facePair, type ImageRef } from '../shared/documentInputs.ts';
 import { decision } from '../shared/normalise.ts';
@@ -34,12 +36,11 @@ const MAX_CLIENTS = 256;
 async function bytesOf(input: Input, image: ImageRef): Promise<Uint8Array> {
   if (image.image) return Buffer.from(image.image, 'base64');
   // The service takes bytes or its own storage objects, so a presigned URL is fetched first.
-  const data = await callProvider(input, 'image URL', {
+  return callProvider(input, 'image URL', {
     method: 'GET',
     url: image.url ?? '',
     responseType: 'arraybuffer',
   });
-  return Buffer.from(data as ArrayBuffer);
 }
 
 /** The service's errors by the SDK's classes: throttling and its own faults are its trouble, the
@@ -53,6 +54,8 @@ function classify(err: unknown): JobOutcome {
     const status = err.$metadata.httpStatusCode;
     return new ProviderRejected(`CompareFaces refused: ${err.name} ${err.message}`, status);
   }
+  if (err instanceof ProviderHttpError && err.timedOut)
+    return new ProviderUnavailable('provider_timeout', 'CompareFaces did not answer in time');
   const other = outcomeOf(err); // the SSRF guard's refusal stays a refusal
   if (other.code === 'blocked_target') return other;
   return new ProviderUnavailable('provider_unreachable', `CompareFaces failed: ${other.message}`);
@@ -61,8 +64,11 @@ function classify(err: unknown): JobOutcome {
 /** The clients of one worker, keyed by endpoint, region and account (the secret as a hash). */
 class ClientPool {
   private readonly clients = new Map<string, RekognitionClient>();
+  private readonly handler: ReturnType<typeof sdkHandler>;
 
-  constructor(private readonly http: AxiosInstance) {}
+  constructor(http: ProviderHttp) {
+    this.handler = sdkHandler(http);
+  }
 
   of(input: Input): RekognitionClient {
     const region = input.config.awsRegion ?? 'us-east-1';
@@ -82,13 +88,7 @@ class ClientPool {
       region,
       credentials: { accessKeyId, secretAccessKey },
       maxAttempts: 1, // the breaker and the gateway's failover retry, not the SDK
-      requestHandler: {
-        // the worker's guarded agents: the SDK connects only where the SSRF guard allows
-        httpAgent: this.http.defaults.httpAgent,
-        httpsAgent: this.http.defaults.httpsAgent,
-        requestTimeout: this.http.defaults.timeout,
-        connectionTimeout: this.http.defaults.timeout,
-      },
+      requestHandler: this.handler,
     });
     this.clients.set(key, client);
     const oldest = this.clients.keys().next();
@@ -98,7 +98,7 @@ class ClientPool {
 }
 
 /** The face_cloud adapter of one worker; its clients share the worker's sockets. */
-function createFaceCloud(http: AxiosInstance): Adapter<'face_cloud'> {
+function createFaceCloud(http: ProviderHttp): Adapter<'face_cloud'> {
   const pool = new ClientPool(http);
   return async (input) => {
     const { source, target } = facePair(input.document);

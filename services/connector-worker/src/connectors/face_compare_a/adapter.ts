@@ -19,7 +19,7 @@ function detectUrl(base: string): string {
   return /\/detect\/?$/.test(base) ? base : `${base.replace(/\/+$/, '')}/face/v1.0/detect`;
 }
 
-function detectParams(config: Config): Record<string, unknown> {
+function detectParams(config: Config): Record<string, string | number | boolean> {
   return defined({
     returnFaceId: config.returnFaceId ?? true,
     returnFaceLandmarks: config.returnFaceLandmarks,

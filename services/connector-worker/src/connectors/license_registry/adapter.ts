@@ -6,7 +6,7 @@
 // on the worker), opened with passphrase; messageOriginatorId and messageDestinationId go in every
 // message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}.
 import { randomUUID } from 'node:crypto';
-import type { Agent } from 'node:https';
+import type { Dispatcher } from 'undici';
 import { ProviderUnavailable, Refused } from '../../outcomes.ts';
 import { MtlsAgents } from '../../provider/mtlsAgents.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
@@ -60,12 +60,12 @@ function licenceOf(document: Record<string, unknown>): Record<string, string | u
   });
 }
 
-async function ask(input: Input, site: Site, agent: Agent | undefined) {
+async function ask(input: Input, site: Site, agent: Dispatcher | undefined) {
   const ids = {
     messageOriginatorId: input.config.messageOriginatorId,
     messageDestinationId: input.config.messageDestinationId,
   };
-  const tls = agent ? { httpsAgent: agent } : {};
+  const tls = agent ? { dispatcher: agent } : {};
   const auth = expectAnswer(
     await callProvider(input, 'licence registry auth', {
       method: 'POST',
@@ -90,10 +90,10 @@ async function ask(input: Input, site: Site, agent: Agent | undefined) {
   return { result: fieldDecision(answer.recordFound === true, matches), raw };
 }
 
-/** The license_registry adapter of one worker; its mTLS agents live as long as the worker. */
+/** The license_registry adapter of one worker; its mTLS dispatchers live as long as the worker. */
 function createLicenseRegistry(agents: MtlsAgents): Adapter<'license_registry'> {
-  /** The mTLS agent of the configured client certificate; none without certPath. */
-  const clientAgent = async (input: Input): Promise<Agent | undefined> => {
+  /** The mTLS dispatcher of the configured client certificate; none without certPath. */
+  const clientAgent = async (input: Input): Promise<Dispatcher | undefined> => {
     const certPath = input.config.certPath;
     if (!certPath) return undefined;
     if (!input.clientCertificate)
@@ -118,8 +118,8 @@ function createLicenseRegistry(agents: MtlsAgents): Adapter<'license_registry'> 
 
 export const connector: WorkerConnector<'license_registry'> = {
   type: 'license_registry',
-  start: ({ lookup }) => {
-    const agents = new MtlsAgents(lookup);
-    return { adapter: createLicenseRegistry(agents), close: async () => agents.close() };
+  start: ({ http }) => {
+    const agents = new MtlsAgents((tls) => http.dispatcherWith(tls));
+    return { adapter: createLicenseRegistry(agents), close: () => agents.close() };
   },
 };

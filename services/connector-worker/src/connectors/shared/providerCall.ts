@@ -1,61 +1,83 @@
 // Provider HTTP calls shared by the adapters: abort signal wired in, and every HTTP failure sorted
 // into the outcomes of outcomes.ts (rejected by the provider, or the provider unavailable).
-import { isAxiosError, type AxiosRequestConfig } from 'axios';
 import {
   outcomeOf,
   ProviderRejected,
   ProviderUnavailable,
   type JobOutcome,
 } from '../../outcomes.ts';
+import {
+  ProviderHttpError,
+  type ProviderRequest,
+  type ProviderResponse,
+} from '../../provider/http.ts';
 import type { AdapterInput } from '../connector.ts';
+
+/** What an adapter asks: the request, and whether the answer is JSON (the default) or bytes. */
+export type ProviderCall = Omit<ProviderRequest, 'signal'> & {
+  responseType?: 'json' | 'arraybuffer';
+};
 
 /** 408, 425 and 429 are the provider's trouble (slow, early, throttling), not the caller's. */
 const PROVIDER_TROUBLE_4XX = new Set([408, 425, 429]);
 
+/** A call that got no answer. */
 function classify(err: unknown, what: string): JobOutcome {
-  if (!isAxiosError(err)) return outcomeOf(err);
-  const status = err.response?.status;
-  if (status === 429) return new ProviderUnavailable('provider_throttled', `${what} answered 429`);
-  if (status !== undefined && status >= 400 && status < 500 && !PROVIDER_TROUBLE_4XX.has(status)) {
-    return new ProviderRejected(`${what} refused the request with ${status}`, status);
-  }
-  if (status !== undefined && status < 400) {
-    return new ProviderUnavailable(
-      'provider_malformed',
-      `${what} answered a body that is not JSON`,
-    );
-  }
-  if (status !== undefined)
-    return new ProviderUnavailable('provider_5xx', `${what} answered ${status}`);
-  if (err.code === 'ECONNABORTED' || err.code === 'ETIMEDOUT' || err.code === 'ERR_CANCELED') {
+  if (!(err instanceof ProviderHttpError)) return outcomeOf(err);
+  if (err.timedOut)
     return new ProviderUnavailable('provider_timeout', `${what} did not answer in time`);
-  }
-  const blocked = outcomeOf(err);
+  const blocked = outcomeOf(err); // the guard's refusal at connect is the cause
   if (blocked.code === 'blocked_target') return blocked;
-  return new ProviderUnavailable(
-    'provider_unreachable',
-    `${what} unreachable (${err.code ?? 'network error'})`,
-  );
+  return new ProviderUnavailable('provider_unreachable', `${what} unreachable (${err.code})`);
 }
 
-/** Sends one request and resolves with the parsed JSON body (an object or array). */
+/** An answer that is not a 2xx; undefined for a 2xx. */
+function refusalOf({ status }: ProviderResponse, what: string): JobOutcome | undefined {
+  if (status >= 200 && status < 300) return undefined;
+  if (status === 429) return new ProviderUnavailable('provider_throttled', `${what} answered 429`);
+  if (status >= 400 && status < 500 && !PROVIDER_TROUBLE_4XX.has(status))
+    return new ProviderRejected(`${what} refused the request with ${status}`, status);
+  // redirects are not followed: a provider's API that answers one speaks no protocol we know
+  if (status < 400)
+    return new ProviderUnavailable('provider_malformed', `${what} answered ${status}`);
+  return new ProviderUnavailable('provider_5xx', `${what} answered ${status}`);
+}
+
+function parsed(body: Buffer, what: string): unknown {
+  if (body.length === 0) return undefined; // a 204, say, to a DELETE
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    throw new ProviderUnavailable('provider_malformed', `${what} answered a body that is not JSON`);
+  }
+}
+
+/** Sends one request and resolves with the answer's bytes, or its parsed JSON (an object or
+ *  array, undefined when empty). */
 export async function callProvider(
   input: Pick<AdapterInput, 'http' | 'signal'>,
   what: string,
-  request: AxiosRequestConfig,
+  request: ProviderCall & { responseType: 'arraybuffer' },
+): Promise<Buffer>;
+export async function callProvider(
+  input: Pick<AdapterInput, 'http' | 'signal'>,
+  what: string,
+  request: ProviderCall,
+): Promise<unknown>;
+export async function callProvider(
+  input: Pick<AdapterInput, 'http' | 'signal'>,
+  what: string,
+  { responseType, ...request }: ProviderCall,
 ): Promise<unknown> {
+  let response: ProviderResponse;
   try {
-    const response = await input.http.request({
-      ...request,
-      signal: input.signal,
-      responseType: request.responseType ?? 'json',
-      // axios silently hands back a string when a JSON answer does not parse.
-      transitional: { silentJSONParsing: false, forcedJSONParsing: true },
-    });
-    return response.data;
+    response = await input.http.request({ ...request, signal: input.signal });
   } catch (err) {
     throw classify(err, what);
   }
+  const refusal = refusalOf(response, what);
+  if (refusal) throw refusal;
+  return responseType === 'arraybuffer' ? response.body : parsed(response.body, what);
 }
 
 /** The answer must be an object with these members, else it is a malformed answer (a failure). */
