@@ -68,6 +68,7 @@ export {
   followUpAnswersWaitQueue,
   followUpQueue,
   followUpWaitQueue,
+  workerQueues,
   validateConfig,
   type ConfigMemberRoles,
   type ConfigOf,

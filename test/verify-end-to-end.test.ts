@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createBroker, type Broker } from '@idv/broker';
 import { IdvClient } from '@idv/client';
 import { verifyMessage } from '@idv/crypto';
-import { CONNECTOR_TYPES, type EventEnvelope } from '@idv/contracts';
+import { CONNECTOR_TYPES, workerQueues, type EventEnvelope } from '@idv/contracts';
 import { createLogger } from '@idv/observability';
 import {
   startConnectorWorker,
@@ -105,7 +105,7 @@ describe('POST /verify end to end through the workers and the provider sandbox',
     await sandbox?.close();
     await deleteQueues(platform.env.AMQP_URL!, [
       eventsQueue,
-      ...CONNECTOR_TYPES.map((t) => `${prefix}.${t}`),
+      ...CONNECTOR_TYPES.flatMap((t) => workerQueues(t, prefix)),
     ]);
   });
 

@@ -107,18 +107,28 @@ export function callbackSecretMember(type: ConnectorType): string | undefined {
 export function followUpQueue(type: ConnectorType, prefix = 'idv.connector'): string {
   return `${connectorQueue(type, prefix)}.followup`;
 }
-/**
- * The wait queues of a follow-up, one per fixed TTL (x-message-ttl, so no message waits behind a
- * longer one): a wait takes the longest tier that fits, and comes back through the follow-up queue.
- */
 /** The gateway's wait queue of follow-up answers that came before their run was parked pending. */
 export const followUpAnswersWaitQueue = (answers: string): string => `${answers}.wait`;
 /** Its fixed TTL: how often such an answer is tried again. */
 export const FOLLOW_UP_ANSWER_RETRY_MS = 1000;
 
+/**
+ * The wait queues of a follow-up, one per fixed TTL (x-message-ttl, so no message waits behind a
+ * longer one): a wait takes the longest tier that fits, and comes back through the follow-up queue.
+ */
 export const FOLLOW_UP_WAIT_TIERS_MS = [1000, 10_000, 60_000] as const;
 export const followUpWaitQueue = (
   type: ConnectorType,
   tierMs: number,
   prefix = 'idv.connector',
 ): string => `${followUpQueue(type, prefix)}.wait.${tierMs / 1000}s`;
+
+/** Every queue a worker of `type` declares: its job queue and, with follow-ups, theirs. */
+export function workerQueues(type: ConnectorType, prefix = 'idv.connector'): string[] {
+  if (!FOLLOW_UP_TYPES.includes(type)) return [connectorQueue(type, prefix)];
+  return [
+    connectorQueue(type, prefix),
+    followUpQueue(type, prefix),
+    ...FOLLOW_UP_WAIT_TIERS_MS.map((tierMs) => followUpWaitQueue(type, tierMs, prefix)),
+  ];
+}

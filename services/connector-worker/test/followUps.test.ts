@@ -7,9 +7,7 @@ import { expect } from 'chai';
 import {
   connectorQueue,
   ConnectorReply,
-  FOLLOW_UP_WAIT_TIERS_MS,
   followUpQueue,
-  followUpWaitQueue,
   validate,
   type FollowUpAnswer,
   type FollowUpJob,
@@ -34,11 +32,9 @@ describe('connector worker: pending answers followed up', function () {
     await h.broker.consume(answerTo, (body) => void answers.push(body as FollowUpAnswer));
   });
   after(async () => {
-    await h?.stop();
-    const prefix = h?.env.CONNECTOR_QUEUE_PREFIX;
-    if (prefix)
-      await deleteQueues(h.env.AMQP_URL!, [answerTo, followUpQueue('agent_review', prefix), ...FOLLOW_UP_WAIT_TIERS_MS.map((tier) => followUpWaitQueue('agent_review', tier, prefix))]);
-  }); // prettier-ignore
+    await h?.stop(); // the worker's queues, follow-up ones included
+    if (answerTo) await deleteQueues(h.env.AMQP_URL!, [answerTo]);
+  });
 
   /** Sends an agent review job of a dl image with `text`, followed up when `deadlineMs` is given. */
   async function review(text: string, deadlineMs?: number) {

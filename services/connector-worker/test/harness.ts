@@ -10,6 +10,7 @@ import {
   type ConnectorType,
   type VerificationKind,
   type VerifierLimits,
+  workerQueues,
 } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
 import { testAmqpUrl } from '@idv/db/testing';
@@ -118,8 +119,8 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
       await Promise.all(workers.map((w) => w.stop()));
       await broker.close();
       await sandbox.close();
-      // every type's queue under the harness's own prefix: workers started as child processes too
-      const queues = CONNECTOR_TYPES.map((t) => connectorQueue(t, env.CONNECTOR_QUEUE_PREFIX));
+      // every type's queues under the harness's own prefix: workers started as child processes too
+      const queues = CONNECTOR_TYPES.flatMap((t) => workerQueues(t, env.CONNECTOR_QUEUE_PREFIX));
       await deleteQueues(env.AMQP_URL ?? '', queues);
     },
   };
