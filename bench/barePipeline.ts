@@ -1,12 +1,14 @@
 // The shape of POST /verify with none of its work: an Express gateway asks a worker over a
 // RabbitMQ request-reply (direct reply-to, as libs/broker does), and the worker makes one HTTP
-// call to a provider and replies. No credentials, crypto, validation, database or events. Run as
-// its own process per role, like the real pipeline: `node --import tsx bench/barePipeline.ts
-// gateway|worker|provider` with BARE_PORT, BARE_QUEUE, BARE_PROVIDER_URL and AMQP_URL.
+// call to a provider with the connector worker's own client (undici's request()) and replies. No
+// credentials, crypto, validation, database or events. Run as its own process per role, like the
+// real pipeline: `node --import tsx bench/barePipeline.ts gateway|worker|provider` with BARE_PORT,
+// BARE_QUEUE, BARE_PROVIDER_URL and AMQP_URL.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { connect, type ConsumeMessage } from 'amqplib';
 import express from 'express';
+import { Agent, request } from 'undici';
 
 const REPLY_TO = 'amq.rabbitmq.reply-to';
 const env = (name: string) => {
@@ -35,17 +37,19 @@ function provider(): void {
 async function worker(): Promise<void> {
   const jobs = await channel();
   const providerUrl = env('BARE_PROVIDER_URL');
+  const agent = new Agent({ connections: null, allowH2: false });
   await jobs.prefetch(64);
   await jobs.consume(env('BARE_QUEUE'), (message) => {
     if (!message) return;
     void (async () => {
       // a failed call is answered, not dropped: the gateway turns it into a 502
-      const reply = await fetch(providerUrl, {
+      const reply = await request(providerUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: message.content,
+        dispatcher: agent,
       }).then(
-        async (res) => Buffer.from(await res.text()),
+        async (res) => Buffer.from(await res.body.arrayBuffer()),
         (err: Error) => Buffer.from(JSON.stringify({ error: err.message })),
       );
       jobs.sendToQueue(message.properties.replyTo as string, reply, {
