@@ -1,19 +1,58 @@
 // ECDSA secp256k1 over SHA-256 with raw r||s signatures, low-S so strict verifiers accept them.
 import { createHash, verify as nodeVerify } from 'node:crypto';
-import { isPrivate, sign as secpSign } from 'tiny-secp256k1';
+import { createRequire } from 'node:module';
+import * as wasm from 'tiny-secp256k1';
 import { InvalidKeyError, privateKeyBytes, verifyingKey } from './keys.ts';
 
+/** libsecp256k1 signing: deterministic (RFC 6979) nonces, s always low, the same bytes either way. */
+export interface Signer {
+  name: string;
+  isPrivate(scalar: Uint8Array): boolean;
+  sign(digest: Uint8Array, scalar: Uint8Array): Uint8Array;
+}
+
+/** The secp256k1 package's own prebuilt addon (linux x64 glibc and musl, macOS arm64, Windows). */
+interface NativeBindings {
+  privateKeyVerify(scalar: Uint8Array): boolean;
+  ecdsaSign(digest: Uint8Array, scalar: Uint8Array): { signature: Uint8Array };
+}
+
 /**
- * Signed with libsecp256k1 (built to WebAssembly, shipped inside the npm package): about 140 µs a
- * signature here against about 450 µs for OpenSSL's generic curve code in node:crypto, cheap
- * enough to stay on the event loop. Nonces are RFC 6979 (deterministic) and s is always low, so
- * strict verifiers accept the signature; node:crypto verifies it as any ECDSA signature.
+ * libsecp256k1 as a native addon where the secp256k1 package ships one for this platform (about
+ * 40-60 µs a signature here), else the same library built to WebAssembly (tiny-secp256k1, about
+ * 115-130 µs): both far below OpenSSL's generic curve code in node:crypto (about 450 µs). Only the
+ * package's bindings are loaded, never its pure-JavaScript fallback.
  */
+function chooseSigner(): Signer {
+  try {
+    const native = createRequire(import.meta.url)('secp256k1/bindings') as NativeBindings;
+    return {
+      name: 'libsecp256k1 (native addon)',
+      isPrivate: (scalar) => native.privateKeyVerify(scalar),
+      sign: (digest, scalar) => native.ecdsaSign(digest, scalar).signature,
+    };
+  } catch {
+    return wasmSigner;
+  }
+}
+
+const wasmSigner: Signer = {
+  name: 'libsecp256k1 (WebAssembly)',
+  isPrivate: (scalar) => wasm.isPrivate(scalar),
+  sign: (digest, scalar) => wasm.sign(digest, scalar),
+};
+
+const signer = chooseSigner();
+
+/** Which build signs in this process, and the WebAssembly one beside it (a test compares them). */
+export const ECDSA_SIGNERS = { chosen: signer, wasm: wasmSigner } as const;
+
 export function signMessage(privateKey: string, message: string | Buffer): string {
   const scalar = privateKeyBytes(privateKey);
-  if (!isPrivate(scalar)) throw new InvalidKeyError('private key is not a valid secp256k1 scalar');
+  if (!signer.isPrivate(scalar))
+    throw new InvalidKeyError('private key is not a valid secp256k1 scalar');
   const digest = createHash('sha256').update(message).digest();
-  return Buffer.from(secpSign(digest, scalar)).toString('base64');
+  return Buffer.from(signer.sign(digest, scalar)).toString('base64');
 }
 
 /** Half the order of secp256k1: an s above it is the malleated twin of a low-S signature. */

@@ -1,9 +1,10 @@
 // The DESIGN 2.1 scheme against the shared interop vectors, byte for byte, plus its edges.
 import { expect } from 'chai';
-import { createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import {
   DecryptError,
+  ECDSA_SIGNERS,
   InvalidKeyError,
   KeyAgreement,
   decrypt,
@@ -199,5 +200,24 @@ describe('crypto: ECDSA signatures', () => {
     expect(() => signMessage(Buffer.alloc(32, 0xff).toString('base64'), 'x')).to.throw(
       InvalidKeyError,
     );
+  });
+});
+
+describe('crypto: the signer builds', () => {
+  it('signs with the native addon here, byte for byte as the WebAssembly build', () => {
+    const { chosen, wasm } = ECDSA_SIGNERS;
+    // the secp256k1 package ships a prebuilt addon for this platform (linux x64)
+    if (process.platform === 'linux' && process.arch === 'x64')
+      expect(chosen.name).to.equal('libsecp256k1 (native addon)');
+    for (let i = 0; i < 50; i++) {
+      const scalar = privateKeyBytes(generateKeyPair().privateKey);
+      const digest = createHash('sha256').update(`message ${i}`).digest();
+      expect(Buffer.from(chosen.sign(digest, scalar)).toString('hex')).to.equal(
+        Buffer.from(wasm.sign(digest, scalar)).toString('hex'),
+      );
+    }
+    const zero = Buffer.alloc(32);
+    expect(chosen.isPrivate(zero)).to.equal(false);
+    expect(wasm.isPrivate(zero)).to.equal(false);
   });
 });
