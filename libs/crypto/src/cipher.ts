@@ -1,5 +1,6 @@
 // AES-256-GCM in the wire format of DESIGN 2.1: base64(IV(16) || ciphertext || tag(16)), no AAD.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { freshRandom } from './randomPool.ts';
 
 const IV_BYTES = 16;
 const TAG_BYTES = 16;
@@ -12,7 +13,7 @@ export class DecryptError extends Error {
 export function encrypt(
   key: Buffer,
   plaintext: string,
-  iv: Buffer = randomBytes(IV_BYTES),
+  iv: Buffer = freshRandom(IV_BYTES),
 ): string {
   if (key.length !== 32) throw new RangeError('key must be 32 bytes');
   if (iv.length !== IV_BYTES) throw new RangeError('iv must be 16 bytes');

@@ -1,6 +1,7 @@
 // Encryption at rest under MASTER_KEY (AES-256-GCM, 12-byte IV, optional context as AAD).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { DecryptError } from './cipher.ts';
+import { freshRandom } from './randomPool.ts';
 
 const PREFIX = 'mk1:';
 /** Version byte of sealed bytes, so a future format can be told apart. */
@@ -15,7 +16,7 @@ export interface SecretBox {
 }
 
 function sealRaw(key: Buffer, plaintext: Buffer, context: string): Buffer {
-  const iv = randomBytes(12);
+  const iv = freshRandom(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(context, 'utf8'));
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);

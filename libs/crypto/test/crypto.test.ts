@@ -16,6 +16,7 @@ import {
   signMessage,
   verifyMessage,
 } from '../src/index.ts';
+import { freshRandom } from '../src/randomPool.ts';
 
 interface Vector {
   name: string;
@@ -219,5 +220,17 @@ describe('crypto: the signer builds', () => {
     const zero = Buffer.alloc(32);
     expect(chosen.isPrivate(zero)).to.equal(false);
     expect(wasm.isPrivate(zero)).to.equal(false);
+  });
+});
+
+describe('crypto: the random pool', () => {
+  it('hands out fresh bytes that stay as they were after refills', () => {
+    const first = freshRandom(16);
+    const copy = Buffer.from(first);
+    const seen = new Set<string>([copy.toString('hex')]);
+    for (let i = 0; i < 2000; i++) seen.add(freshRandom(16).toString('hex')); // several refills
+    expect(seen.size).to.equal(2001);
+    expect(first.equals(copy)).to.equal(true);
+    expect(() => freshRandom(4097)).to.throw(RangeError);
   });
 });

@@ -14,7 +14,7 @@ export interface ProofClaims {
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** Signed on the event loop: libs/crypto's libsecp256k1 signer takes about 0.05 ms (0.12 as WebAssembly). */
+/** Signed on the event loop: libs/crypto's libsecp256k1 takes about 0.05 ms (WebAssembly 0.12). */
 export function signProof(
   servicePrivateKey: string,
   servicePublicKey: string,
