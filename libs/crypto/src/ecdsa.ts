@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import * as wasm from 'tiny-secp256k1';
 import { InvalidKeyError, privateKeyBytes, verifyingKey } from './keys.ts';
 
-/** libsecp256k1 signing: deterministic (RFC 6979) nonces, s always low, the same bytes either way. */
+/** libsecp256k1: deterministic (RFC 6979) nonces and low s, so the same bytes from either build. */
 export interface Signer {
   name: string;
   isPrivate(scalar: Uint8Array): boolean;
