@@ -10,6 +10,7 @@
 // profile of each child there.
 import { randomBytes } from 'node:crypto';
 import express from 'express';
+import { request } from 'undici';
 import { IdvClient } from '@idv/client';
 import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
 import { startHttpServer } from '@idv/http';
@@ -193,33 +194,31 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     if (made.status >= 300 || configured.status >= 300)
       throw new Error(`setup answered ${made.status} and ${configured.status}`);
     const caller = new IdvClient({ baseUrl: base, licenseKey: seeded.caller });
-    const request = {
+    const verifyRequest = {
       dvcID: 'bench',
       verifications: ['face_compare'],
       document: { id: 'doc-1', type: 'dl', image1: face, image2: face },
     };
     const verify = async () => {
-      const res = await caller.encryptedRequest<{ status: string }>('POST', '/verify', request);
+      const res = await caller.encryptedRequest<{ status: string }>(
+        'POST',
+        '/verify',
+        verifyRequest,
+      );
       if (res.status !== 200 || res.body.status !== 'verified')
         throw new Error(`verify answered ${res.status}`);
     };
-    const body = JSON.stringify({ data: await caller.encryptJson(request) });
+    // the echo and the bare pipeline are called with the SDK's own HTTP client (undici's request)
+    const body = JSON.stringify({ data: await caller.encryptJson(verifyRequest) });
+    const post = (url: string) =>
+      request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const echoOnce = async () => {
-      const res = await fetch(`${echo.url}/echo`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      await res.text();
+      await (await post(`${echo.url}/echo`)).body.text();
     };
     const bareOnce = async () => {
-      const res = await fetch(`http://127.0.0.1:${bareGatewayPort}/verify`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      if (res.status !== 200) throw new Error(`bare pipeline answered ${res.status}`);
-      await res.text();
+      const res = await post(`http://127.0.0.1:${bareGatewayPort}/verify`);
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`bare pipeline answered ${res.statusCode}`);
     };
     const comparisons: Comparison[] = [];
     for (const concurrency of [1, 32]) {
