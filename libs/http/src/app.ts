@@ -54,8 +54,14 @@ function documentationRoutes(
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
+/**
+ * The request's logger: its lines carry the request id. Made on first use, since most requests
+ * log only their access line, which names the id itself.
+ */
 export function requestLog(res: Response): Logger {
-  return res.locals.log as Logger;
+  const locals = res.locals as { log?: Logger; requestId: string; baseLog: Logger };
+  locals.log ??= locals.baseLog.child({ reqId: locals.requestId });
+  return locals.log;
 }
 
 /** True when any string (key or value) of a parsed body holds NUL; iterative, for deep bodies. */
@@ -104,7 +110,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const given = req.get('x-request-id');
     const reqId = given && REQUEST_ID.test(given) ? given : randomUUID();
     res.locals.requestId = reqId;
-    res.locals.log = options.logger.child({ reqId });
+    res.locals.baseLog = options.logger;
     res.setHeader('x-request-id', reqId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -113,8 +119,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
       duration.observe({ method: req.method, route, status_code: String(res.statusCode) }, seconds);
       // probes and scrapes would drown the access log at info
       const level = route === '/healthz' || route === '/metrics' ? 'debug' : 'info';
-      requestLog(res)[level](
+      options.logger[level](
         {
+          reqId,
           method: req.method,
           route,
           path: options.accessLogPath ? options.accessLogPath(req.path) : req.path,
@@ -172,7 +179,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     const { error, unexpected } = toHttpError(err, options.unavailable ?? []);
-    const log = (res.locals.log as Logger | undefined) ?? options.logger;
+    const log = res.locals.baseLog ? requestLog(res) : options.logger;
     if (unexpected) log.error({ err }, 'unhandled error');
     else if (error.statusCode >= 500)
       log.warn({ reason: error.message }, 'backing service unavailable');
