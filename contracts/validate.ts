@@ -48,16 +48,34 @@ function describe(error: ErrorObject): ValidationIssue {
  */
 export const MAX_JSON_DEPTH = 32;
 
+interface Frame {
+  member: object;
+  depth: number;
+  key: string;
+  parent: Frame | undefined;
+}
+
+/** A frame's JSON Pointer, built only for the one member reported. */
+function pointerOf(frame: Frame): string {
+  const keys: string[] = [];
+  for (let f: Frame | undefined = frame; f?.parent; f = f.parent)
+    keys.push(`/${f.key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  return keys.reverse().join('');
+}
+
 /** The first member nested past MAX_JSON_DEPTH, found without recursion. */
 function tooDeep(value: unknown): ValidationIssue | undefined {
-  const stack: [unknown, number, string][] = [[value, 0, '']];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [member, depth, path] = next;
-    if (member === null || typeof member !== 'object') continue;
-    if (depth === MAX_JSON_DEPTH)
-      return { path, message: `nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` };
-    for (const [key, inner] of Object.entries(member))
-      stack.push([inner, depth + 1, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  if (value === null || typeof value !== 'object') return undefined;
+  const stack: Frame[] = [{ member: value, depth: 0, key: '', parent: undefined }];
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
+    if (frame.depth === MAX_JSON_DEPTH)
+      return {
+        path: pointerOf(frame),
+        message: `nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
+      };
+    for (const [key, inner] of Object.entries(frame.member))
+      if (inner !== null && typeof inner === 'object')
+        stack.push({ member: inner as object, depth: frame.depth + 1, key, parent: frame });
   }
   return undefined;
 }

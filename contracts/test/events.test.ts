@@ -131,6 +131,13 @@ describe('contracts: events', () => {
         },
       ],
     });
+    // the pointer escapes ~ and / in keys (RFC 6901) and names array indexes
+    let odd: unknown = [{ leaf: 1 }];
+    for (let i = 0; i < MAX_JSON_DEPTH - 1; i++) odd = { 'x/y~z': odd };
+    const escaped = validate(Type.Array(Type.Unknown()), [odd]);
+    expect(!escaped.ok && escaped.issues[0]?.path).to.equal(
+      `/0${'/x~1y~0z'.repeat(MAX_JSON_DEPTH - 1)}`,
+    );
     // JSON.parse builds these without recursing; JSON.stringify of them throws RangeError
     const huge = JSON.parse('['.repeat(200_000) + ']'.repeat(200_000)) as unknown;
     expect(() => JSON.stringify(huge)).to.throw(RangeError);
