@@ -4,26 +4,29 @@
 //                                        licence: {documentId, state, firstName, lastName, dob, doe, doi, street, city, zipCode, ...}}
 //        200 {transactionId, recordFound, matches: {<field>: "Y"|"N"}, record: {<field>: value}}
 //   POST /dldv/<site>/verify-value-free  same, but the answer carries match indicators only, no record values.
-//   401 no or unknown token; 400 ids, transactionId, licence.documentId or licence.state missing.
-import { randomUUID } from 'node:crypto';
+//   401 no, unknown or expired token (tokens last expires_in, 300 s); 400 ids, transactionId,
+//   licence.documentId or licence.state missing.
 import { compareFields, LICENCES } from '../fixtures.ts';
 import type { Call, Route } from '../router.ts';
 import { missingStrings, recordOf, refuse } from './refuse.ts';
+import { TokenBook } from './tokens.ts';
 
 const IDS = ['messageOriginatorId', 'messageDestinationId'];
 
 export function dldvRoutes(): Route[] {
-  const tokens = new Set<string>();
+  const tokens = new TokenBook('dldv', 300);
   const auth = ({ body }: Call) => {
     const missing = missingStrings(body, IDS);
     if (missing.length > 0) return refuse(400, `missing ${missing.join(', ')}`);
-    const token = `dldv-${randomUUID()}`;
-    tokens.add(token);
-    return { status: 200, body: { access_token: token, token_type: 'Bearer', expires_in: 300 } };
+    const token = tokens.issue();
+    return {
+      status: 200,
+      body: { access_token: token, token_type: 'Bearer', expires_in: tokens.lifetimeS },
+    };
   };
   const verify = (valueFree: boolean) => (call: Call) => {
-    const token = /^Bearer (.+)$/.exec(call.headers.authorization ?? '')?.[1];
-    if (!token || !tokens.has(token)) return refuse(401, 'token is missing or unknown');
+    if (!tokens.accepts(call.headers.authorization))
+      return refuse(401, 'token is missing, unknown or expired');
     const body = recordOf(call.body);
     const missing = missingStrings(body, [...IDS, 'transactionId']);
     const licence = recordOf(body.licence);

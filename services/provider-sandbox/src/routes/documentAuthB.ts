@@ -19,13 +19,13 @@ import {
 import { similarity } from './faceMatch.ts';
 import { textOfImage } from './imageInput.ts';
 import { recordOf, refuse } from './refuse.ts';
+import { TokenBook } from './tokens.ts';
 
 export function documentAuthBRoutes(): Route[] {
-  const tokens = new Set<string>();
+  const tokens = new TokenBook('docb', 600);
   const transactions = new Set<string>();
   const authorised = ({ headers }: Call) =>
-    tokens.has(/^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1] ?? '') &&
-    isSandboxSecret(headers['x-api-key']);
+    tokens.accepts(headers.authorization) && isSandboxSecret(headers['x-api-key']);
 
   const token = (call: Call) => {
     const body = recordOf(call.body);
@@ -33,9 +33,11 @@ export function documentAuthBRoutes(): Route[] {
       return refuse(400, 'grant_type must be client_credentials');
     if (!body.client_id || !isSandboxSecret(body.client_secret))
       return refuse(401, 'invalid_client');
-    const issued = `docb-${randomUUID()}`;
-    tokens.add(issued);
-    return { status: 200, body: { access_token: issued, token_type: 'Bearer', expires_in: 600 } };
+    const issued = tokens.issue();
+    return {
+      status: 200,
+      body: { access_token: issued, token_type: 'Bearer', expires_in: tokens.lifetimeS },
+    };
   };
 
   const transaction = (call: Call) => {
