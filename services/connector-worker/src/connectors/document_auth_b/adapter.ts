@@ -4,7 +4,9 @@
 // seldocTypeFilter, confirm, scores). Unless keepTransaction, the transaction is deleted after.
 // face_compare goes to <apiUrl>/face/compare with x-api-key faceAPIKey. document_share_session_enabled
 // is passed through as shareSession. Defaults: <connectorUrl>/docb/oauth/token, <connectorUrl>/docb/api/v1.
-import { plainConnector, type AdapterInput } from '../connector.ts';
+// The token serves every job of the account until shortly before it expires (shared/accessTokens.ts).
+import type { Adapter, AdapterInput, AdapterOutput, WorkerConnector } from '../connector.ts';
+import { AccessTokens, type IssuedToken } from '../shared/accessTokens.ts';
 import { documentImages, documentKind, facePair } from '../shared/documentInputs.ts';
 import { extractedFrom } from '../shared/extracted.ts';
 import { asNumber, asRecord, decision, defined } from '../shared/normalise.ts';
@@ -13,20 +15,22 @@ import { callProvider, endpoint, expectAnswer } from '../shared/providerCall.ts'
 const what = 'document provider B';
 type Input = AdapterInput<'document_auth_b'>;
 
-async function token(input: Input): Promise<string> {
+/** A client-credentials token, fetched for no one job: the client's own timeouts bound it. */
+async function token(input: Input, url: string): Promise<IssuedToken> {
   const c = input.config;
   const form = new URLSearchParams({
     grant_type: 'client_credentials',
     client_id: c.clientId ?? '',
     client_secret: c.clientSecretKey ?? '',
   });
-  const raw = await callProvider(input, `${what} token`, {
+  const raw = await callProvider({ http: input.http }, `${what} token`, {
     method: 'POST',
-    url: endpoint(input.connectorUrl, c.clientUrl, '/docb/oauth/token'),
+    url,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     data: form.toString(),
   });
-  return String(expectAnswer(raw, `${what} token`, ['access_token']).access_token);
+  const answer = expectAnswer(raw, `${what} token`, ['access_token']);
+  return { token: String(answer.access_token), expiresInS: asNumber(answer.expires_in) };
 }
 
 async function authenticate(input: Input, api: string, headers: Record<string, string>) {
@@ -81,10 +85,25 @@ async function faceCompare(input: Input, api: string, headers: Record<string, st
   return { result: { ...result, threshold: 50 }, raw };
 }
 
-export const connector = plainConnector('document_auth_b', async (input) => {
-  const api = endpoint(input.connectorUrl, input.config.apiUrl, '/docb/api/v1').replace(/\/+$/, '');
-  const headers = { authorization: `Bearer ${await token(input)}` };
-  return input.kind === 'face_compare'
-    ? faceCompare(input, api, headers)
-    : authenticate(input, api, headers);
-});
+function createDocumentAuthB(tokens: AccessTokens): Adapter<'document_auth_b'> {
+  return (input) => {
+    const c = input.config;
+    const api = endpoint(input.connectorUrl, c.apiUrl, '/docb/api/v1').replace(/\/+$/, '');
+    const tokenUrl = endpoint(input.connectorUrl, c.clientUrl, '/docb/oauth/token');
+    return tokens.use(
+      [tokenUrl, c.clientId, c.clientSecretKey],
+      () => token(input, tokenUrl),
+      (issued): Promise<AdapterOutput> => {
+        const headers = { authorization: `Bearer ${issued}` };
+        return input.kind === 'face_compare'
+          ? faceCompare(input, api, headers)
+          : authenticate(input, api, headers);
+      },
+    );
+  };
+}
+
+export const connector: WorkerConnector<'document_auth_b'> = {
+  type: 'document_auth_b',
+  start: () => ({ adapter: createDocumentAuthB(new AccessTokens()), close: async () => {} }),
+};

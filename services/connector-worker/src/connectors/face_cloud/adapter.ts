@@ -102,9 +102,13 @@ function createFaceCloud(http: ProviderHttp): Adapter<'face_cloud'> {
   const pool = new ClientPool(http);
   return async (input) => {
     const { source, target } = facePair(input.document);
+    const [sourceBytes, targetBytes] = await Promise.all([
+      bytesOf(input, source),
+      bytesOf(input, target),
+    ]);
     const command = new CompareFacesCommand({
-      SourceImage: { Bytes: await bytesOf(input, source) },
-      TargetImage: { Bytes: await bytesOf(input, target) },
+      SourceImage: { Bytes: sourceBytes },
+      TargetImage: { Bytes: targetBytes },
       SimilarityThreshold: SIMILARITY_THRESHOLD,
     });
     try {

@@ -46,7 +46,11 @@ async function detect(input: Input, account: Account, image: ImageRef): Promise<
 
 async function compareWith(input: Input, account: Account) {
   const { source, target } = facePair(input.document);
-  const detected = [await detect(input, account, source), await detect(input, account, target)];
+  // the two detections are independent: one provider latency for both, not two
+  const detected = await Promise.all([
+    detect(input, account, source),
+    detect(input, account, target),
+  ]);
   if (!detected.every(Array.isArray))
     throw new ProviderUnavailable('provider_malformed', 'face API detect answered no list');
   const faceIds = detected.map((faces) =>

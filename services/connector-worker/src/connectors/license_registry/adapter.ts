@@ -4,14 +4,16 @@
 // Primary first; when it fails (not when it refuses) the secondary pair is tried. certPath names a
 // PKCS#12 client certificate for mutual TLS in the operator's certificate directory (never a path
 // on the worker), opened with passphrase; messageOriginatorId and messageDestinationId go in every
-// message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}.
+// message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}. A site's token serves every job
+// until shortly before it expires (shared/accessTokens.ts).
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { ProviderUnavailable, Refused } from '../../outcomes.ts';
 import { MtlsAgents } from '../../provider/mtlsAgents.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
 import { isoDate } from '../shared/documentInputs.ts';
-import { asRecord, asString, defined, fieldDecision } from '../shared/normalise.ts';
+import { AccessTokens } from '../shared/accessTokens.ts';
+import { asNumber, asRecord, asString, defined, fieldDecision } from '../shared/normalise.ts';
 import { callProvider, endpoint, expectAnswer } from '../shared/providerCall.ts';
 
 type Input = AdapterInput<'license_registry'>;
@@ -60,29 +62,36 @@ function licenceOf(document: Record<string, unknown>): Record<string, string | u
   });
 }
 
-async function ask(input: Input, site: Site, agent: Dispatcher | undefined) {
+async function ask(input: Input, site: Site, agent: Dispatcher | undefined, tokens: AccessTokens) {
   const ids = {
     messageOriginatorId: input.config.messageOriginatorId,
     messageDestinationId: input.config.messageDestinationId,
   };
   const tls = agent ? { dispatcher: agent } : {};
-  const auth = expectAnswer(
-    await callProvider(input, 'licence registry auth', {
+  // fetched for no one job (the client's own timeouts bound it): every job of the site shares it
+  const token = async () => {
+    const auth = expectAnswer(
+      await callProvider({ http: input.http }, 'licence registry auth', {
+        method: 'POST',
+        url: site.auth,
+        data: ids,
+        ...tls,
+      }),
+      'licence registry auth',
+      ['access_token'],
+    );
+    return { token: String(auth.access_token), expiresInS: asNumber(auth.expires_in) };
+  };
+  const verify = (accessToken: string) =>
+    callProvider(input, 'licence registry', {
       method: 'POST',
-      url: site.auth,
-      data: ids,
+      url: site.verify,
+      headers: { authorization: `Bearer ${accessToken}` },
+      data: { ...ids, transactionId: randomUUID(), licence: licenceOf(input.document) },
       ...tls,
-    }),
-    'licence registry auth',
-    ['access_token'],
-  );
-  const raw = await callProvider(input, 'licence registry', {
-    method: 'POST',
-    url: site.verify,
-    headers: { authorization: `Bearer ${String(auth.access_token)}` },
-    data: { ...ids, transactionId: randomUUID(), licence: licenceOf(input.document) },
-    ...tls,
-  });
+    });
+  const account = [site.auth, ids, input.config.certPath, input.config.passphrase];
+  const raw = await tokens.use(account, token, verify);
   const answer = expectAnswer(raw, 'licence registry', ['recordFound', 'matches']);
   const matches = Object.fromEntries(
     Object.entries(asRecord(answer.matches)).map(([k, v]) => [k, v === 'Y']),
@@ -91,7 +100,10 @@ async function ask(input: Input, site: Site, agent: Dispatcher | undefined) {
 }
 
 /** The license_registry adapter of one worker; its mTLS dispatchers live as long as the worker. */
-function createLicenseRegistry(agents: MtlsAgents): Adapter<'license_registry'> {
+function createLicenseRegistry(
+  agents: MtlsAgents,
+  tokens: AccessTokens,
+): Adapter<'license_registry'> {
   /** The mTLS dispatcher of the configured client certificate; none without certPath. */
   const clientAgent = async (input: Input): Promise<Dispatcher | undefined> => {
     const certPath = input.config.certPath;
@@ -106,7 +118,7 @@ function createLicenseRegistry(agents: MtlsAgents): Adapter<'license_registry'> 
     let last: unknown;
     for (const site of sitesOf(input)) {
       try {
-        return await ask(input, site, agent);
+        return await ask(input, site, agent, tokens);
       } catch (err) {
         if (!(err instanceof ProviderUnavailable)) throw err;
         last = err;
@@ -120,6 +132,7 @@ export const connector: WorkerConnector<'license_registry'> = {
   type: 'license_registry',
   start: ({ http }) => {
     const agents = new MtlsAgents((tls) => http.dispatcherWith(tls));
-    return { adapter: createLicenseRegistry(agents), close: () => agents.close() };
+    const adapter = createLicenseRegistry(agents, new AccessTokens());
+    return { adapter, close: () => agents.close() };
   },
 };

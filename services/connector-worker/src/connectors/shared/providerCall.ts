@@ -52,26 +52,32 @@ function parsed(body: Buffer, what: string): unknown {
   }
 }
 
+/** Who calls: the worker's client, and the job's signal (absent for a call no one job owns: a
+ *  token shared by many, a clean-up after the answer; the client's own timeouts bound those). */
+export type Caller = Pick<AdapterInput, 'http'> & { signal?: AbortSignal | undefined };
+
 /** Sends one request and resolves with the answer's bytes, or its parsed JSON (an object or
  *  array, undefined when empty). */
 export async function callProvider(
-  input: Pick<AdapterInput, 'http' | 'signal'>,
+  input: Caller,
   what: string,
   request: ProviderCall & { responseType: 'arraybuffer' },
 ): Promise<Buffer>;
 export async function callProvider(
-  input: Pick<AdapterInput, 'http' | 'signal'>,
+  input: Caller,
   what: string,
   request: ProviderCall,
 ): Promise<unknown>;
 export async function callProvider(
-  input: Pick<AdapterInput, 'http' | 'signal'>,
+  input: Caller,
   what: string,
   { responseType, ...request }: ProviderCall,
 ): Promise<unknown> {
   let response: ProviderResponse;
   try {
-    response = await input.http.request({ ...request, signal: input.signal });
+    response = await input.http.request(
+      input.signal ? { ...request, signal: input.signal } : request,
+    );
   } catch (err) {
     throw classify(err, what);
   }

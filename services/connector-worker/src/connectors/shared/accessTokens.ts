@@ -1,0 +1,92 @@
+// Access tokens a provider issues for a while (OAuth client credentials and the like): one per
+// account, shared by every job's calls until shortly before it expires, and fetched once when
+// many calls need it at the same moment. A new token per job cost a provider round trip on every
+// verification (a second, at 1 s latency) and a token a minute per call at the provider.
+import { createHash } from 'node:crypto';
+import { ProviderRejected } from '../../outcomes.ts';
+
+/** What a token endpoint answered: the token, and for how many seconds (when it says). */
+export interface IssuedToken {
+  token: string;
+  expiresInS?: number | undefined;
+}
+
+interface Kept {
+  token: string;
+  /** epoch ms after which it is not used any more */
+  until: number;
+}
+
+/** A token is given up this long before the provider said it expires (clocks, slow calls). */
+const MARGIN_S = 30;
+/** Accounts whose tokens are kept; past it the least recently used goes. */
+const MAX_ACCOUNTS = 1000;
+
+export class AccessTokens {
+  private readonly kept = new Map<string, Kept>();
+  private readonly fetching = new Map<string, Promise<string>>();
+
+  /**
+   * Runs `call` with the account's token, fetched with `fetch` when none is kept. A kept token
+   * the provider refuses with 401 (revoked or rotated early) is dropped and the call made once
+   * more with a new one. `account` names the endpoint and credentials; only its hash is kept.
+   */
+  async use<T>(
+    account: readonly unknown[],
+    fetch: () => Promise<IssuedToken>,
+    call: (token: string) => Promise<T>,
+  ): Promise<T> {
+    const key = createHash('sha256').update(JSON.stringify(account)).digest('base64');
+    const kept = this.fresh(key);
+    if (kept) {
+      try {
+        return await call(kept.token);
+      } catch (err) {
+        if (!(err instanceof ProviderRejected && err.status === 401)) throw err;
+        if (this.kept.get(key) === kept) this.kept.delete(key);
+      }
+    }
+    return call(await this.issue(key, fetch));
+  }
+
+  private fresh(key: string): Kept | undefined {
+    const kept = this.kept.get(key);
+    if (!kept) return undefined;
+    if (kept.until <= Date.now()) {
+      this.kept.delete(key);
+      return undefined;
+    }
+    this.kept.delete(key); // re-inserted: Map order is the recency order
+    this.kept.set(key, kept);
+    return kept;
+  }
+
+  /**
+   * One fetch per account at a time: every call waiting for it gets the token it brought, which
+   * is kept for later calls only when the provider said how long it lasts.
+   */
+  private issue(key: string, fetch: () => Promise<IssuedToken>): Promise<string> {
+    let pending = this.fetching.get(key);
+    if (!pending) {
+      pending = fetch().then((issued) => {
+        this.keep(key, issued);
+        return issued.token;
+      });
+      this.fetching.set(key, pending);
+      const done = () => this.fetching.delete(key);
+      pending.then(done, done);
+    }
+    return pending;
+  }
+
+  private keep(key: string, issued: IssuedToken): void {
+    const seconds = issued.expiresInS;
+    if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return;
+    const lifetime = seconds > 2 * MARGIN_S ? seconds - MARGIN_S : seconds / 2;
+    this.kept.set(key, { token: issued.token, until: Date.now() + lifetime * 1000 });
+    if (this.kept.size > MAX_ACCOUNTS) {
+      const oldest = this.kept.keys().next();
+      if (!oldest.done) this.kept.delete(oldest.value);
+    }
+  }
+}
