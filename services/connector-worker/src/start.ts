@@ -18,6 +18,7 @@ import { VerifierBreakers } from './provider/breakers.ts';
 import { ClientCertificates } from './provider/clientCertificates.ts';
 import { createProviderHttp } from './provider/http.ts';
 import { providerMetrics } from './provider/metrics.ts';
+import { TrailingCalls } from './provider/trailing.ts';
 
 export interface RunningWorker {
   runtime: ProcessRuntime;
@@ -82,6 +83,7 @@ export async function startConnectorWorker(
     ? { adapter: options.adapter, close: async () => {} }
     : startAdapter(type, { http: provider });
   const gates = new VerifierGates();
+  const trailing = new TrailingCalls(logger);
   const box = createSecretBox(runtime.masterKey);
   const followUps = await startFollowUps(settings, {
     adapter,
@@ -101,6 +103,7 @@ export async function startConnectorWorker(
     gates,
     metrics,
     logger,
+    trailing,
     followUps: followUps?.followUps,
   });
   const queue = connectorQueue(type, settings.CONNECTOR_QUEUE_PREFIX);
@@ -120,6 +123,7 @@ export async function startConnectorWorker(
   lifecycle.onStop('follow-up consumer', 0, async () => followUps?.consumer.stop());
   lifecycle.onStop('adapter', 10, () => adapter.close());
   lifecycle.onStop('provider clients', 10, async () => {
+    await trailing.drain(); // the calls adapters make after their answers use these clients
     gates.close();
     breakers.shutdown();
     await provider.close();

@@ -41,6 +41,22 @@ export interface FollowUpAdapter<T extends ConnectorType = ConnectorType> {
 export interface AdapterOutput {
   result: NormalisedResult;
   raw: unknown;
+  /**
+   * A provider call the adapter still makes after its result (deleting the provider's copy of a
+   * transaction), made with afterAnswer(): the reply does not wait for it, the verifier's slot does.
+   */
+  after?: AfterAnswer;
+}
+
+/** How a call after the answer ended; it never rejects, so nothing waits on it unhandled. */
+export type AfterAnswer = Promise<{ failed?: string }>;
+
+/** Starts nothing: wraps a call already made so that its failure is reported, not thrown. */
+export function afterAnswer(call: Promise<unknown>): AfterAnswer {
+  return call.then(
+    () => ({}),
+    (err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }),
+  );
 }
 
 export type Adapter<T extends ConnectorType = ConnectorType> = (

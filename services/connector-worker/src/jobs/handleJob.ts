@@ -12,7 +12,7 @@ import {
 import type { SecretBox } from '@idv/crypto';
 import type { SsrfGuard } from '@idv/netguard';
 import type { Logger } from '@idv/observability';
-import type { Adapter } from '../connectors/connector.ts';
+import type { Adapter, AdapterOutput } from '../connectors/connector.ts';
 import {
   BlockedTarget,
   Busy,
@@ -26,6 +26,7 @@ import type { VerifierBreakers } from '../provider/breakers.ts';
 import type { ClientCertificates } from '../provider/clientCertificates.ts';
 import type { ProviderHttp } from '../provider/http.ts';
 import type { ProviderMetrics } from '../provider/metrics.ts';
+import type { TrailingCalls } from '../provider/trailing.ts';
 import { inconclusive } from '../connectors/shared/normalise.ts';
 import type { FollowUps } from './followUps.ts';
 import { checkRouting, openJob } from './openJob.ts';
@@ -42,6 +43,8 @@ export interface JobDeps<T extends ConnectorType = ConnectorType> {
   gates: VerifierGates;
   metrics: ProviderMetrics;
   logger: Logger;
+  /** provider calls adapters make after their result, holding the verifier's slot */
+  trailing: TrailingCalls;
   /** types with followUps: pending answers are followed up */
   followUps?: FollowUps<T> | undefined;
 }
@@ -78,6 +81,7 @@ async function work<T extends ConnectorType>(
     typicalMs: gate.latency.typical(),
     shortestMs,
   });
+  let after: AdapterOutput['after'];
   try {
     timing.queuedMs = Date.now() - job.sentAt;
     deps.metrics.queueWait.observe({ type: deps.type }, Math.max(0, timing.queuedMs) / 1000);
@@ -112,6 +116,7 @@ async function work<T extends ConnectorType>(
         throw err;
       });
     observeCall(deps, job, callStarted, undefined);
+    after = output.after;
     const shaped = validate(RESULT_BY_KIND[job.kind], output.result);
     if (!shaped.ok) {
       deps.logger.error({ jobId: job.jobId, issues: shaped.issues }, 'adapter result off contract');
@@ -126,7 +131,9 @@ async function work<T extends ConnectorType>(
         : shaped.value;
     return { result, rawSealed };
   } finally {
-    release();
+    if (after)
+      deps.trailing.hold(after, { jobId: job.jobId, verifierTag: job.verifier.tag }, release);
+    else release();
   }
 }
 

@@ -1,11 +1,18 @@
 // document_auth_b; protocol in the sandbox's routes/documentAuthB.ts. An OAuth client-credentials
 // token from clientUrl (clientId / clientSecretKey), then a transaction at <apiUrl>/transactions with
 // x-api-key apiKey, shaped by tokenConfiguration[dl|ppt|idcard] (flowId, documentType,
-// seldocTypeFilter, confirm, scores). Unless keepTransaction, the transaction is deleted after.
+// seldocTypeFilter, confirm, scores). Unless keepTransaction, the transaction is deleted after its
+// answer is read, without holding the reply back.
 // face_compare goes to <apiUrl>/face/compare with x-api-key faceAPIKey. document_share_session_enabled
 // is passed through as shareSession. Defaults: <connectorUrl>/docb/oauth/token, <connectorUrl>/docb/api/v1.
 // The token serves every job of the account until shortly before it expires (shared/accessTokens.ts).
-import type { Adapter, AdapterInput, AdapterOutput, WorkerConnector } from '../connector.ts';
+import {
+  afterAnswer,
+  type Adapter,
+  type AdapterInput,
+  type AdapterOutput,
+  type WorkerConnector,
+} from '../connector.ts';
 import { AccessTokens, type IssuedToken } from '../shared/accessTokens.ts';
 import { documentImages, documentKind, facePair } from '../shared/documentInputs.ts';
 import { extractedFrom } from '../shared/extracted.ts';
@@ -54,13 +61,18 @@ async function authenticate(input: Input, api: string, headers: Record<string, s
     }),
   });
   const answer = expectAnswer(raw, what, ['transactionId', 'status']);
-  if (c.keepTransaction !== true) {
-    await callProvider(input, what, {
-      method: 'DELETE',
-      url: `${api}/transactions/${encodeURIComponent(String(answer.transactionId))}`,
-      headers: { ...headers, 'x-api-key': c.apiKey ?? '' },
-    });
-  }
+  // the provider's copy of the transaction goes once its answer is read; the caller does not
+  // wait for that, the verifier's slot does (provider/trailing.ts)
+  const after =
+    c.keepTransaction === true
+      ? undefined
+      : afterAnswer(
+          callProvider({ http: input.http }, `${what} transaction delete`, {
+            method: 'DELETE',
+            url: `${api}/transactions/${encodeURIComponent(String(answer.transactionId))}`,
+            headers: { ...headers, 'x-api-key': c.apiKey ?? '' },
+          }),
+        );
   const reasons = Array.isArray(answer.reasons) ? answer.reasons.map(String) : [];
   const score = asNumber(asRecord(answer.scores).overall);
   const status = answer.status === 'REVIEW' ? 'inconclusive' : undefined;
@@ -68,7 +80,8 @@ async function authenticate(input: Input, api: string, headers: Record<string, s
     score,
     ...(status ? { status } : {}),
   });
-  return { result: { ...result, extracted: extractedFrom(answer.document) }, raw };
+  const output = { result: { ...result, extracted: extractedFrom(answer.document) }, raw };
+  return after ? { ...output, after } : output;
 }
 
 async function faceCompare(input: Input, api: string, headers: Record<string, string>) {

@@ -1,9 +1,14 @@
-// Provider tokens kept for their lifetime (shared/accessTokens.ts) and the calls they save: alone,
-// then through workers against the sandbox, whose call counts per scope show what reached it.
+// Provider round trips a verification saves: tokens kept for their lifetime (shared/accessTokens.ts)
+// alone, then through workers against the sandbox, whose call counts per scope show what reached
+// it; and the calls an adapter makes after its answer (provider/trailing.ts).
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createLogger } from '@idv/observability';
 import { expect } from 'chai';
 import { ProviderRejected, ProviderUnavailable } from '../src/outcomes.ts';
+import { afterAnswer } from '../src/connectors/connector.ts';
 import { AccessTokens } from '../src/connectors/shared/accessTokens.ts';
+import { TrailingCalls } from '../src/provider/trailing.ts';
 import { dl, faces, key, testy } from './connectors/fixtures.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -89,6 +94,15 @@ describe('provider calls per verification, counted at the sandbox', function () 
     const scope = randomBytes(4).toString('hex');
     return { scope, url: `${harness.sandbox.url}/s/${scope}` };
   };
+  /** The sandbox's count of a scope's calls once it stops changing: a delete may follow a reply. */
+  const settledCalls = async (scope: string) => {
+    let seen = -1;
+    for (let i = 0; i < 50 && seen !== harness.sandbox.faults.callsOf(scope); i++) {
+      seen = harness.sandbox.faults.callsOf(scope);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return seen;
+  };
 
   before(async () => {
     harness = await startHarness();
@@ -100,7 +114,7 @@ describe('provider calls per verification, counted at the sandbox', function () 
   });
   after(() => harness?.stop());
 
-  it('document_auth_b fetches its token once for the account, not once a job', async () => {
+  it('document_auth_b fetches its token once for the account, not once a job, and deletes each transaction', async () => {
     const { scope, url } = scoped();
     const ask = () =>
       harness.ask({
@@ -111,10 +125,10 @@ describe('provider calls per verification, counted at the sandbox', function () 
         document: dl('testy'),
       });
     expect((await ask()).outcome).to.equal('completed');
-    expect(harness.sandbox.faults.callsOf(scope)).to.equal(3); // token, transaction, delete
+    expect(await settledCalls(scope)).to.equal(3); // token, transaction, delete
     const replies = await Promise.all(Array.from({ length: 10 }, ask));
     expect(replies.every((r) => r.outcome === 'completed')).to.equal(true);
-    expect(harness.sandbox.faults.callsOf(scope)).to.equal(3 + 10 * 2);
+    expect(await settledCalls(scope)).to.equal(3 + 10 * 2);
   });
 
   it('license_registry asks a site for a token once, then only verifies', async () => {
@@ -143,5 +157,36 @@ describe('provider calls per verification, counted at the sandbox', function () 
     expect(reply.result).to.include({ status: 'verified' });
     expect(harness.sandbox.faults.callsOf(scope)).to.equal(3); // two detections, one verify
     expect(harness.sandbox.faults.peakOf(scope)).to.equal(2);
+  });
+});
+
+describe('provider calls after the answer', () => {
+  it('hold the slot until they end, report a failure instead of throwing, and are drained', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      service: 'test',
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    });
+    const trailing = new TrailingCalls(logger);
+    let released = 0;
+    let finish!: () => void;
+    const slow = new Promise<void>((resolve) => (finish = resolve));
+    trailing.hold(afterAnswer(slow), { jobId: 'j1', verifierTag: 'v' }, () => (released += 1));
+    const failing = afterAnswer(Promise.reject(new Error('answered 404')));
+    trailing.hold(failing, { jobId: 'j2', verifierTag: 'v' }, () => (released += 1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(released).to.equal(1); // the failed one let go of its slot, the slow one holds it
+    expect(trailing.size).to.equal(1);
+    expect(lines.join('')).to.include('answered 404').and.include('"jobId":"j2"');
+    const drained = trailing.drain();
+    finish();
+    await drained;
+    expect(released).to.equal(2);
+    expect(trailing.size).to.equal(0);
   });
 });
