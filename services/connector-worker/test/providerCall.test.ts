@@ -208,10 +208,11 @@ describe('connector worker: provider calls', function () {
     expect(Date.now() - started).to.be.below(TIMEOUT_MS);
   });
 
-  it('refuses an answer above 20 MiB and stops reading it', async () => {
+  it('refuses an answer above 20 MiB as provider_malformed and stops reading it', async () => {
     const got = await failure({ method: 'GET', url: `${base}/huge` });
     expect(got.name).to.equal('ProviderUnavailable');
-    expect(got.code).to.equal('provider_unreachable');
+    expect(got.code).to.equal('provider_malformed');
+    expect(got.message).to.equal('test provider answered more than 20 MiB');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(seen.hugeFinished).to.equal(false);
     expect(seen.hugeWritten).to.be.below(64 * MiB);

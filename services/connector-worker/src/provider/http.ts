@@ -9,6 +9,8 @@ import type { SsrfGuard } from '@idv/netguard';
 
 /** Provider answers are small; a huge one is a fault, not data. */
 export const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
+/** undici's code for an answer past MAX_ANSWER_BYTES */
+export const ANSWER_TOO_LARGE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 
 /** Sent on every call. Accept as axios sent it, which providers may pick JSON by; no
  *  accept-encoding, so answers come uncompressed and there is nothing to inflate. */

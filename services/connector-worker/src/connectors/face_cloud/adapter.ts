@@ -14,18 +14,13 @@ import {
   RekognitionServiceException,
   ThrottlingException,
 } from '@aws-sdk/client-rekognition';
-import {
-  ProviderRejected,
-  ProviderUnavailable,
-  outcomeOf,
-  type JobOutcome,
-} from '../../outcomes.ts';
-import { ProviderHttpError, type ProviderHttp } from '../../provider/http.ts';
+import { ProviderRejected, ProviderUnavailable, type JobOutcome } from '../../outcomes.ts';
+import type { ProviderHttp } from '../../provider/http.ts';
 import { sdkHandler } from '../../provider/sdkHandler.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
 import { facePair, type ImageRef } from '../shared/documentInputs.ts';
 import { decision } from '../shared/normalise.ts';
-import { callProvider } from '../shared/providerCall.ts';
+import { callProvider, classifyCallFailure, statusOutcome } from '../shared/providerCall.ts';
 
 type Input = AdapterInput<'face_cloud'>;
 
@@ -44,21 +39,23 @@ async function bytesOf(input: Input, image: ImageRef): Promise<Uint8Array> {
 }
 
 /** The service's errors by the SDK's classes: throttling and its own faults are its trouble, the
- *  rest of its answers (a bad signature, a bad image) refuse the input. */
+ *  rest of its answers (a bad signature, a bad image) sorted by status as any provider's; a call
+ *  that got no answer as any provider call's. */
 function classify(err: unknown): JobOutcome {
+  const what = 'CompareFaces';
   if (err instanceof ThrottlingException || err instanceof ProvisionedThroughputExceededException)
-    return new ProviderUnavailable('provider_throttled', `CompareFaces throttled: ${err.name}`);
+    return new ProviderUnavailable('provider_throttled', `${what} throttled: ${err.name}`);
   if (err instanceof RekognitionServiceException) {
     if (err.$fault === 'server')
-      return new ProviderUnavailable('provider_5xx', `CompareFaces failed: ${err.name}`);
-    const status = err.$metadata.httpStatusCode;
-    return new ProviderRejected(`CompareFaces refused: ${err.name} ${err.message}`, status);
+      return new ProviderUnavailable('provider_5xx', `${what} failed: ${err.name}`);
+    // a bare 429 or 408 (no error type the SDK knows) is the service's trouble as well
+    const status = err.$metadata.httpStatusCode ?? 400;
+    const sorted = statusOutcome(status, what);
+    if (sorted instanceof ProviderRejected || !sorted)
+      return new ProviderRejected(`${what} refused: ${err.name} ${err.message}`, status);
+    return sorted;
   }
-  if (err instanceof ProviderHttpError && err.timedOut)
-    return new ProviderUnavailable('provider_timeout', 'CompareFaces did not answer in time');
-  const other = outcomeOf(err); // the SSRF guard's refusal stays a refusal
-  if (other.code === 'blocked_target') return other;
-  return new ProviderUnavailable('provider_unreachable', `CompareFaces failed: ${other.message}`);
+  return classifyCallFailure(err, what);
 }
 
 /** The clients of one worker, keyed by endpoint, region and account (the secret as a hash). */

@@ -7,6 +7,8 @@ import {
   type JobOutcome,
 } from '../../outcomes.ts';
 import {
+  ANSWER_TOO_LARGE,
+  MAX_ANSWER_BYTES,
   ProviderHttpError,
   type ProviderRequest,
   type ProviderResponse,
@@ -21,18 +23,23 @@ export type ProviderCall = Omit<ProviderRequest, 'signal'> & {
 /** 408, 425 and 429 are the provider's trouble (slow, early, throttling), not the caller's. */
 const PROVIDER_TROUBLE_4XX = new Set([408, 425, 429]);
 
-/** A call that got no answer. */
-function classify(err: unknown, what: string): JobOutcome {
+/** A call that got no answer (also the cloud SDK's, which sends through the same client). */
+export function classifyCallFailure(err: unknown, what: string): JobOutcome {
   if (!(err instanceof ProviderHttpError)) return outcomeOf(err);
   if (err.timedOut)
     return new ProviderUnavailable('provider_timeout', `${what} did not answer in time`);
+  if (err.code === ANSWER_TOO_LARGE)
+    return new ProviderUnavailable(
+      'provider_malformed',
+      `${what} answered more than ${MAX_ANSWER_BYTES / (1024 * 1024)} MiB`,
+    );
   const blocked = outcomeOf(err); // the guard's refusal at connect is the cause
   if (blocked.code === 'blocked_target') return blocked;
   return new ProviderUnavailable('provider_unreachable', `${what} unreachable (${err.code})`);
 }
 
-/** An answer that is not a 2xx; undefined for a 2xx. */
-function refusalOf({ status }: ProviderResponse, what: string): JobOutcome | undefined {
+/** What an answer's status means: undefined for a 2xx, else the outcome it sorts into. */
+export function statusOutcome(status: number, what: string): JobOutcome | undefined {
   if (status >= 200 && status < 300) return undefined;
   if (status === 429) return new ProviderUnavailable('provider_throttled', `${what} answered 429`);
   if (status >= 400 && status < 500 && !PROVIDER_TROUBLE_4XX.has(status))
@@ -79,9 +86,9 @@ export async function callProvider(
       input.signal ? { ...request, signal: input.signal } : request,
     );
   } catch (err) {
-    throw classify(err, what);
+    throw classifyCallFailure(err, what);
   }
-  const refusal = refusalOf(response, what);
+  const refusal = statusOutcome(response.status, what);
   if (refusal) throw refusal;
   return responseType === 'arraybuffer' ? response.body : parsed(response.body, what);
 }
