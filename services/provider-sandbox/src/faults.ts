@@ -1,6 +1,7 @@
 // Fault injection: by the request (a `/fault/<spec>` path prefix in the connectorUrl) or by the
 // admin endpoint per scope (a `/s/<scope>` prefix), so a test can fail one verifier and not another.
 // Spec: comma-separated `latency=<ms>`, `status=<code>`, `hang`, `malformed`.
+import { RequestError } from './requestError.ts';
 import type { Answer } from './router.ts';
 
 export interface Fault {
@@ -83,15 +84,27 @@ export interface FaultedTarget {
   fault: Fault;
 }
 
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new RequestError(400, `fault prefix does not decode: ${segment}`);
+  }
+}
+
 export function stripFaultPrefixes(url: string): FaultedTarget {
   let scope = 'default';
   let fault: Fault = {};
-  for (let match = PREFIX.exec(url); match; match = PREFIX.exec(url)) {
-    if (match[1] === 's') scope = decodeURIComponent(match[2] ?? '');
-    else fault = { ...fault, ...parseFaultSpec(decodeURIComponent(match[2] ?? '')) };
-    url = match[3] ?? '/';
+  // the prefixes are path segments: a query string is not part of the last one
+  const queryAt = url.indexOf('?');
+  let path = queryAt < 0 ? url : url.slice(0, queryAt);
+  for (let match = PREFIX.exec(path); match; match = PREFIX.exec(path)) {
+    const segment = decodedSegment(match[2] ?? '');
+    if (match[1] === 's') scope = segment;
+    else fault = { ...fault, ...parseFaultSpec(segment) };
+    path = match[3] ?? '/';
   }
-  return { url, scope, fault };
+  return { url: queryAt < 0 ? path : path + url.slice(queryAt), scope, fault };
 }
 
 /** The admin endpoints and the health check answer whatever the faults say. */

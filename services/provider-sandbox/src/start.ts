@@ -14,6 +14,7 @@ import { faceApiRoutes } from './routes/faceApi.ts';
 import { faceMatchRoutes } from './routes/faceMatch.ts';
 import { identityDataRoutes } from './routes/identityData.ts';
 import { livenessRoutes } from './routes/liveness.ts';
+import { PendingReviews } from './routes/pendingReviews.ts';
 import { peopleSearchRoutes } from './routes/peopleSearch.ts';
 import { rekognitionRoutes } from './routes/rekognition.ts';
 import { reviewRoutes } from './routes/review.ts';
@@ -25,7 +26,7 @@ export interface RunningSandbox {
 }
 
 /** Every route family, each with its own state (tokens, faces, reviews) for this sandbox. */
-function sandboxRoutes(faults: FaultBoard): Route[] {
+function sandboxRoutes(faults: FaultBoard, reviews: PendingReviews): Route[] {
   return [
     adminRoutes(faults),
     rekognitionRoutes(),
@@ -34,7 +35,7 @@ function sandboxRoutes(faults: FaultBoard): Route[] {
     livenessRoutes(),
     faceApiRoutes(),
     faceMatchRoutes(),
-    reviewRoutes(),
+    reviewRoutes(reviews),
     peopleSearchRoutes(),
     documentAuthARoutes(),
     documentAuthBRoutes(),
@@ -45,7 +46,8 @@ function sandboxRoutes(faults: FaultBoard): Route[] {
 /** port 0 picks a free one; host defaults to loopback. */
 export async function startSandbox(port: number, host = '127.0.0.1'): Promise<RunningSandbox> {
   const faults = new FaultBoard();
-  const server = createServer(dispatcher(faults, new RouteTable(sandboxRoutes(faults))));
+  const reviews = new PendingReviews();
+  const server = createServer(dispatcher(faults, new RouteTable(sandboxRoutes(faults, reviews))));
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const { port: bound } = server.address() as AddressInfo;
   return {
@@ -53,6 +55,8 @@ export async function startSandbox(port: number, host = '127.0.0.1'): Promise<Ru
     faults,
     close: () =>
       new Promise<void>((resolve) => {
+        // no review decided after the stop calls anyone back
+        reviews.close();
         // Hanging fault answers keep sockets open; they end here.
         server.closeAllConnections();
         server.close(() => resolve());

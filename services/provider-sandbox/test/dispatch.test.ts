@@ -33,6 +33,9 @@ const CASES: Case[] = [
   { name: 'octet-stream reaches the route as bytes', path: '/face/v1.0/detect?returnFaceId=false', headers: { 'ocp-apim-subscription-key': 'sandbox-sub', 'content-type': 'application/octet-stream' }, body: 'FACE:testy', status: 200 },
   { name: 'a parameter that does not decode', method: 'GET', path: '/_admin/calls/%E0', status: 400, answer: { message: "Failed to decode param '%E0'" } },
   { name: 'stacked prefixes: the last status wins over the earlier', path: '/fault/status=503/s/stacked/fault/latency=5,status=418/facematch/v1/compare', headers: KEY, status: 418, answer: { error: 'injected fault', status: 418 } },
+  { name: 'a fault prefix right before the query string', path: '/fault/status=418?debug=1', headers: KEY, status: 418, answer: { error: 'injected fault', status: 418 } },
+  { name: 'a scope prefix keeps the query string for the route', path: '/s/queried/face/v1.0/detect?returnFaceId=false', headers: { 'ocp-apim-subscription-key': 'sandbox-sub', 'content-type': 'application/octet-stream' }, body: 'FACE:testy', status: 200 },
+  { name: 'a scope that does not decode', path: '/s/%E0/facematch/v1/compare', status: 400, answer: { error: 'invalid_request', message: 'fault prefix does not decode: %E0' } },
   { name: 'health is not faulted', method: 'GET', path: '/fault/status=500/healthz', status: 200, answer: { status: 'ok' } },
 ]; // prettier-ignore
 

@@ -60,6 +60,19 @@ describe('provider sandbox: agent reviews decided later', function () {
     expect(second!.headers['x-callback-signature']).to.equal(`v1=${mac}`);
   }); // prettier-ignore
 
+  it('a sandbox stopped before the decision calls nobody back', async () => {
+    const other = await startSandbox(0);
+    const res = await fetch(`${other.url}/review/v1/agent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      body: JSON.stringify({ documentType: 'dl', images: { front_image: image('DOC:testy') }, decideAfterMs: 200, callbackUrl: `${sink.url}/after-stop` }),
+    });
+    expect(res.status).to.equal(202);
+    await other.close();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(sink.received.filter((r) => r.path === '/after-stop')).to.have.length(0);
+  }); // prettier-ignore
+
   it('without REVIEW or decideAfterMs it decides at once, as before', async () => {
     const res = await submit({ images: { front_image: image('DOC:testy') } });
     expect(res.status).to.equal(200);

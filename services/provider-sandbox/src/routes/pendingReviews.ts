@@ -29,6 +29,7 @@ export function reviewCallbackHeaders(apiKey: string, body: string, at = Date.no
 export class PendingReviews {
   private readonly reviews = new Map<string, PendingReview>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
 
   /** Opens a review decided `afterMs` from now; its reviewId. */
   open(
@@ -58,12 +59,15 @@ export class PendingReviews {
     return review.decided;
   }
 
+  /** No callback leaves after this, not even a retry of one in flight. */
   close(): void {
+    this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 
   private later(ms: number, work: () => Promise<void>): void {
+    if (this.closed) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       void work();

@@ -31,12 +31,16 @@ function compareFaces(call: Call): Answer {
   const raw = Buffer.isBuffer(call.body) ? call.body : Buffer.alloc(0);
   const signed = checkSigV4(call, raw, { [CLOUD_ACCESS_KEY]: CLOUD_SECRET_KEY }, 'rekognition');
   if (!signed.ok) return fail(403, signed.type, signed.message);
-  let body: Record<string, { Bytes?: unknown } | number | undefined>;
+  let parsed: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8')) as typeof body;
+    parsed = JSON.parse(raw.toString('utf8'));
   } catch {
     return fail(400, 'SerializationException', 'body is not JSON');
   }
+  // null, a number or a list parses too: the service wants an object
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return fail(400, 'SerializationException', 'body is not a JSON object');
+  const body = parsed as Record<string, { Bytes?: unknown } | number | undefined>;
   const source = body.SourceImage;
   const targetImage = body.TargetImage;
   if (

@@ -20,7 +20,7 @@ import {
   isDocumentType,
 } from './documentAnswers.ts';
 import { textOfDocument } from './imageInput.ts';
-import { PendingReviews } from './pendingReviews.ts';
+import type { PendingReviews } from './pendingReviews.ts';
 import { recordOf, refuse } from './refuse.ts';
 
 /** ms until a review is decided: the body's decideAfterMs, else the image's REVIEW:<ms> line. */
@@ -45,9 +45,8 @@ function refusal({ headers, body: given }: Call): Answer | undefined {
   return undefined;
 }
 
-export function reviewRoutes(): Route[] {
-  const later = new PendingReviews();
-
+/** `later` holds the reviews still to be decided: the sandbox closes it when it stops. */
+export function reviewRoutes(later: PendingReviews): Route[] {
   const agent = (call: Call): Answer => {
     const refused = refusal(call);
     if (refused) return refused;
