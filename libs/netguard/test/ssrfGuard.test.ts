@@ -1,7 +1,7 @@
 // The SSRF guard on its own: every address form, allowed and refused, and resolved addresses checked
 // at connect time, literals before it.
 import { expect } from 'chai';
-import axios from 'axios';
+import { get } from 'node:http';
 import { parseAllowList, SsrfGuard } from '../src/ssrfGuard.ts';
 import { startSink, type Sink } from '../../../services/webhook-dispatcher/test/sink.ts';
 
@@ -159,10 +159,16 @@ describe('netguard: SSRF guard', () => {
     after(async () => sink?.close());
 
     it('refuses a host name that resolves to loopback, and an IP literal before sending', async () => {
-      const http = axios.create({ ...guard.agents(), proxy: false, timeout: 2000 });
+      const { httpAgent } = guard.agents();
       const port = new URL(sink.url).port;
-      const err = await http.get(`http://localhost:${port}/x`).catch((e: unknown) => e as Error);
-      expect(String((err as Error).message)).to.match(/SSRF/);
+      const err = await new Promise<Error>((resolve, reject) => {
+        const req = get(`http://localhost:${port}/x`, { agent: httpAgent, timeout: 2000 }, () =>
+          reject(new Error('the request reached the sink')),
+        );
+        req.on('error', resolve);
+      });
+      httpAgent.destroy();
+      expect(err.message).to.match(/SSRF/);
       expect(sink.received).to.have.length(0);
       expect(() => guard.checkUrl(`http://[::1]:${port}/x`)).to.throw(/SSRF/);
     });
