@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { Refused } from '../outcomes.ts';
+import { RecentlyUsed } from './recentlyUsed.ts';
 
 /** Dispatchers kept; past it the least recently used is retired. */
 const MAX_AGENTS = 64;
@@ -12,7 +13,7 @@ const MAX_AGENTS = 64;
 const RETIRE_AFTER_MS = 60_000;
 
 export class MtlsAgents {
-  private readonly agents = new Map<string, Dispatcher>();
+  private readonly agents = new RecentlyUsed<Dispatcher>(MAX_AGENTS, (agent) => this.retire(agent));
   /** retired dispatchers by the timer that destroys them */
   private readonly retiring = new Map<NodeJS.Timeout, Dispatcher>();
 
@@ -23,11 +24,7 @@ export class MtlsAgents {
   of(pfx: Buffer, passphrase: string, name: string): Dispatcher {
     const key = createHash('sha256').update(pfx).update('\0').update(passphrase).digest('hex');
     const found = this.agents.get(key);
-    if (found) {
-      this.agents.delete(key); // re-inserted: Map order is the recency order
-      this.agents.set(key, found);
-      return found;
-    }
+    if (found) return found;
     let secureContext;
     try {
       secureContext = createSecureContext({ pfx, passphrase });
@@ -36,21 +33,18 @@ export class MtlsAgents {
     }
     const agent = this.open({ secureContext });
     this.agents.set(key, agent);
-    if (this.agents.size > MAX_AGENTS) this.retireOldest();
     return agent;
   }
 
   async close(): Promise<void> {
     for (const timer of this.retiring.keys()) clearTimeout(timer);
-    const open = [...this.agents.values(), ...this.retiring.values()];
-    this.agents.clear();
+    const open = [...this.agents.clear(), ...this.retiring.values()];
     this.retiring.clear();
     await Promise.all(open.map((agent) => agent.destroy()));
   }
 
-  private retireOldest(): void {
-    const [key, agent] = this.agents.entries().next().value as [string, Dispatcher];
-    this.agents.delete(key);
+  /** The least recently used, past MAX_AGENTS: destroyed once the calls still using it can end. */
+  private retire(agent: Dispatcher): void {
     const timer = setTimeout(() => {
       this.retiring.delete(timer);
       void agent.destroy();

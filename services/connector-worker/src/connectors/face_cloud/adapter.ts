@@ -5,7 +5,6 @@
 // One SDK client per account and endpoint serves every call (a client is costly to make); every
 // client sends through the worker's provider client (provider/sdkHandler.ts), so the SSRF guard,
 // the timeout and the answer cap hold for the SDK too.
-import { createHash } from 'node:crypto';
 import {
   CompareFacesCommand,
   InvalidParameterException,
@@ -16,6 +15,7 @@ import {
 } from '@aws-sdk/client-rekognition';
 import { ProviderRejected, ProviderUnavailable, type JobOutcome } from '../../outcomes.ts';
 import type { ProviderHttp } from '../../provider/http.ts';
+import { accountKey, RecentlyUsed } from '../../provider/recentlyUsed.ts';
 import { sdkHandler } from '../../provider/sdkHandler.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
 import { facePair, type ImageRef } from '../shared/documentInputs.ts';
@@ -60,7 +60,7 @@ function classify(err: unknown): JobOutcome {
 
 /** The clients of one worker, keyed by endpoint, region and account (the secret as a hash). */
 class ClientPool {
-  private readonly clients = new Map<string, RekognitionClient>();
+  private readonly clients = new RecentlyUsed<RekognitionClient>(MAX_CLIENTS);
   private readonly handler: ReturnType<typeof sdkHandler>;
 
   constructor(http: ProviderHttp) {
@@ -71,15 +71,9 @@ class ClientPool {
     const region = input.config.awsRegion ?? 'us-east-1';
     const accessKeyId = input.config.awsAccessKey ?? '';
     const secretAccessKey = input.config.awsSecretKey ?? '';
-    const key = createHash('sha256')
-      .update(JSON.stringify([input.connectorUrl, region, accessKeyId, secretAccessKey]))
-      .digest('base64');
+    const key = accountKey([input.connectorUrl, region, accessKeyId, secretAccessKey]);
     const found = this.clients.get(key);
-    if (found) {
-      this.clients.delete(key); // re-inserted: Map order is the recency order
-      this.clients.set(key, found);
-      return found;
-    }
+    if (found) return found;
     const client = new RekognitionClient({
       endpoint: input.connectorUrl,
       region,
@@ -88,8 +82,6 @@ class ClientPool {
       requestHandler: this.handler,
     });
     this.clients.set(key, client);
-    const oldest = this.clients.keys().next();
-    if (this.clients.size > MAX_CLIENTS && !oldest.done) this.clients.delete(oldest.value);
     return client;
   }
 }

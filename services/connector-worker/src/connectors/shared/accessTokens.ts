@@ -2,8 +2,8 @@
 // account, shared by every job's calls until shortly before it expires, and fetched once when
 // many calls need it at the same moment. A new token per job cost a provider round trip on every
 // verification (a second, at 1 s latency) and a token a minute per call at the provider.
-import { createHash } from 'node:crypto';
 import { ProviderRejected } from '../../outcomes.ts';
+import { accountKey, RecentlyUsed } from '../../provider/recentlyUsed.ts';
 
 /** What a token endpoint answered: the token, and for how many seconds (when it says). */
 export interface IssuedToken {
@@ -23,7 +23,7 @@ const MARGIN_S = 30;
 const MAX_ACCOUNTS = 1000;
 
 export class AccessTokens {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new RecentlyUsed<Kept>(MAX_ACCOUNTS);
   private readonly fetching = new Map<string, Promise<string>>();
 
   /**
@@ -36,7 +36,7 @@ export class AccessTokens {
     fetch: () => Promise<IssuedToken>,
     call: (token: string) => Promise<T>,
   ): Promise<T> {
-    const key = createHash('sha256').update(JSON.stringify(account)).digest('base64');
+    const key = accountKey(account);
     const kept = this.fresh(key);
     if (kept) {
       try {
@@ -51,14 +51,9 @@ export class AccessTokens {
 
   private fresh(key: string): Kept | undefined {
     const kept = this.kept.get(key);
-    if (!kept) return undefined;
-    if (kept.until <= Date.now()) {
-      this.kept.delete(key);
-      return undefined;
-    }
-    this.kept.delete(key); // re-inserted: Map order is the recency order
-    this.kept.set(key, kept);
-    return kept;
+    if (!kept || kept.until > Date.now()) return kept;
+    this.kept.delete(key);
+    return undefined;
   }
 
   /**
@@ -84,9 +79,5 @@ export class AccessTokens {
     if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return;
     const lifetime = seconds > 2 * MARGIN_S ? seconds - MARGIN_S : seconds / 2;
     this.kept.set(key, { token: issued.token, until: Date.now() + lifetime * 1000 });
-    if (this.kept.size > MAX_ACCOUNTS) {
-      const oldest = this.kept.keys().next();
-      if (!oldest.done) this.kept.delete(oldest.value);
-    }
   }
 }

@@ -1,0 +1,29 @@
+// The recency-bounded map behind the worker's SDK clients, access tokens and mTLS dispatchers.
+import { expect } from 'chai';
+import { accountKey, RecentlyUsed } from '../src/provider/recentlyUsed.ts';
+
+describe('connector worker: what it keeps per account', () => {
+  it('evicts the least recently used past its capacity, and hands it over', () => {
+    const evicted: string[] = [];
+    const kept = new RecentlyUsed<string>(2, (value) => evicted.push(value));
+    kept.set('a', 'A');
+    kept.set('b', 'B');
+    expect(kept.get('a')).to.equal('A'); // a is now the newest
+    kept.set('c', 'C');
+    expect(evicted).to.deep.equal(['B']);
+    expect(kept.get('b')).to.equal(undefined);
+    kept.set('a', 'A2'); // a replaced, nothing evicted
+    expect(evicted).to.deep.equal(['B']);
+    kept.delete('c');
+    expect(kept.clear()).to.deep.equal(['A2']);
+    expect(kept.get('a')).to.equal(undefined);
+    expect(() => new RecentlyUsed(0)).to.throw(RangeError);
+  });
+
+  it('keys an account by a hash of its parts, never the parts themselves', () => {
+    const key = accountKey(['https://provider.example', 'id', 'secret-key']);
+    expect(key).to.equal(accountKey(['https://provider.example', 'id', 'secret-key']));
+    expect(key).to.not.contain('secret');
+    expect(key).to.not.equal(accountKey(['https://provider.example', 'id', 'other-key']));
+  });
+});
