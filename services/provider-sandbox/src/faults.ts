@@ -1,7 +1,7 @@
 // Fault injection: by the request (a `/fault/<spec>` path prefix in the connectorUrl) or by the
 // admin endpoint per scope (a `/s/<scope>` prefix), so a test can fail one verifier and not another.
 // Spec: comma-separated `latency=<ms>`, `status=<code>`, `hang`, `malformed`.
-import { RequestError } from './requestError.ts';
+import { decodedSegment } from './requestError.ts';
 import type { Answer } from './router.ts';
 
 export interface Fault {
@@ -84,13 +84,7 @@ export interface FaultedTarget {
   fault: Fault;
 }
 
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new RequestError(400, `fault prefix does not decode: ${segment}`);
-  }
-}
+const undecodable = (segment: string) => `fault prefix does not decode: ${segment}`;
 
 export function stripFaultPrefixes(url: string): FaultedTarget {
   let scope = 'default';
@@ -99,7 +93,7 @@ export function stripFaultPrefixes(url: string): FaultedTarget {
   const queryAt = url.indexOf('?');
   let path = queryAt < 0 ? url : url.slice(0, queryAt);
   for (let match = PREFIX.exec(path); match; match = PREFIX.exec(path)) {
-    const segment = decodedSegment(match[2] ?? '');
+    const segment = decodedSegment(match[2] ?? '', undecodable);
     if (match[1] === 's') scope = segment;
     else fault = { ...fault, ...parseFaultSpec(segment) };
     path = match[3] ?? '/';

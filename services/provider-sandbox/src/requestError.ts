@@ -8,3 +8,12 @@ export class RequestError extends Error {
     super(message);
   }
 }
+
+/** A path segment decoded, or the 400 that names it (`%E0` does not decode). */
+export function decodedSegment(segment: string, refusal: (segment: string) => string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new RequestError(400, refusal(segment));
+  }
+}

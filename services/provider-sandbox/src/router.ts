@@ -2,7 +2,9 @@
 // table finds exact paths in a Map and tries the few parameterised ones after.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ParsedUrlQuery } from 'node:querystring';
-import { RequestError } from './requestError.ts';
+import { decodedSegment } from './requestError.ts';
+
+const undecodableParam = (part: string) => `Failed to decode param '${part}'`;
 
 /** What a route sees of a request. */
 export interface Call {
@@ -96,12 +98,7 @@ function paramsOf(segments: string[], parts: string[]): Record<string, string> {
   const params: Record<string, string> = {};
   segments.forEach((segment, i) => {
     if (!segment.startsWith(':')) return;
-    const part = parts[i] ?? '';
-    try {
-      params[segment.slice(1)] = decodeURIComponent(part);
-    } catch {
-      throw new RequestError(400, `Failed to decode param '${part}'`);
-    }
+    params[segment.slice(1)] = decodedSegment(parts[i] ?? '', undecodableParam);
   });
   return params;
 }
