@@ -7,10 +7,10 @@
 //   POST /air/v1/document-liveness   headers x-access-key, x-secret-token   body {image|imageUrl}   200 {livenessScore: 0..100, live}
 //   401 bad credentials; 400 missing documentType / image / source or target.
 import { randomUUID } from 'node:crypto';
-import { faceOf, isSandboxSecret, livenessOf, documentOf } from '../fixtures.ts';
+import { isSandboxSecret, livenessOf, documentOf } from '../fixtures.ts';
 import type { Call, Route } from '../router.ts';
 import { documentFixture, hasDocumentImage, isDocumentType } from './documentAnswers.ts';
-import { similarity } from './faceMatch.ts';
+import { facePairOf, similarity } from './faceMatch.ts';
 import { textOfImage } from './imageInput.ts';
 import { recordOf, refuse } from './refuse.ts';
 
@@ -58,13 +58,12 @@ function authenticate(call: Call) {
   };
 }
 
-function faceMatch({ headers, body: given }: Call) {
+function faceMatch({ headers, body }: Call) {
   if (!isSandboxSecret(headers['x-api-key'])) return refuse(401, 'x-api-key is not valid');
-  const body = recordOf(given);
-  if (!body.source || !body.target) return refuse(400, 'source and target are required');
-  const a = faceOf(textOfImage(body.source));
-  const b = faceOf(textOfImage(body.target));
-  const score = a && b ? similarity(a, b) : 0;
+  const pair = facePairOf(body);
+  if ('refused' in pair) return pair.refused;
+  const { source, target } = pair;
+  const score = source && target ? similarity(source, target) : 0;
   return { status: 200, body: { score, match: score >= 50 } };
 }
 

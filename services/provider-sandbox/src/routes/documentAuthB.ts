@@ -7,7 +7,7 @@
 //   POST /docb/api/v1/face/compare   Bearer token + x-api-key (the face key)   body {source, target}   200 {score: 0..1, match}
 //   401 bad client or token or key; 400 missing flowId / documentType / images / source / target.
 import { randomUUID } from 'node:crypto';
-import { faceOf, isSandboxSecret } from '../fixtures.ts';
+import { isSandboxSecret } from '../fixtures.ts';
 import type { Call, Route } from '../router.ts';
 import {
   documentFixture,
@@ -16,8 +16,7 @@ import {
   holderOf,
   isDocumentType,
 } from './documentAnswers.ts';
-import { similarity } from './faceMatch.ts';
-import { textOfImage } from './imageInput.ts';
+import { facePairOf, similarity } from './faceMatch.ts';
 import { recordOf, refuse } from './refuse.ts';
 import { TokenBook } from './tokens.ts';
 
@@ -74,11 +73,10 @@ export function documentAuthBRoutes(): Route[] {
 
   const faceCompare = (call: Call) => {
     if (!authorised(call)) return refuse(401, 'token or face api key not accepted');
-    const body = recordOf(call.body);
-    if (!body.source || !body.target) return refuse(400, 'source and target are required');
-    const a = faceOf(textOfImage(body.source));
-    const b = faceOf(textOfImage(body.target));
-    const score = a && b ? similarity(a, b) / 100 : 0;
+    const pair = facePairOf(call.body);
+    if ('refused' in pair) return pair.refused;
+    const { source, target } = pair;
+    const score = source && target ? similarity(source, target) / 100 : 0;
     return { status: 200, body: { score, match: score >= 0.5 } };
   };
 

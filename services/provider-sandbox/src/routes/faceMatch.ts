@@ -3,7 +3,7 @@
 //   200 {similarity: 0..100, threshold: 50, match: boolean, reason?: "no_face_in_source"|"no_face_in_target"}
 //   401 bad key; 400 source or target missing.
 import { faceOf, isSandboxSecret } from '../fixtures.ts';
-import type { Call, Route } from '../router.ts';
+import type { Answer, Call, Route } from '../router.ts';
 import { textOfImage } from './imageInput.ts';
 import { recordOf, refuse } from './refuse.ts';
 
@@ -12,12 +12,21 @@ export function similarity(a: string, b: string): number {
   return a === b ? 96.5 : 11.2;
 }
 
-function compare({ headers, body: given }: Call) {
-  if (!isSandboxSecret(headers['x-api-key'])) return refuse(401, 'x-api-key is not valid');
+/** The fixture faces of a {source, target} body (undefined: no face in that image), or its 400. */
+export function facePairOf(
+  given: unknown,
+): { refused: Answer } | { source: string | undefined; target: string | undefined } {
   const body = recordOf(given);
-  if (!body.source || !body.target) return refuse(400, 'source and target are required');
-  const source = faceOf(textOfImage(body.source));
-  const target = faceOf(textOfImage(body.target));
+  if (!body.source || !body.target)
+    return { refused: refuse(400, 'source and target are required') };
+  return { source: faceOf(textOfImage(body.source)), target: faceOf(textOfImage(body.target)) };
+}
+
+function compare({ headers, body }: Call) {
+  if (!isSandboxSecret(headers['x-api-key'])) return refuse(401, 'x-api-key is not valid');
+  const pair = facePairOf(body);
+  if ('refused' in pair) return pair.refused;
+  const { source, target } = pair;
   if (!source || !target) {
     const reason = source ? 'no_face_in_target' : 'no_face_in_source';
     return { status: 200, body: { similarity: 0, threshold: 50, match: false, reason } };
