@@ -40,6 +40,7 @@ export {
   PublicKeyObject,
   WellKnownPublicKey,
   ServiceKeyBody,
+  ServiceKeyGraceEnded,
   ServiceDirectory,
   EcdsaHelperMethod,
   EcdsaHelperOauthBody,

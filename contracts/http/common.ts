@@ -53,6 +53,28 @@ export const WellKnownPublicKey = Type.Object(
   { $id: 'http/wellKnownPublicKey' },
 );
 
+/** POST /servicekeys/end-grace and `admin servicekey end-grace`: the previous keys it ended. */
+export const ServiceKeyGraceEnded = Type.Object(
+  {
+    service: Type.String({ description: 'oauth, docverify or webhooks' }),
+    publicKey: Type.String({
+      description: 'the current service public key, the only one accepted now',
+    }),
+    ended: Type.Array(
+      Type.Object({
+        publicKey: Type.String(),
+        acceptedUntil: Type.String({
+          format: 'date-time',
+          description: 'when its grace would have ended',
+        }),
+      }),
+      { description: 'previous keys refused from now on, newest first (empty: none was accepted)' },
+    ),
+  },
+  { $id: 'http/serviceKeyGraceEnded', additionalProperties: false },
+);
+export type ServiceKeyGraceEnded = Static<typeof ServiceKeyGraceEnded>;
+
 export const ServiceKeyBody = Type.Object(
   { tag: Type.String(), keyId: Type.String(), keySecret: Type.String(), type: Type.String() },
   { $id: 'http/serviceKey' },

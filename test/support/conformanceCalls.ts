@@ -50,6 +50,7 @@ const COMMON: Record<string, CallRule> = {
   'GET /.well-known': { valid: async () => plain },
   'GET /environment': { valid: async () => ({ caller: 'license' }) },
   'GET /servicekeys': { valid: async () => ({ caller: 'system' }), lowLevel: 'service' },
+  'POST /servicekeys/end-grace': { valid: async () => ({ caller: 'system' }), lowLevel: 'service' },
   'DELETE /servicekey/{keyId}': {
     valid: async (w, service) => {
       const res = await fetch(`${w.url(service)}/publickeys`);

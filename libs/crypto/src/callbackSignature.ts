@@ -15,8 +15,8 @@ export interface CallbackToSign {
   /** one or more whsec_ secrets (several during a rotation grace period) */
   secrets: string[];
   /**
-   * base64 secp256k1 private keys of the webhooks service, one v1k entry each: the current key
-   * first, then any key a reset replaced that is still in its grace (receivers that cached it)
+   * base64 secp256k1 private keys of the webhooks service, one v1k entry each (the dispatcher
+   * gives its current key only: a key a reset replaced never signs)
    */
   servicePrivateKeys?: string[];
 }

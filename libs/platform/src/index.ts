@@ -29,5 +29,6 @@ export {
   type ServiceKeyStoreOptions,
   type ServiceName,
   type CurrentServiceKey,
+  type EndedGrace,
 } from './serviceKeys.ts';
 export { ReplayGuard } from './replayGuard.ts';

@@ -1,6 +1,7 @@
 // One secp256k1 key per service, sealed at rest; made on first use, replaced on reset, and
 // re-read periodically so every replica follows a reset made by another. The key a reset replaces
-// stays accepted for a grace period: callers cache public keys (for hours) and keep using them.
+// stays accepted for a grace period: callers cache public keys (for hours) and keep using them;
+// an operator may end that grace at once (a leaked key).
 import {
   createSecretBox,
   generateKeyPair,
@@ -74,6 +75,15 @@ export interface ServiceKeyStoreOptions {
    */
   replaceUnreadable?: boolean;
   warn?: (line: string) => void;
+}
+
+/** What ending the grace did (the JSON of the end-grace endpoint and admin command). */
+export interface EndedGrace {
+  service: ServiceName;
+  /** the current key, the only one accepted now */
+  publicKey: string;
+  /** the previous keys it ended, newest first, with when their grace would have ended (ISO) */
+  ended: { publicKey: string; acceptedUntil: string }[];
 }
 
 interface LoadedKeys extends ServiceKeySet {
@@ -161,6 +171,37 @@ export class ServiceKeyStore {
     if (!retired) return undefined;
     this.generation += 1;
     return this.adopt(this.open(fresh), retired).current.key;
+  }
+
+  /**
+   * Ends the grace of every previous key at once (one believed leaked): their sealed copies are
+   * deleted, so this process refuses them now and every other replica at its next re-read
+   * (`refreshMs`), as it learns of a reset. The current key stays.
+   */
+  async endGrace(): Promise<EndedGrace> {
+    const ended = await this.db.transaction(async (trx) => {
+      // under the current row's lock: a reset racing this one retires its key after, and keeps it
+      await lockCurrent(trx, this.service);
+      const retired = await readRetired(trx, this.service);
+      await dropRetired(trx, this.service);
+      return retired;
+    });
+    this.generation += 1;
+    const { current } = this.adopt(
+      await this.readOrCreate(),
+      await readRetired(this.db, this.service),
+    );
+    const now = Date.now();
+    return {
+      service: this.service,
+      publicKey: current.key.keyId,
+      ended: ended
+        .filter((row) => row.accepted_until.getTime() > now && row.public_key !== current.key.keyId)
+        .map((row) => ({
+          publicKey: row.public_key,
+          acceptedUntil: row.accepted_until.toISOString(),
+        })),
+    };
   }
 
   private context(): string {

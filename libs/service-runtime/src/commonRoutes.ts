@@ -9,6 +9,7 @@ import {
   PublicKeyObject,
   ServiceDirectory,
   ServiceKeyBody,
+  ServiceKeyGraceEnded,
   WellKnownPublicKey,
   type Environment,
 } from '@idv/contracts';
@@ -182,6 +183,17 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
         if (options.serviceKeyReset === 'no-content') res.status(204).end();
         else res.json([created]);
       },
+    },
+    {
+      method: 'POST',
+      path: '/servicekeys/end-grace',
+      doc: {
+        summary:
+          'ends the grace of every previous service key at once (system licence): credentials and bodies made with them are refused from now on, here at once and on other replicas within their 5 s re-read; the current key stays',
+        response: ServiceKeyGraceEnded,
+      },
+      guards: [auth.require(systemOnly)],
+      handler: async (_req, res) => res.json(await serviceKeys.endGrace()),
     },
     ecdsaHelperRoute(options.ecdsaHelper, '/ecdsa_helper/:method'),
     // the spec's method segment defaults to encrypt: the path without it encrypts

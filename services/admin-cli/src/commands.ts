@@ -67,6 +67,17 @@ function optional(options: Options, name: string): string | undefined {
   return options[name]?.[0];
 }
 
+function serviceKeyStore({ db, master }: CommandContext, options: Options): ServiceKeyStore {
+  const service = one(options, 'service');
+  if (!(SERVICE_NAMES as readonly string[]).includes(service)) {
+    throw new UsageError(`--service must be one of ${SERVICE_NAMES.join(', ')}`);
+  }
+  return new ServiceKeyStore(db, master.key, service as ServiceName, {
+    replaceUnreadable: master.development,
+    warn: (line) => console.error(line),
+  });
+}
+
 const COMMUNITY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 
 type Command = (ctx: CommandContext, options: Options) => Promise<unknown>;
@@ -113,17 +124,10 @@ export const commands: Record<string, Command> = {
     };
   },
 
-  'servicekey show': async ({ db, master }, options) => {
-    const service = one(options, 'service');
-    if (!(SERVICE_NAMES as readonly string[]).includes(service)) {
-      throw new UsageError(`--service must be one of ${SERVICE_NAMES.join(', ')}`);
-    }
-    const store = new ServiceKeyStore(db, master.key, service as ServiceName, {
-      replaceUnreadable: master.development,
-      warn: (line) => console.error(line),
-    });
-    return (await store.currentKey()).key;
-  },
+  'servicekey show': async (ctx, options) => (await serviceKeyStore(ctx, options).currentKey()).key,
+
+  // running replicas refuse the ended keys at their next re-read of the keys (5 s)
+  'servicekey end-grace': async (ctx, options) => serviceKeyStore(ctx, options).endGrace(),
 
   'keypair create': async () => generateKeyPair(),
 

@@ -15,6 +15,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   oauth-idp set --community NAME --issuer URL --audience A --jwks-uri URL
   oauth-proof-key trust --community NAME --kid K --public-key BASE64
   servicekey show --service oauth|docverify|webhooks
+  servicekey end-grace --service oauth|docverify|webhooks  (previous keys refused from now on)
   keypair create`;
 
 /** `noun verb --key value --key=value ...`; a repeated option collects every value. */

@@ -64,10 +64,7 @@ export async function startWebhookDispatcher(
       send: callbackSender(agents, settings.WEBHOOK_HTTP_TIMEOUT_MS),
       breakers,
       tokens,
-      servicePrivateKeys: async () => {
-        const { current, previous } = await runtime.serviceKeys.keySet();
-        return [current, ...previous].map((k) => k.key.keySecret);
-      },
+      servicePrivateKey: async () => (await runtime.serviceKeys.currentKey()).key.keySecret,
       checkUrl: (url) => guard.checkUrl(url),
     },
     metrics,

@@ -10,8 +10,11 @@ export interface CallbackDeps {
   send: SendRequest;
   breakers: TargetBreakers;
   tokens: OAuthTokens;
-  /** the webhooks service key, then the previous keys still in their grace: one v1k each */
-  servicePrivateKeys: () => Promise<string[]>;
+  /**
+   * the current webhooks service key, the one v1k signer: a key a reset replaced never signs, so
+   * one that leaked cannot stand behind new callbacks while callers still accept it
+   */
+  servicePrivateKey: () => Promise<string>;
   checkUrl: (url: string) => void;
 }
 
@@ -66,7 +69,7 @@ export async function sendCallback(
   const url = webhook.api.url;
   deps.checkUrl(url);
   const target = new URL(url).origin;
-  const privateKeys = await deps.servicePrivateKeys();
+  const privateKey = await deps.servicePrivateKey();
   const once = async (): Promise<TargetResponse> => {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
@@ -80,7 +83,7 @@ export async function sendCallback(
         timestamp,
         body: callback.body,
         secrets: webhook.secrets,
-        servicePrivateKeys: privateKeys,
+        servicePrivateKeys: [privateKey],
       }),
     };
     return deps.breakers.call(target, () =>
