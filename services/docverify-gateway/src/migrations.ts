@@ -5,6 +5,7 @@ import * as verifications from '../migrations/002_verifications.ts';
 import * as eventOutbox from '../migrations/003_event_outbox.ts';
 import * as sessions from '../migrations/004_sessions.ts';
 import * as verifierLimits from '../migrations/005_verifier_limits.ts';
+import * as verifierVersion from '../migrations/006_verifier_version.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
@@ -14,5 +15,6 @@ export const docverifyMigrations: MigrationSet = {
     '003_event_outbox': eventOutbox,
     '004_sessions': sessions,
     '005_verifier_limits': verifierLimits,
+    '006_verifier_version': verifierVersion,
   },
 };

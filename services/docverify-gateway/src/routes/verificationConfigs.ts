@@ -126,7 +126,11 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       method: 'PATCH',
       path: one,
       guards,
-      doc: { summary: 'changes name, arrays or settings', body: VerificationConfigPatch },
+      doc: {
+        summary: 'changes name, arrays or settings',
+        body: VerificationConfigPatch,
+        errors: [409],
+      },
       handler: async (req, res) => {
         refuseFixedMembers(req.body, ['tag', 'tenantId']);
         const changes = parseBody(VerificationConfigPatch, req.body);

@@ -57,7 +57,8 @@ function refuseMasked(pointers: string[], why: string): void {
 /**
  * The config a PATCH stores, or undefined to keep it. A masked secret sent back keeps the stored
  * one only while connectorUrl and every address member stay as they are: secrets given for one
- * provider never follow a new address.
+ * provider never follow a new address. Judged against `current` as read: the store writes it only
+ * while the row is still that version (409 otherwise), so a concurrent move cannot slip between.
  */
 function nextConfig(
   current: VerifierRecord,
@@ -153,6 +154,7 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
         summary: 'changes name, connectorUrl, the whole config or the limits ({} lifts them)',
         body: VerifierPatch,
         response: Verifier,
+        errors: [409],
       },
       handler: async (req, res) => {
         refuseFixedMembers(req.body, ['tag', 'type']);

@@ -1,6 +1,8 @@
-// Verification config rows: the twelve arrays and the settings as JSON documents.
+// Verification config rows: the twelve arrays and the settings as JSON documents. A change lands
+// only on the version of the row it was judged (and merged) against.
 import type { VerificationSettings } from '@idv/contracts';
 import { conflictOnDuplicate, type Knex } from '@idv/db';
+import { ConflictError, NotFoundError } from '@idv/errors';
 import type { ConfigArrays } from '../domain/configItems.ts';
 import { UUID } from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
@@ -13,6 +15,8 @@ export interface VerificationConfigRecord {
   name: string;
   arrays: ConfigArrays;
   settings: VerificationSettings;
+  /** +1 on every change: what update() compares the row with */
+  version: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -25,6 +29,7 @@ interface Row {
   name: string;
   arrays: ConfigArrays;
   settings: VerificationSettings;
+  version: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -40,6 +45,7 @@ function toRecord(row: Row): VerificationConfigRecord {
     name: row.name,
     arrays: row.arrays,
     settings: row.settings,
+    version: row.version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -57,7 +63,7 @@ export class VerificationConfigStore {
   }
 
   async create(
-    input: Omit<VerificationConfigRecord, 'id' | 'createdAt' | 'updatedAt'>,
+    input: Omit<VerificationConfigRecord, 'id' | 'version' | 'createdAt' | 'updatedAt'>,
   ): Promise<VerificationConfigRecord> {
     const [row] = await conflictOnDuplicate(
       () =>
@@ -109,6 +115,10 @@ export class VerificationConfigStore {
     );
   }
 
+  /**
+   * Merges `changes` into `config` as it was read and stores the result only while the row is still
+   * at that version: a write that came between makes this one a ConflictError, never a lost change.
+   */
   async update(
     config: VerificationConfigRecord,
     changes: {
@@ -119,17 +129,33 @@ export class VerificationConfigStore {
   ): Promise<VerificationConfigRecord> {
     const patch: Record<string, unknown> = {
       updated_at: this.db.fn.now(),
+      version: config.version + 1,
       arrays: JSON.stringify({ ...config.arrays, ...changes.arrays }),
     };
     if (changes.name !== undefined) patch.name = changes.name;
     if (changes.settings !== undefined) patch.settings = JSON.stringify(changes.settings);
-    const [row] = await this.db(TABLE).where({ id: config.id }).update(patch).returning('*');
+    const [row] = (await this.db(TABLE)
+      .where({ id: config.id, version: config.version })
+      .update(patch)
+      .returning('*')) as Row[];
     this.recent.clear();
-    return toRecord(row as Row);
+    if (!row) throw await this.lostRace(config);
+    return toRecord(row);
   }
 
+  /** Deletes the config; a NotFoundError when another request did first. */
   async delete(config: VerificationConfigRecord): Promise<void> {
-    await this.db(TABLE).where({ id: config.id }).delete();
+    const deleted = await this.db(TABLE).where({ id: config.id }).delete();
     this.recent.clear();
+    if (deleted === 0) throw new NotFoundError(`verification config ${config.tag} not found`);
+  }
+
+  /** Why a config's row was not at the version a change was judged against. */
+  private async lostRace(config: VerificationConfigRecord): Promise<Error> {
+    const still: unknown = await this.db(TABLE).where({ id: config.id }).first('id');
+    if (!still) return new NotFoundError(`verification config ${config.tag} not found`);
+    return new ConflictError(
+      `verification config ${config.tag} was changed by another request meanwhile; read it again and retry`,
+    );
   }
 }

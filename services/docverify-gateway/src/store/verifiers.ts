@@ -1,5 +1,6 @@
 // Verifier rows; the config is sealed as one JSON document bound to the verifier id. Every write
-// stores an E_IDV_VERIFIER_CHANGED event in the outbox in the same transaction.
+// stores an E_IDV_VERIFIER_CHANGED event in the outbox in the same transaction; a change lands only
+// on the version of the row it was judged against.
 import { randomUUID } from 'node:crypto';
 import {
   eventEnvelope,
@@ -9,6 +10,7 @@ import {
 } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import { conflictOnDuplicate, type EventOutbox, type Knex } from '@idv/db';
+import { ConflictError, NotFoundError } from '@idv/errors';
 import { UUID } from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
 
@@ -22,6 +24,8 @@ export interface VerifierRecord {
   config: Record<string, unknown>;
   /** the operator's caps on this verifier's provider calls */
   limits?: VerifierLimits | undefined;
+  /** +1 on every change: what update() compares the row with */
+  version: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,6 +39,7 @@ interface Row {
   connector_url: string;
   config_sealed: string;
   limits: VerifierLimits;
+  version: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -77,6 +82,7 @@ export class VerifierStore {
         unknown
       >,
       ...(Object.keys(row.limits).length > 0 ? { limits: row.limits } : {}),
+      version: row.version,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
@@ -84,7 +90,7 @@ export class VerifierStore {
 
   async create(
     community: { id: string; tenantId: string },
-    input: Omit<VerifierRecord, 'id' | 'communityId' | 'createdAt' | 'updatedAt'>,
+    input: Omit<VerifierRecord, 'id' | 'communityId' | 'version' | 'createdAt' | 'updatedAt'>,
   ): Promise<VerifierRecord> {
     const id = randomUUID();
     const row = {
@@ -167,6 +173,11 @@ export class VerifierStore {
     );
   }
 
+  /**
+   * Stores `changes`, judged (secrets kept or refused) against `verifier` as it was read, only while
+   * the row is still at that version: a write that came between makes this one a ConflictError, so
+   * two concurrent changes never compose into one nobody judged.
+   */
   async update(
     verifier: VerifierRecord,
     changes: {
@@ -177,7 +188,10 @@ export class VerifierStore {
     },
     tenantId: string,
   ): Promise<VerifierRecord> {
-    const patch: Record<string, unknown> = { updated_at: this.db.fn.now() };
+    const patch: Record<string, unknown> = {
+      updated_at: this.db.fn.now(),
+      version: verifier.version + 1,
+    };
     if (changes.name !== undefined) patch.name = changes.name;
     if (changes.connectorUrl !== undefined) patch.connector_url = changes.connectorUrl;
     if (changes.limits !== undefined) patch.limits = JSON.stringify(changes.limits);
@@ -187,15 +201,30 @@ export class VerifierStore {
         `verifier:${verifier.id}`,
       );
     return this.write(tenantId, 'updated', async (trx) => {
-      const [row] = await trx(TABLE).where({ id: verifier.id }).update(patch).returning('*');
-      return this.toRecord(row as Row);
+      const [row] = (await trx(TABLE)
+        .where({ id: verifier.id, version: verifier.version })
+        .update(patch)
+        .returning('*')) as Row[];
+      if (!row) throw await this.lostRace(trx, verifier);
+      return this.toRecord(row);
     });
   }
 
+  /** Deletes the verifier; a NotFoundError (and no second event) when another request did first. */
   async delete(verifier: VerifierRecord, tenantId: string): Promise<void> {
     await this.write(tenantId, 'deleted', async (trx) => {
-      await trx(TABLE).where({ id: verifier.id }).delete();
+      const deleted = await trx(TABLE).where({ id: verifier.id }).delete();
+      if (deleted === 0) throw new NotFoundError(`verifier ${verifier.tag} not found`);
       return verifier;
     });
+  }
+
+  /** Why a verifier's row was not at the version a change was judged against. */
+  private async lostRace(trx: Knex.Transaction, verifier: VerifierRecord): Promise<Error> {
+    const still: unknown = await trx(TABLE).where({ id: verifier.id }).first('id');
+    if (!still) return new NotFoundError(`verifier ${verifier.tag} not found`);
+    return new ConflictError(
+      `verifier ${verifier.tag} was changed by another request meanwhile; read it again and retry`,
+    );
   }
 }
