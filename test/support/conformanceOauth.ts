@@ -10,7 +10,7 @@ import {
   setExternalIdp,
 } from '../../services/oauth/src/admin.ts';
 import { credentialHeaders } from './independentClient.ts';
-import { signLowS } from './proofJwt.ts';
+import { signProofJwt } from './proofJwt.ts';
 import type { VerifyWorld } from './verifyWorld.ts';
 
 export const REDIRECT = 'https://rp.example.test/callback';
@@ -116,7 +116,7 @@ export async function oauthParty(
   const proofForm = async () => {
     const verifier = randomBytes(32).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
-    const proof = signLowS(await serviceKeySecret(), {
+    const proof = signProofJwt(await serviceKeySecret(), {
       sub: account.accountId, aud: issuer, iat: now, exp: now + 60, jti: randomUUID(),
     }); // prettier-ignore
     const form = {

@@ -1,5 +1,5 @@
-// ES256K proof JWTs (proof_of_authentication_jwt) signed with a base64 secp256k1 scalar, with the
-// low-S signature the oauth service requires (a high S is the malleated twin of a valid signature).
+// ES256K proof JWTs (proof_of_authentication_jwt) signed with a base64 secp256k1 scalar as callers'
+// authenticators sign them: node:crypto's signature as it comes, high S in about half the cases.
 import { createECDH, createPrivateKey, sign } from 'node:crypto';
 
 const ORDER = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
@@ -22,7 +22,11 @@ function keyOf(privateKey: string) {
   });
 }
 
-export function signLowS(privateKey: string, claims: Record<string, unknown>): string {
+export function signProofJwt(
+  privateKey: string,
+  claims: Record<string, unknown>,
+  form: 'as-signed' | 'high' | 'low' = 'as-signed',
+): string {
   const encode = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
   const input = `${encode({ alg: 'ES256K', typ: 'JWT' })}.${encode(claims)}`;
   const signature = sign('sha256', Buffer.from(input), {
@@ -30,7 +34,8 @@ export function signLowS(privateKey: string, claims: Record<string, unknown>): s
     dsaEncoding: 'ieee-p1363',
   });
   const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
-  const low = s > ORDER / 2n ? ORDER - s : s;
-  const lowS = Buffer.from(low.toString(16).padStart(64, '0'), 'hex');
-  return `${input}.${Buffer.concat([signature.subarray(0, 32), lowS]).toString('base64url')}`;
+  const flip = (form === 'high' && s <= ORDER / 2n) || (form === 'low' && s > ORDER / 2n);
+  if (!flip) return `${input}.${signature.toString('base64url')}`;
+  const twin = Buffer.from((ORDER - s).toString(16).padStart(64, '0'), 'hex');
+  return `${input}.${Buffer.concat([signature.subarray(0, 32), twin]).toString('base64url')}`;
 }

@@ -58,9 +58,26 @@ export function signMessage(privateKey: string, message: string | Buffer): strin
 /** Half the order of secp256k1: an s above it is the malleated twin of a low-S signature. */
 const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
+/** The order of secp256k1's group. */
+const ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
 /** Whether a raw r||s signature has the low s every signer of ours produces. */
 export function isLowS(raw: Buffer): boolean {
   return raw.length === 64 && BigInt(`0x${raw.subarray(32).toString('hex')}`) <= HALF_ORDER;
+}
+
+/**
+ * The low-S form of a raw r||s signature (s replaced by n - s when high), a copy. Signatures made
+ * by node:crypto, OpenSSL and the common JOSE libraries are high in about half the cases and JOSE
+ * does not ask for low S (RFC 7518, RFC 8812), so signatures from callers are normalised, not
+ * refused; whatever then uses the bytes sees one form per signature.
+ */
+export function toLowS(raw: Buffer): Buffer {
+  const high = raw.length === 64 ? BigInt(`0x${raw.subarray(32).toString('hex')}`) : 0n;
+  // s of n or more is no signature at all: left as it is, it fails verification
+  if (high <= HALF_ORDER || high >= ORDER) return Buffer.from(raw);
+  const s = ORDER - high;
+  return Buffer.concat([raw.subarray(0, 32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex')]);
 }
 
 /**

@@ -1,9 +1,9 @@
-// The proof JWT check on its own: one encoding per signature (low S) and a kid that picks the key.
+// The proof JWT check on its own: either S form of a signature, and a kid that picks the key.
 import { verify } from 'node:crypto';
 import { expect } from 'chai';
 import { generateKeyPair } from '@idv/crypto';
 import { ProofRejected, verifyProof, type ProofKey } from '../src/domain/proof.ts';
-import { malleate, signProof } from './support.ts';
+import { malleate, signProof, withSForm } from './support.ts';
 
 const AUDIENCE = 'https://idp.example.test/community/c';
 
@@ -46,17 +46,38 @@ describe('proof_of_authentication_jwt check', () => {
     proofKey(bystander.publicKey, ['bystander-kid']),
   ];
 
-  it('accepts a low-S proof and refuses its malleated twin (s replaced by n - s)', () => {
+  it('accepts a proof in either S form, as JOSE signers send it (RFC 7518 asks for neither)', () => {
+    for (let i = 0; i < 8; i += 1) {
+      const proof = signProof(signer.privateKey, { aud: AUDIENCE });
+      for (const form of ['high', 'low'] as const) {
+        const shaped = withSForm(proof, form);
+        const raw = Buffer.from(shaped.split('.')[2]!, 'base64url');
+        const key = {
+          key: keys[0]!.jwk,
+          format: 'jwk' as const,
+          dsaEncoding: 'ieee-p1363' as const,
+        };
+        const [header, payload] = shaped.split('.');
+        expect(verify('sha256', Buffer.from(`${header}.${payload}`), key, raw), form).to.equal(
+          true,
+        );
+        expect(refusal(shaped, keys), form).to.equal('accepted');
+      }
+      expect(malleate(proof)).not.to.equal(proof);
+    }
+  });
+
+  it('still refuses a twin that is no signature: s of zero, or past the order', () => {
     const proof = signProof(signer.privateKey, { aud: AUDIENCE });
-    expect(verifyProof(proof, rules(keys)).sub).to.equal('acct-testy-mctestface');
-    const twin = malleate(proof);
-    expect(twin).not.to.equal(proof);
-    // the twin is a signature ECDSA itself accepts: only the low-S rule refuses it
-    const [header, payload, signature] = twin.split('.');
-    const key = { key: keys[0]!.jwk, format: 'jwk' as const, dsaEncoding: 'ieee-p1363' as const };
-    const input = Buffer.from(`${header}.${payload}`);
-    expect(verify('sha256', input, key, Buffer.from(signature!, 'base64url'))).to.equal(true);
-    expect(refusal(twin, keys)).to.match(/low-S/);
+    const [header, payload, signature] = proof.split('.');
+    const raw = Buffer.from(signature!, 'base64url');
+    const zero = Buffer.concat([raw.subarray(0, 32), Buffer.alloc(32)]);
+    const huge = Buffer.concat([raw.subarray(0, 32), Buffer.alloc(32, 0xff)]);
+    for (const bad of [zero, huge]) {
+      expect(refusal(`${header}.${payload}.${bad.toString('base64url')}`, keys)).to.match(
+        /not trusted/,
+      );
+    }
   });
 
   it('checks a proof with a kid only against the key that kid names', () => {

@@ -96,8 +96,8 @@ const withS = (signature: Buffer, s: bigint) =>
   Buffer.concat([signature.subarray(0, 32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex')]);
 
 /**
- * An ES256K JWT signed with a base64 secp256k1 scalar (a platform service key's keySecret).
- * OpenSSL's s is high half of the time; the proof is given the low one, as strict signers do.
+ * An ES256K JWT signed with a base64 secp256k1 scalar (a platform service key's keySecret), as
+ * node:crypto signs it: OpenSSL's s is high in about half the cases, and callers send it so.
  */
 export function signProof(
   privateKey: string,
@@ -118,9 +118,16 @@ export function signProof(
     key: secp256k1Key(privateKey),
     dsaEncoding: 'ieee-p1363',
   });
-  const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
-  const low = s > ORDER / 2n ? withS(signature, ORDER - s) : signature;
-  return `${input}.${low.toString('base64url')}`;
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+const isHighS = (proof: string) =>
+  BigInt(`0x${Buffer.from(proof.split('.')[2]!, 'base64url').subarray(32).toString('hex')}`) >
+  ORDER / 2n;
+
+/** The same proof with its signature in the form asked for (high S: the form strict signers avoid). */
+export function withSForm(proof: string, form: 'high' | 'low'): string {
+  return isHighS(proof) === (form === 'high') ? proof : malleate(proof);
 }
 
 /** The same proof with s replaced by n - s: a signature node:crypto still verifies. */

@@ -1,7 +1,7 @@
 // Checks a proof_of_authentication_jwt: ES256K signature by a trusted key, audience, short life.
 // jose 6 runs on WebCrypto, which has no secp256k1, so the signature is checked with node:crypto.
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { isLowS } from '@idv/crypto';
+import { toLowS } from '@idv/crypto';
 
 export class ProofRejected extends Error {
   override name = 'ProofRejected';
@@ -31,7 +31,6 @@ export interface ProofRules {
   now?: number;
 }
 
-/** Half the order of secp256k1: an s above it is the malleated twin of a valid signature. */
 function json(segment: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
@@ -62,15 +61,17 @@ function candidates(kid: unknown, keys: ProofKey[]): ProofKey[] {
 }
 
 /**
- * node:crypto accepts both s and n - s; only the low one is accepted here, so a proof has one
- * valid encoding (a malleated copy would otherwise pass as a different token with the same jti).
+ * Both s and n - s are accepted: JOSE does not ask for low S, and node:crypto, OpenSSL and the
+ * common JOSE libraries sign high S in about half the cases. The signature is normalised to low S
+ * before any use; a proof is spent by its jti, never by its signature bytes, so the malleated
+ * twin of a spent proof is spent too.
  */
 function signedByOneOf(token: string, keys: ProofKey[]): boolean {
   const [header, payload, signature] = token.split('.');
   const input = Buffer.from(`${header}.${payload}`);
-  const raw = Buffer.from(signature ?? '', 'base64url');
-  if (raw.length !== 64) return false;
-  if (!isLowS(raw)) throw new ProofRejected('proof signature is not in low-S form');
+  const given = Buffer.from(signature ?? '', 'base64url');
+  if (given.length !== 64) return false;
+  const raw = toLowS(given);
   return keys.some((candidate) => {
     const key = keyOf(candidate.jwk);
     return key !== undefined && verify('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, raw);
