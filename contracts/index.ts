@@ -3,6 +3,7 @@ export {
   validate,
   ajv,
   MAX_JSON_DEPTH,
+  jsonNestingIssue,
   type Validation,
   type ValidationIssue,
 } from './validate.ts';
@@ -53,6 +54,13 @@ export {
   type VerificationKind,
 } from './connectors/kinds.ts';
 export {
+  IMAGE_URL_MEMBERS,
+  imageUrlHostAllowed,
+  imageUrlHostList,
+  refusedImageUrls,
+  type RefusedImageUrl,
+} from './connectors/imageUrlHosts.ts';
+export {
   CONNECTORS,
   CONNECTOR_TYPES,
   CONNECTOR_BY_TYPE,
@@ -63,6 +71,7 @@ export {
   ConnectorTypeSchema,
   connectorQueue,
   callbackSecretMember,
+  callbackReferenceMember,
   FOLLOW_UP_TYPES,
   FOLLOW_UP_WAIT_TIERS_MS,
   FOLLOW_UP_ANSWER_RETRY_MS,
@@ -168,6 +177,8 @@ export {
   FINAL_SESSION_STATES,
   SESSION_TRANSITIONS,
   SESSION_DOCUMENT_TYPES,
+  DOCUMENT_TYPE_WORDS,
+  sessionDocumentTypeOf,
   SessionRequest,
   SessionCreate,
   SessionRef,

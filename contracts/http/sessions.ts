@@ -84,6 +84,28 @@ export const SESSION_TRANSITIONS: readonly SessionTransition[] = [
 export const SESSION_DOCUMENT_TYPES = ['DL', 'IDCARD', 'PASSPORT'] as const;
 export type SessionDocumentType = (typeof SESSION_DOCUMENT_TYPES)[number];
 
+/**
+ * The spellings of a document type a caller may give, in any case: the spec's own words for
+ * document.type (section 2.2: dl, ppt, idcard), which the vendor's helper passes on as its caller
+ * gives them, and the names the capture page uses.
+ */
+const DOCUMENT_TYPE_SPELLINGS: Record<string, SessionDocumentType> = {
+  dl: 'DL',
+  ppt: 'PASSPORT',
+  passport: 'PASSPORT',
+  idcard: 'IDCARD',
+};
+
+/** The accepted spellings, for messages that name them. */
+export const DOCUMENT_TYPE_WORDS = 'dl, ppt, idcard (in any case), DL, PASSPORT, IDCARD';
+
+/** The document type a caller's spelling names, or undefined when it names none. */
+export function sessionDocumentTypeOf(given: string): SessionDocumentType | undefined {
+  return Object.hasOwn(DOCUMENT_TYPE_SPELLINGS, given.toLowerCase())
+    ? DOCUMENT_TYPE_SPELLINGS[given.toLowerCase()]
+    : undefined;
+}
+
 const JourneyType = Type.Union([
   Type.Literal('KYC_WITH_FACE_COMPARISON'),
   Type.Literal('DOCUMENT_VERIFICATION_ONLY'),
@@ -95,12 +117,11 @@ export const SessionRequest = Type.Object(
     tenantDNS: Type.Optional(Type.String({ maxLength: 253 })),
     communityName: Type.Optional(Type.String({ maxLength: 200 })),
     documentType: Type.Optional(
-      Type.Union(
-        SESSION_DOCUMENT_TYPES.map((t) => Type.Literal(t)),
-        {
-          description: 'fixes the document; absent: the person chooses on the page',
-        },
-      ),
+      Type.String({
+        maxLength: 40,
+        description:
+          'fixes the document: dl, ppt or idcard in any case (the spec 2.2 words), or DL, PASSPORT, IDCARD; absent: the person chooses on the page',
+      }),
     ),
     userUID: Type.Optional(
       Type.String({ maxLength: 200, description: "the caller's id of the person; sealed" }),

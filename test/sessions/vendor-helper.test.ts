@@ -79,7 +79,8 @@ describe('sessions: the vendor helper createDocumentSession and pollSessionResul
       sessionRequest: {
         tenantDNS: 'bank.example',
         communityName: w.platform.community.name,
-        documentType: 'DL',
+        // the spec's word (section 2.2), passed on by the helper exactly as its caller gives it
+        documentType: 'dl',
         userUID: 'user-testy-vendor',
         did: 'did:example:testy',
       },
@@ -118,6 +119,34 @@ describe('sessions: the vendor helper createDocumentSession and pollSessionResul
     expect(JSON.stringify(view), 'the sealed identifiers stay sealed').not.to.contain(
       'did:example:testy',
     );
+  });
+
+  it('takes documentType in every spelling callers use, and names them on a 400', async () => {
+    const spellings: [string, string][] = [
+      ['dl', 'DL'], ['Dl', 'DL'], ['DL', 'DL'],
+      ['ppt', 'PASSPORT'], ['PPT', 'PASSPORT'], ['PASSPORT', 'PASSPORT'], ['passport', 'PASSPORT'],
+      ['idcard', 'IDCARD'], ['IdCard', 'IDCARD'], ['IDCARD', 'IDCARD'],
+    ]; // prettier-ignore
+    for (const [given, stored] of spellings) {
+      const uuid = crypto.randomUUID(); // the helper sends one fresh UUID as userUID and did
+      const created = await post('/document_share_session/create', {
+        dvcID: 'kyc-session',
+        sessionRequest: { tenantDNS: 'bank.example', communityName: w.platform.community.name, documentType: given, userUID: uuid, did: uuid },
+      }); // prettier-ignore
+      expect(created.status, `${given}: ${JSON.stringify(created.body)}`).to.equal(200);
+      const token = new URL((created.body as unknown as Created).url).pathname.split('/').at(-1)!;
+      const view = (await w.page(token).get('/session')).body as { documentType: string };
+      expect(view.documentType, given).to.equal(stored);
+    }
+    for (const bad of ['visa', 'DL ', '', 'dl\u0000', 'driver licence']) {
+      const refused = await post('/document_share_session/create', {
+        dvcID: 'kyc-session',
+        sessionRequest: { communityName: w.platform.community.name, documentType: bad },
+      });
+      expect(refused.status, JSON.stringify(bad)).to.equal(400);
+      expect(refused.body.message).to.contain('dl, ppt, idcard');
+      expect(JSON.stringify(refused.body.details)).to.contain('/sessionRequest/documentType');
+    }
   });
 
   it('refuses what the helper could get wrong with a clear 4xx', async () => {

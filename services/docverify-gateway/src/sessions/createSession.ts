@@ -1,7 +1,12 @@
 // POST /document_share_session/create: a session for one verification config of the caller's
 // communities, whose journey that config can run, with its page token (returned once, in the URL).
 import { randomUUID } from 'node:crypto';
-import type { SessionCreate, SessionDocumentType } from '@idv/contracts';
+import {
+  DOCUMENT_TYPE_WORDS,
+  sessionDocumentTypeOf,
+  type SessionCreate,
+  type SessionDocumentType,
+} from '@idv/contracts';
 import { InputError, NotFoundError } from '@idv/errors';
 import { newPageToken, pageTokenHash } from '../capture/pageToken.ts';
 import { captureSettings, type ReviewScreens } from '../domain/captureSettings.ts';
@@ -49,15 +54,28 @@ async function reviewScreens(
   );
 }
 
+/** The document type the caller fixed, in the platform's spelling; a 400 naming the accepted ones. */
+function fixedDocumentType(given: string | undefined): SessionDocumentType | undefined {
+  if (given === undefined) return undefined;
+  const type = sessionDocumentTypeOf(given);
+  if (type) return type;
+  const message = `must be one of ${DOCUMENT_TYPE_WORDS}`;
+  throw new InputError(`sessionRequest.documentType ${message}`, [
+    { path: '/sessionRequest/documentType', message },
+  ]);
+}
+
 export interface CreatedSession {
   session: SessionRecord;
   url: string;
 }
 
+/** `ownerLicenceId`: the caller's licence, the only one that will read the session's result. */
 export async function createSession(
   deps: SessionDeps,
   scope: string[] | 'all',
   input: SessionCreate,
+  ownerLicenceId: string,
 ): Promise<CreatedSession> {
   const request = input.sessionRequest;
   const redirect = redirectIssue(request.redirectUrl);
@@ -65,10 +83,10 @@ export async function createSession(
     throw new InputError(`sessionRequest.redirectUrl ${redirect}`, [
       { path: '/sessionRequest/redirectUrl', message: redirect },
     ]);
+  const fixed = fixedDocumentType(request.documentType);
   const config = await findConfig(deps, scope, input.dvcID);
   const journey: JourneyType =
     request.journeyType ?? config.settings.journeyType ?? 'KYC_WITH_FACE_COMPARISON';
-  const fixed: SessionDocumentType | undefined = request.documentType;
   const issues = journeyIssues(config.arrays, journey, fixed);
   if (issues.length > 0)
     throw new InputError(
@@ -112,6 +130,7 @@ export async function createSession(
         attempts: {},
         run_id: null,
         failure: null,
+        owner_licence_id: ownerLicenceId,
         opened_at: null,
         last_activity_at: null,
         submitted_at: null,
