@@ -63,8 +63,12 @@ function pointerOf(frame: Frame): string {
   return keys.reverse().join('');
 }
 
-/** The first member nested past MAX_JSON_DEPTH, found without recursion. */
-function tooDeep(value: unknown): ValidationIssue | undefined {
+/**
+ * The first member nested past MAX_JSON_DEPTH, found without recursion. validate() applies it; JSON
+ * read from outside and kept or passed on without a schema (a provider's answer or callback) is
+ * held to it on its own before anything serialises it again.
+ */
+export function jsonNestingIssue(value: unknown): ValidationIssue | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const stack: Frame[] = [{ member: value, depth: 0, key: '', parent: undefined }];
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
@@ -82,7 +86,7 @@ function tooDeep(value: unknown): ValidationIssue | undefined {
 
 /** Validates (and fills defaults into) `value`; never throws on bad input. */
 export function validate<S extends TSchema>(schema: S, value: unknown): Validation<Static<S>> {
-  const deep = tooDeep(value);
+  const deep = jsonNestingIssue(value);
   if (deep) return { ok: false, issues: [deep] };
   const fn = compile(schema);
   if (fn(value)) return { ok: true, value: value as Static<S> };

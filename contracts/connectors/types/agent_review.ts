@@ -10,6 +10,6 @@ export const agent_review = defineConnector({
   addresses: ['url'],
   // a person answers: slow calls, so a short backlog before another replica
   deployment: { compute: 'io', backlogPerReplica: 4 },
-  // a review decided later: polled, or called back signed with the account's apiKey
-  followUps: { callbackSecret: 'apiKey' },
+  // a review decided later: polled, or called back signed with the account's apiKey, naming its reviewId
+  followUps: { callbackSecret: 'apiKey', callbackReference: 'reviewId' },
 });

@@ -103,6 +103,12 @@ export function callbackSecretMember(type: ConnectorType): string | undefined {
   return contract.followUps?.callbackSecret as string | undefined;
 }
 
+/** The member of a type's callback body naming the provider's reference, when it has follow-ups. */
+export function callbackReferenceMember(type: ConnectorType): string | undefined {
+  const contract: ConnectorContract = CONNECTOR_BY_TYPE[type] as ConnectorContract;
+  return contract.followUps?.callbackReference;
+}
+
 /** A connector type's follow-up work queue, and its wait queue (fixed TTL, dead-letters back). */
 export function followUpQueue(type: ConnectorType, prefix = 'idv.connector'): string {
   return `${connectorQueue(type, prefix)}.followup`;
