@@ -27,4 +27,4 @@ export {
 export { openApiDocument, docsPage, type OpenApiInfo, type ExternalOperation } from './openapi.ts';
 export { startHttpServer, type RunningServer } from './server.ts';
 export { Lifecycle } from './lifecycle.ts';
-export { parseBody } from './parseBody.ts';
+export { parseBody, parseJsonBytes } from './parseBody.ts';

@@ -1,5 +1,6 @@
-// Validates a request body against its contract schema, or throws a 400 naming every bad field.
-import { validate } from '@idv/contracts';
+// Validates a request body against its contract schema, or throws a 400 naming every bad field;
+// and reads a body that a route takes as bytes (to check a signature over them first) as JSON.
+import { jsonNestingIssue, validate } from '@idv/contracts';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { BadRequest } from './errors.ts';
 
@@ -14,4 +15,20 @@ export function parseBody<S extends TSchema>(schema: S, body: unknown, prefix = 
     first ? `body is invalid: ${first.path || '/'} ${first.message}` : 'body is invalid',
     details,
   );
+}
+
+/**
+ * The JSON of a raw body, or a 400: one that is not JSON, or nests deeper than MAX_JSON_DEPTH (what
+ * parses may still be too deep to serialise again: JSON.stringify recurses and throws RangeError).
+ */
+export function parseJsonBytes(bytes: Buffer | string, what = 'the body'): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new BadRequest(`${what} must be JSON`);
+  }
+  const deep = jsonNestingIssue(value);
+  if (deep) throw new BadRequest(`${what} is invalid: ${deep.path} ${deep.message}`, [deep]);
+  return value;
 }

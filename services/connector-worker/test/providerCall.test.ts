@@ -55,6 +55,10 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (url.pathname.startsWith('/status/'))
     return json(Number(url.pathname.slice('/status/'.length)), { error: 'as asked' });
   if (url.pathname === '/text') return void res.writeHead(200).end('<html>not json</html>');
+  if (url.pathname === '/deep')
+    return void res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(`{"decision":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
   if (url.pathname === '/bytes') return void res.writeHead(200).end(Buffer.from([0, 1, 2, 255]));
   if (url.pathname === '/redirect')
     return void res
@@ -185,6 +189,12 @@ describe('connector worker: provider calls', function () {
   it('answers provider_malformed for a 2xx body that is not JSON', async () => {
     const got = await failure({ method: 'GET', url: `${base}/text` });
     expect(got.code).to.equal('provider_malformed');
+  });
+
+  it('answers provider_malformed for JSON nested 10,000 levels deep (it could not be serialised again)', async () => {
+    const got = await failure({ method: 'GET', url: `${base}/deep` });
+    expect(got.code).to.equal('provider_malformed');
+    expect(got.message).to.match(/nests deeper than 32 levels/);
   });
 
   it('does not follow a redirect: a 3xx is provider_malformed', async () => {

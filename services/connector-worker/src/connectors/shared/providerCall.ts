@@ -1,5 +1,6 @@
 // Provider HTTP calls shared by the adapters: abort signal wired in, and every HTTP failure sorted
 // into the outcomes of outcomes.ts (rejected by the provider, or the provider unavailable).
+import { jsonNestingIssue } from '@idv/contracts';
 import {
   outcomeOf,
   ProviderRejected,
@@ -50,13 +51,23 @@ export function statusOutcome(status: number, what: string): JobOutcome | undefi
   return new ProviderUnavailable('provider_5xx', `${what} answered ${status}`);
 }
 
+/** The answer's JSON; one nested deeper than MAX_JSON_DEPTH is malformed too (the raw answer is
+ *  serialised again, and JSON.stringify recurses: a RangeError, not an outcome). */
 function parsed(body: Buffer, what: string): unknown {
   if (body.length === 0) return undefined; // a 204, say, to a DELETE
+  let answer: unknown;
   try {
-    return JSON.parse(body.toString('utf8')) as unknown;
+    answer = JSON.parse(body.toString('utf8')) as unknown;
   } catch {
     throw new ProviderUnavailable('provider_malformed', `${what} answered a body that is not JSON`);
   }
+  const deep = jsonNestingIssue(answer);
+  if (deep)
+    throw new ProviderUnavailable(
+      'provider_malformed',
+      `${what} answered JSON that ${deep.message}`,
+    );
+  return answer;
 }
 
 /** Who calls: the worker's client, and the job's signal (absent for a call no one job owns: a
