@@ -3,12 +3,14 @@
 // the worker's polls (or the provider's signed callback to POST /connector-callback/{verifierId})
 // settle it: completed, re-signed, with E_IDV_* events delivered to a subscribed webhook. The
 // unhappy paths: a bad or stale signature 401, an unknown verifier, run or kind 404, a replayed
-// callback changes nothing, a review never decided settles inconclusive at the follow-up deadline.
+// callback is refused and a fresh one after the end changes nothing, a review never decided settles
+// inconclusive at the follow-up deadline. (The binding of a callback to its run, kind and reference:
+// test/security/connector-callback-binding.test.ts.)
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { VerificationView, VerifyResult } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
-import { callbackSignature } from '../services/docverify-gateway/src/routes/connectorCallback.ts';
+import { callbackSignature } from '../services/docverify-gateway/src/domain/connectorCallbackSignature.ts';
 import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
 import { freePort } from './support/freePort.ts';
 
@@ -140,12 +142,14 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
   }); // prettier-ignore
   after(async () => world?.stop());
 
-  /** Posts `body` as the provider would, signed with `secret` at `at` (ms). */
+  /** Posts `body` as the provider would, signed (v2) with `secret` at `at` (ms). */
   const callBack = (query: string, body: string, secret = 'sandbox-key', at = Date.now(), id = verifierId) => {
     const timestamp = String(Math.floor(at / 1000));
-    return fetch(`${gatewayUrl}/connector-callback/${id}?${query}`, {
+    const target = `/connector-callback/${id}?${query}`;
+    const signature = callbackSignature(secret, { timestamp, method: 'POST', target, body });
+    return fetch(`${gatewayUrl}${target}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-callback-timestamp': timestamp, 'x-callback-signature': callbackSignature(secret, timestamp, body) },
+      headers: { 'content-type': 'application/json', 'x-callback-timestamp': timestamp, 'x-callback-signature': signature },
       body,
     });
   }; // prettier-ignore
@@ -166,7 +170,8 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
   it('refuses a bad or stale signature (401) and an unknown verifier, run or kind (404)', async () => {
     const answer = await verifyPending(world, 'testy', 600_000);
     const query = `verificationId=${answer.verificationId}&kind=dl_authenticate`;
-    const body = JSON.stringify({ reviewId: 'x', decision: 'approved', reasons: [] });
+    const reference = answer.certifications[0]!.result!.followUp!.reference;
+    const body = JSON.stringify({ reviewId: reference, decision: 'approved', reasons: [] });
     expect((await callBack(query, body, 'sandbox-other')).status, 'wrong secret').to.equal(401);
     expect((await callBack(query, body, 'sandbox-key', Date.now() - 600_000)).status, 'stale').to.equal(401);
     const unsigned = await fetch(`${gatewayUrl}/connector-callback/${verifierId}?${query}`, { method: 'POST', body });
@@ -179,7 +184,7 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
     expect((await world.client('docverify', 'service').verification(answer.verificationId)).status, 'still pending').to.equal('pending');
   }); // prettier-ignore
 
-  it('a replayed callback changes nothing and emits no second event', async () => {
+  it('a replayed callback is refused, a fresh one after the end changes nothing, one event only', async () => {
     const hook = await world.subscribe('/replay', ['E_IDV_VERIFICATION_COMPLETED']);
     const answer = await verifyPending(world, 'testy', 600_000);
     const query = `verificationId=${answer.verificationId}&kind=dl_authenticate`;
@@ -190,8 +195,10 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
     const done = await waitFor(world, answer.verificationId);
     expect(done.result?.status).to.equal('verified');
     const replayed = await callBack(query, body, 'sandbox-key', at);
-    expect(replayed.status).to.equal(202);
-    expect(await replayed.json()).to.deep.equal({ status: 'not_pending' });
+    expect(replayed.status, 'the same signed callback again').to.equal(409);
+    const fresh = await callBack(query, body, 'sandbox-key', at + 1000);
+    expect(fresh.status, 'signed anew').to.equal(202);
+    expect(await fresh.json()).to.deep.equal({ status: 'not_pending' });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const events = await eventsFor(world, '/replay', hook.secret, answer.verificationId, 1);
     expect(events).to.have.length(1);

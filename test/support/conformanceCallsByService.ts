@@ -1,7 +1,7 @@
 // The valid calls of the docverify, webhooks and oauth issuer operations (conformanceCalls.ts has
 // the common ones and what a rule says).
 import { randomBytes } from 'node:crypto';
-import { callbackSignature } from '../../services/docverify-gateway/src/routes/connectorCallback.ts';
+import { callbackSignature } from '../../services/docverify-gateway/src/domain/connectorCallbackSignature.ts';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import type { CallRule } from './conformanceCalls.ts';
 import type { ConformanceWorld } from './conformanceWorld.ts';
@@ -138,10 +138,17 @@ export const DOCVERIFY: Record<string, CallRule> = {
       const { verifierId, verificationId, reference } = await w.pendingReview();
       const body = { reviewId: reference, decision: 'approved', reasons: [] };
       const timestamp = String(Math.floor(Date.now() / 1000));
-      const signature = callbackSignature('sandbox-key', timestamp, JSON.stringify(body));
+      const query = `verificationId=${verificationId}&kind=dl_authenticate`;
+      const target = `/connector-callback/${verifierId}?${query}`;
+      const signature = callbackSignature('sandbox-key', {
+        timestamp,
+        method: 'POST',
+        target,
+        body: JSON.stringify(body),
+      });
       return {
         params: { verifierId },
-        query: `verificationId=${verificationId}&kind=dl_authenticate`,
+        query,
         headers: { 'x-callback-timestamp': timestamp, 'x-callback-signature': signature },
         body,
       };

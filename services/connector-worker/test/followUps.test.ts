@@ -118,4 +118,16 @@ describe('connector worker: pending answers followed up', function () {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(answers.filter((a) => a.verificationId === garbled.verificationId)).to.deep.equal([]);
   });
+
+  it("drops a callback naming another review than its follow-up's reference: it settles nothing", async () => {
+    const approved = { reviewId: 'r-of-another-run', decision: 'approved', reasons: [] };
+    const foreign = await handOver('r-3', { how: 'callback', callback: approved });
+    const own = await handOver('r-4', {
+      how: 'callback',
+      callback: { ...approved, reviewId: 'r-4' },
+    });
+    expect((await answerFor(own.verificationId)).reply.result).to.include({ status: 'verified' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answers.filter((a) => a.verificationId === foreign.verificationId)).to.deep.equal([]);
+  });
 });

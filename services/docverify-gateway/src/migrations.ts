@@ -5,6 +5,7 @@ import * as verifications from '../migrations/002_verifications.ts';
 import * as eventOutbox from '../migrations/003_event_outbox.ts';
 import * as sessions from '../migrations/004_sessions.ts';
 import * as verifierLimits from '../migrations/005_verifier_limits.ts';
+import * as callbackReplays from '../migrations/007_callback_replays.ts';
 import * as verifierVersion from '../migrations/006_verifier_version.ts';
 
 export const docverifyMigrations: MigrationSet = {
@@ -15,6 +16,7 @@ export const docverifyMigrations: MigrationSet = {
     '003_event_outbox': eventOutbox,
     '004_sessions': sessions,
     '005_verifier_limits': verifierLimits,
+    '007_callback_replays': callbackReplays,
     '006_verifier_version': verifierVersion,
   },
 };

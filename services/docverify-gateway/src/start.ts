@@ -24,6 +24,7 @@ import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
 import { verifierRoutes } from './routes/verifiers.ts';
 import { verifyRoutes } from './routes/verify.ts';
 import { wellKnownRoutes } from './routes/wellKnown.ts';
+import { CallbackReplayStore } from './store/callbackReplays.ts';
 import { RunStore } from './store/runs.ts';
 import { SessionImageStore } from './store/sessionImages.ts';
 import { SessionStore } from './store/sessions.ts';
@@ -150,6 +151,7 @@ export async function startDocverifyGateway(
     ...captureApiRoutes(session),
     ...connectorCallbackRoutes({
       ...verify,
+      replays: new CallbackReplayStore(db),
       answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
       followUpMs: settings.PENDING_FOLLOW_UP_MS,
     }),

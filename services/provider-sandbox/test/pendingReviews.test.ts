@@ -46,18 +46,20 @@ describe('provider sandbox: agent reviews decided later', function () {
     expect(decided.document).to.include({ lastName: 'McTestface' });
   }); // prettier-ignore
 
-  it('POSTs the decision to the callbackUrl, signed, again after a failure', async () => {
-    sink.script('/decided', [503, 200]);
-    const res = await submit({ images: { front_image: image('DOC:forged') }, decideAfterMs: 100, callbackUrl: `${sink.url}/decided` });
+  it('POSTs the decision to the callbackUrl, signed v2 (method, path and query too), again after a failure', async () => {
+    const target = '/decided?run=r-1&kind=dl';
+    sink.script(target, [503, 200]);
+    const res = await submit({ images: { front_image: image('DOC:forged') }, decideAfterMs: 100, callbackUrl: `${sink.url}${target}` });
     const { reviewId } = (await res.json()) as { reviewId: string };
-    const [first, second] = await sink.waitFor(2, '/decided', 5000);
+    const [first, second] = await sink.waitFor(2, target, 5000);
     expect(second!.body).to.equal(first!.body);
     const body = JSON.parse(second!.body) as Record<string, unknown>;
     expect(body).to.include({ reviewId, decision: 'rejected' });
     expect(body.reasons).to.deep.equal(['tampering_detected']);
+    // scheme v2: the signature covers the method and the callback URL's path and query
     const timestamp = String(second!.headers['x-callback-timestamp']);
-    const mac = createHmac('sha256', KEY).update(`${timestamp}.${second!.body}`).digest('hex');
-    expect(second!.headers['x-callback-signature']).to.equal(`v1=${mac}`);
+    const mac = createHmac('sha256', KEY).update(`${timestamp}\nPOST\n${target}\n${second!.body}`).digest('hex');
+    expect(second!.headers['x-callback-signature']).to.equal(`v2=${mac}`);
   }); // prettier-ignore
 
   it('a sandbox stopped before the decision calls nobody back', async () => {

@@ -14,6 +14,7 @@ import {
   type MessageHandler,
 } from '@idv/broker';
 import {
+  callbackReferenceMember,
   FollowUpJob,
   FollowUpSecrets,
   RESULT_BY_KIND,
@@ -100,6 +101,8 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
     const log = this.deps.logger.child({ verificationId: job.verificationId, kind: job.kind });
     if (job.verifier.type !== this.deps.type) throw new PoisonMessageError('follow-up of another type');
     if (job.callback !== undefined) {
+      // the gateway bound the callback to this run's reference; a message that is not so bound settles nothing
+      if (!this.namesItsReference(job)) return void log.warn('provider callback names another reference; dropped');
       const output = this.safely(() => this.deps.followUp.fromCallback(job.callback, job), log);
       if (output && output.result.status !== 'pending') await this.answer(job, 'callback', output.result);
       return;
@@ -119,16 +122,29 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
     await this.wait({ ...job, attempt, pollAt: Date.now() + backoff(this.deps.settings, attempt, job.how) });
   } // prettier-ignore
 
-  private async poll(job: FollowUpJob): Promise<AdapterOutput> {
+  private secretsOf(job: FollowUpJob): FollowUpSecrets {
     const secrets = validate(FollowUpSecrets, JSON.parse(this.deps.box.open(job.sealed, job.followUpId)));
     if (!secrets.ok) throw new PoisonMessageError('the follow-up does not open');
-    const config = validateConfig(this.deps.type, secrets.value.config);
+    return secrets.value;
+  } // prettier-ignore
+
+  /** The callback body names (in its type's callbackReference member) the follow-up's reference. */
+  private namesItsReference(job: FollowUpJob): boolean {
+    const member = callbackReferenceMember(job.verifier.type);
+    const body = job.callback;
+    const named = member && body && typeof body === 'object' ? (body as Record<string, unknown>)[member] : undefined;
+    return typeof named === 'string' && named === this.secretsOf(job).reference;
+  } // prettier-ignore
+
+  private async poll(job: FollowUpJob): Promise<AdapterOutput> {
+    const secrets = this.secretsOf(job);
+    const config = validateConfig(this.deps.type, secrets.config);
     if (!config.ok) throw new PoisonMessageError('the follow-up carries no valid config');
     return this.deps.followUp.poll({
       kind: job.kind,
       connectorUrl: job.verifier.connectorUrl,
       config: config.value,
-      reference: secrets.value.reference,
+      reference: secrets.reference,
       http: this.deps.http,
       signal: AbortSignal.timeout(this.deps.settings.pollTimeoutMs),
     });

@@ -1,13 +1,18 @@
 // POST /connector-callback/{verifierId}?verificationId=&kind=: a provider tells the platform that a
-// pending answer is decided. Authenticated per connector: HMAC-SHA256 over `${timestamp}.${body}`
-// with the verifier's config member its type names (followUps.callbackSecret), headers
-// x-callback-timestamp (unix seconds, within CALLBACK_WINDOW_S of now) and x-callback-signature
-// (`v1=<hex>`), compared in constant time. The body goes to the type's worker on its follow-up
-// queue, which reads it as the adapter's poll answer would be read and answers the gateway like a
-// poll; a settled kind makes a repeated callback a no-op (202 not_pending).
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+// pending answer is decided. Authenticated per connector, scheme v2 (domain/connectorCallbackSignature.ts):
+// x-callback-signature `v2=<hex HMAC-SHA256>` with the verifier's config member its type names
+// (followUps.callbackSecret) over "<x-callback-timestamp>\n<METHOD>\n<path?query>\n<raw body>", so
+// the signature binds the callback to its verifier, run and kind; the timestamp within
+// CALLBACK_WINDOW_S of now; compared in constant time. The body must name, in the member its type
+// names (followUps.callbackReference), the reference the run waits for (else 409), and a signature
+// is accepted once (a replay inside the window is 409, across replicas: store/callbackReplays.ts).
+// The body goes to the type's worker on its follow-up queue, which reads it as the adapter's poll
+// answer would be read and answers the gateway like a poll; a settled kind makes a fresh callback a
+// no-op (202 not_pending).
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { UnroutableMessageError, type Broker } from '@idv/broker';
 import {
+  callbackReferenceMember,
   callbackSecretMember,
   followUpQueue,
   FOLLOW_UP_TYPES,
@@ -17,14 +22,25 @@ import {
   type VerificationKind,
 } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
-import { BadRequest, NotFound, Unauthorized, Unavailable, type Route } from '@idv/http';
+import {
+  BadRequest,
+  Conflict,
+  NotFound,
+  Unauthorized,
+  Unavailable,
+  parseJsonBytes,
+  type Route,
+} from '@idv/http';
 import express, { type Request } from 'express';
+import { CALLBACK_WINDOW_S, callbackSignature } from '../domain/connectorCallbackSignature.ts';
+import type { CallbackReplayStore } from '../store/callbackReplays.ts';
 import type { RunStore } from '../store/runs.ts';
 import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
 
 export interface CallbackRouteDeps {
   verifiers: VerifierStore;
   runs: RunStore;
+  replays: CallbackReplayStore;
   broker: Broker;
   box: SecretBox;
   queuePrefix: string;
@@ -34,20 +50,12 @@ export interface CallbackRouteDeps {
   followUpMs: number;
 }
 
-/** Seconds a callback's timestamp may be from now: a captured callback is no use later. */
-export const CALLBACK_WINDOW_S = 300;
 const CALLBACK_BODY_LIMIT = '256kb';
+/** Replicas' clocks differ a little: a signature is remembered this long past its window. */
+const CLOCK_SLACK_S = 60;
 
-/** The signature a provider sends for `body` at `timestamp` (also what tests sign with). */
-export function callbackSignature(
-  secret: string,
-  timestamp: string,
-  body: Buffer | string,
-): string {
-  return `v1=${createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')}`;
-}
-
-function authenticate(req: Request, verifier: VerifierRecord, body: Buffer): void {
+/** The callback's signature (hex) once it is the one its verifier's secret makes, else 401. */
+function authenticate(req: Request, verifier: VerifierRecord, body: Buffer): { timestamp: number; mac: string } {
   const member = callbackSecretMember(verifier.type);
   const secret = member ? verifier.config[member] : undefined;
   const timestamp = req.get('x-callback-timestamp') ?? '';
@@ -58,11 +66,27 @@ function authenticate(req: Request, verifier: VerifierRecord, body: Buffer): voi
     throw new Unauthorized('x-callback-timestamp and x-callback-signature are required');
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > CALLBACK_WINDOW_S)
     throw new Unauthorized(`x-callback-timestamp is more than ${CALLBACK_WINDOW_S} s from now`);
-  const expected = Buffer.from(callbackSignature(secret, timestamp, body));
+  if (given.startsWith('v1='))
+    throw new Unauthorized('x-callback-signature v1 (timestamp.body) is no longer accepted: sign v2, over timestamp, method, path with query and body');
+  const signed = callbackSignature(secret, { timestamp, method: req.method, target: req.originalUrl, body });
+  const expected = Buffer.from(signed);
   const actual = Buffer.from(given);
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected))
-    throw new Unauthorized('x-callback-signature does not match');
-}
+    throw new Unauthorized('x-callback-signature does not match (v2: timestamp, method, path with query, body)');
+  return { timestamp: Number(timestamp), mac: signed.slice('v2='.length) };
+} // prettier-ignore
+
+/** The reference the callback names: it must be the one the run waits for, else 400 or 409. */
+function boundReference(verifier: VerifierRecord, callback: unknown, waitingFor: unknown): string {
+  const member = callbackReferenceMember(verifier.type) ?? '';
+  const named = callback && typeof callback === 'object' && !Array.isArray(callback) ? (callback as Record<string, unknown>)[member] : undefined;
+  if (typeof named !== 'string' || named === '')
+    throw new BadRequest(`the callback body must name the provider's reference in ${member}`, [{ path: `/${member}`, message: 'is required' }]);
+  const reference = (waitingFor as { reference?: unknown } | undefined)?.reference;
+  if (named !== reference)
+    throw new Conflict(`the callback's ${member} is not the reference this verification waits for: a callback settles only its own run`);
+  return named;
+} // prettier-ignore
 
 export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
   const raw = express.raw({ type: () => true, limit: CALLBACK_BODY_LIMIT });
@@ -74,22 +98,20 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
       guards: [raw],
       doc: {
         summary:
-          "a provider's callback for a pending answer (?verificationId=&kind=), signed: x-callback-timestamp, x-callback-signature v1=<hex HMAC-SHA256(secret, timestamp.body)>; 202 {status: accepted}, or {status: not_pending} once the kind is settled (a repeated callback changes nothing); 401 bad signature, 404 unknown verifier, run or kind",
+          "a provider's callback for a pending answer (?verificationId=&kind=), signed: x-callback-timestamp (unix s, within 300 s), x-callback-signature v2=<hex HMAC-SHA256(secret, timestamp\\nMETHOD\\npath?query\\nbody)>, each signature accepted once; the body names the pending run's provider reference (agent_review: reviewId); 202 {status: accepted}, or {status: not_pending} once the kind is settled; 400 body not JSON, nested too deep or naming no reference; 401 bad signature; 404 unknown verifier, run or kind; 409 a replayed callback or another run's reference",
         success: 202,
-        errors: [401, 503],
+        errors: [401, 409, 503],
       },
       handler: async (req, res) => {
         const verifier = await deps.verifiers.byId(String(req.params.verifierId));
         if (!verifier || !FOLLOW_UP_TYPES.includes(verifier.type))
           throw new NotFound('no verifier whose provider calls back has this id');
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        authenticate(req, verifier, body);
-        let callback: unknown;
-        try {
-          callback = JSON.parse(body.toString('utf8'));
-        } catch {
-          throw new BadRequest('the callback body must be JSON');
-        }
+        const signed = authenticate(req, verifier, body);
+        const callback = parseJsonBytes(body, 'the callback body');
+        const expiresAt = new Date((signed.timestamp + CALLBACK_WINDOW_S + CLOCK_SLACK_S) * 1000);
+        if (!(await deps.replays.firstSeen(signed.mac, verifier.id, expiresAt)))
+          throw new Conflict('this callback was received already: a provider signs each callback it sends anew');
         const kind = String(req.query.kind ?? '') as VerificationKind;
         const run = VERIFICATION_KINDS.includes(kind)
           ? await deps.runs.get(String(req.query.verificationId ?? ''), [verifier.communityId])
@@ -99,9 +121,9 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
           return void res.status(202).json({ status: 'not_pending' });
         if (!run || !waiting || waiting.verifier !== verifier.tag)
           throw new NotFound('no pending verification of this verifier matches verificationId and kind');
-        const reference = (waiting.followUp as { reference?: unknown } | undefined)?.reference;
+        const reference = boundReference(verifier, callback, waiting.followUp);
         const followUpId = randomUUID();
-        const secrets: FollowUpSecrets = { config: verifier.config, reference: String(reference ?? '') };
+        const secrets: FollowUpSecrets = { config: verifier.config, reference };
         const job: FollowUpJob = {
           followUpId,
           verificationId: run.id,
@@ -115,7 +137,9 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
           attempt: 0,
           callback,
         };
-        await deps.broker.publish('', followUpQueue(verifier.type, deps.queuePrefix), job).catch((err: unknown) => {
+        await deps.broker.publish('', followUpQueue(verifier.type, deps.queuePrefix), job).catch(async (err: unknown) => {
+          // not handed on: the provider may send this very callback again
+          await deps.replays.forget(signed.mac);
           // no worker of the type ever declared its queue: the provider should try again later
           if (err instanceof UnroutableMessageError) throw new Unavailable('no connector worker takes follow-ups of this type now; retry later', 30);
           throw err;

@@ -1,10 +1,12 @@
 // Agent reviews decided later, as a review provider with human agents behaves: the submit answers
 // 202 pending with a reviewId; GET answers pending until the review's time has come, then the
 // decision the fixture calls for; and when the submit gave a callbackUrl, the decision is POSTed
-// there once decided, signed with the account's apiKey:
+// there once decided, signed with the account's apiKey (the platform's callback scheme v2: the
+// signature covers the method and the callback URL's path and query, so it is good for that URL only):
 //   x-callback-timestamp: <unix seconds>
-//   x-callback-signature: v1=<hex HMAC-SHA256(apiKey, `${timestamp}.${body}`)>
-// (retried three times, 1 s apart, until a 2xx). Reviews live in memory for the sandbox's life.
+//   x-callback-signature: v2=<hex HMAC-SHA256(apiKey, `${timestamp}\nPOST\n${path?query}\n${body}`)>
+// (retried three times, 1 s apart, each signed anew, until a 2xx). Reviews live in memory for the
+// sandbox's life.
 import { createHmac, randomUUID } from 'node:crypto';
 
 /** The final answer of a review, as GET and the callback carry it. */
@@ -19,11 +21,19 @@ interface PendingReview {
 
 const CALLBACK_TRIES = 3;
 
-/** The signature headers of a callback body, as the provider computes them. */
-export function reviewCallbackHeaders(apiKey: string, body: string, at = Date.now()) {
+/** The signature headers of a callback POSTed to `callbackUrl`, as the provider computes them. */
+export function reviewCallbackHeaders(
+  apiKey: string,
+  callbackUrl: string,
+  body: string,
+  at = Date.now(),
+) {
   const timestamp = String(Math.floor(at / 1000));
-  const mac = createHmac('sha256', apiKey).update(`${timestamp}.${body}`).digest('hex');
-  return { 'x-callback-timestamp': timestamp, 'x-callback-signature': `v1=${mac}` };
+  const { pathname, search } = new URL(callbackUrl);
+  const mac = createHmac('sha256', apiKey)
+    .update(`${timestamp}\nPOST\n${pathname}${search}\n${body}`)
+    .digest('hex');
+  return { 'x-callback-timestamp': timestamp, 'x-callback-signature': `v2=${mac}` };
 }
 
 export class PendingReviews {
@@ -85,7 +95,7 @@ export class PendingReviews {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        ...reviewCallbackHeaders(review.apiKey, body),
+        ...reviewCallbackHeaders(review.apiKey, review.callbackUrl, body),
       },
       body,
       signal: AbortSignal.timeout(5000),

@@ -32,7 +32,9 @@ function decideAfterMs(body: Record<string, unknown>, imageText: string): number
 }
 
 const callbackUrlOf = (value: unknown): string | undefined =>
-  typeof value === 'string' && /^https?:\/\//.test(value) ? value : undefined;
+  typeof value === 'string' && /^https?:\/\//.test(value) && URL.canParse(value)
+    ? value
+    : undefined;
 
 /** The refusal of a submit with a bad key or an incomplete body; undefined when it is fine. */
 function refusal({ headers, body: given }: Call): Answer | undefined {
