@@ -67,7 +67,8 @@ export const QUERY_DESCRIPTION =
   'scalar value matches by strict equality; an array value matches when the event value equals ' +
   'one of its items; an event value that is an array matches when it contains the wanted value. ' +
   'criteria ALL (default): every entry must match; ANY: at least one. No entries: every event ' +
-  'named in eventNames matches.';
+  "named in eventNames matches. To receive only the platform's own events, not those a licence " +
+  'holder sent through the event intake: {"$.origin": "platform"}.';
 
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 export const QueryEntry = Type.Record(
@@ -221,6 +222,10 @@ export type WebhookFetchResult = Static<typeof WebhookFetchResult>;
 export const EventAccepted = Type.Object({
   eventId: Type.String({ description: 'the envelope eventId receivers de-duplicate on' }),
   eventName: Type.String(),
+  ignored: Type.Array(Type.String(), {
+    description:
+      'members of the data the catalog does not declare for the event: left out of the event',
+  }),
 });
 export type EventAccepted = Static<typeof EventAccepted>;
 
@@ -233,7 +238,7 @@ export const EventIntakeBody = Type.Union(
     ),
     Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'the event data itself, holding exactly the members the catalog declares for the event name (contracts/events/catalog.ts)',
+        'the event data itself; the members the catalog declares for the event name (contracts/events/catalog.ts) are kept and checked, others are left out',
     }),
   ],
   { description: '{data: encrypted} or the plain event data' },

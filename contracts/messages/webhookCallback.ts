@@ -18,8 +18,8 @@ export const WebhookCallbackBody = Type.Object(
     origin: Type.Union([Type.Literal('platform'), Type.Literal('intake')], {
       description:
         '"platform": published by a platform service; "intake": sent by a caller of the event ' +
-        'intake with a licence of the community (only event names the platform does not emit, ' +
-        'or those the operator allows there)',
+        'intake with a licence that manages the community (any catalog name, unless the operator ' +
+        "refuses the platform's own there); also the signed webhook-origin header",
     }),
   },
   {
@@ -29,7 +29,9 @@ export const WebhookCallbackBody = Type.Object(
       'redelivery, to de-duplicate on), webhook-timestamp (epoch seconds of the attempt), ' +
       'webhook-signature ("v1,<HMAC-SHA256 with the whsec_ secret>" per active secret, then ' +
       '"v1k,<ECDSA secp256k1 r||s with the webhooks service key>", space separated, over ' +
-      '"<webhook-id>.<webhook-timestamp>.<body>").',
+      '"<webhook-id>.<webhook-timestamp>.<body>"; then "v1o,<HMAC-SHA256 with the whsec_ secret ' +
+      'over <webhook-id>.<webhook-timestamp>.<webhook-origin>.<body>>" per secret), ' +
+      'webhook-origin ("platform" or "intake", as the body\'s origin).',
   },
 );
 export type WebhookCallbackBody = Static<typeof WebhookCallbackBody>;

@@ -56,8 +56,6 @@ export async function startPlatform(
     DOCVERIFY_RUNS_QUEUE: `test.runs.${randomBytes(4).toString('hex')}`,
     // and its own queue of connectors' follow-up answers, for the same reason
     DOCVERIFY_FOLLOWUPS_QUEUE: `test.followups.${randomBytes(4).toString('hex')}`,
-    // the tests publish document events through the intake, as an operator may allow it to
-    WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS: 'E_IDV_DOCUMENT_VALIDATE',
     ...overrides,
     ...overridesFor(database.url),
   };

@@ -1,5 +1,7 @@
 // Callback signatures in the Standard Webhooks layout: "v1,<HMAC>" with the webhook secret and
-// "v1k,<r||s>" ECDSA with the webhooks service key, over `${id}.${timestamp}.${body}`.
+// "v1k,<r||s>" ECDSA with the webhooks service key, over `${id}.${timestamp}.${body}`; and
+// "v1o,<HMAC>" over `${id}.${timestamp}.${origin}.${body}`, which signs the webhook-origin header
+// (Standard Webhooks libraries skip versions they do not know).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { signMessage, verifyMessage } from './ecdsa.ts';
 
@@ -19,6 +21,8 @@ export interface CallbackToSign {
    * gives its current key only: a key a reset replaced never signs)
    */
   servicePrivateKeys?: string[];
+  /** the event's origin, sent as the webhook-origin header: signed by a v1o entry per secret */
+  origin?: string;
 }
 
 export function generateWebhookSecret(): string {
@@ -34,6 +38,10 @@ function signedContent(id: string, timestamp: number, body: string): string {
   return `${id}.${timestamp}.${body}`;
 }
 
+function originContent(id: string, timestamp: number, origin: string, body: string): string {
+  return `${id}.${timestamp}.${origin}.${body}`;
+}
+
 function hmac(secret: string, content: string): string {
   return createHmac('sha256', secretBytes(secret)).update(content, 'utf8').digest('base64');
 }
@@ -44,6 +52,11 @@ export function signCallback(callback: CallbackToSign): string {
   const entries = callback.secrets.map((secret) => `v1,${hmac(secret, content)}`);
   for (const privateKey of callback.servicePrivateKeys ?? [])
     entries.push(`v1k,${signMessage(privateKey, content)}`);
+  const { origin } = callback;
+  if (origin !== undefined) {
+    const signed = originContent(callback.id, callback.timestamp, origin, callback.body);
+    for (const secret of callback.secrets) entries.push(`v1o,${hmac(secret, signed)}`);
+  }
   return entries.join(' ');
 }
 
@@ -58,7 +71,11 @@ export interface CallbackToVerify {
   now?: number;
 }
 
-export type CallbackVerdict = { ok: true } | { ok: false; reason: string };
+/**
+ * ok: the body is the service's. With the receiver's secret, `origin` is the webhook-origin header
+ * when a v1o entry signs it ("platform" or "intake"), undefined when none does.
+ */
+export type CallbackVerdict = { ok: true; origin?: string } | { ok: false; reason: string };
 
 function header(headers: CallbackToVerify['headers'], name: string): string | undefined {
   const value = headers[name] ?? headers[name.toLowerCase()];
@@ -86,17 +103,22 @@ export function verifyCallback(input: CallbackToVerify): CallbackVerdict {
     return { ok: false, reason: 'no key to verify with' };
   const content = signedContent(id, ts, input.body);
   const expected = input.secret ? hmac(input.secret, content) : undefined;
-  for (const entry of signature.split(' ')) {
-    const [version, value] = entry.split(',', 2);
-    if (!value) continue;
-    if (version === 'v1' && expected && sameBase64(value, expected)) return { ok: true };
-    if (
-      version === 'v1k' &&
-      input.servicePublicKey &&
-      verifyMessage(input.servicePublicKey, content, value)
-    ) {
-      return { ok: true };
-    }
-  }
-  return { ok: false, reason: 'no signature matches' };
+  const entries = signature.split(' ').map((entry) => entry.split(',', 2));
+  const matches = entries.some(
+    ([version, value]) =>
+      value !== undefined &&
+      ((version === 'v1' && expected !== undefined && sameBase64(value, expected)) ||
+        (version === 'v1k' &&
+          input.servicePublicKey !== undefined &&
+          verifyMessage(input.servicePublicKey, content, value))),
+  );
+  if (!matches) return { ok: false, reason: 'no signature matches' };
+  const origin = header(input.headers, 'webhook-origin');
+  if (origin === undefined || !input.secret) return { ok: true };
+  const signedOrigin = hmac(input.secret, originContent(id, ts, origin, input.body));
+  const originSigned = entries.some(
+    ([version, value]) =>
+      version === 'v1o' && value !== undefined && sameBase64(value, signedOrigin),
+  );
+  return originSigned ? { ok: true, origin } : { ok: true };
 }

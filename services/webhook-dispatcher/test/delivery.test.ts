@@ -102,6 +102,16 @@ describe('webhook dispatcher: delivery', function () {
     expect(verifyCallback({ headers, body: got!.body, servicePublicKey: publicKey })).to.deep.equal(
       { ok: true },
     );
+    // the origin header is signed (v1o): a receiver with the secret can trust it, not a forged one
+    expect(headers['webhook-origin']).to.equal('intake');
+    expect(verifyCallback({ headers, body: got!.body, secret: hook.secret })).to.deep.equal({
+      ok: true,
+      origin: 'intake',
+    });
+    const forged = { ...headers, 'webhook-origin': 'platform' };
+    expect(verifyCallback({ headers: forged, body: got!.body, secret: hook.secret })).to.deep.equal(
+      { ok: true },
+    );
     const tampered = got!.body.replace('verified', 'rejected');
     expect(() => new StandardWebhook(hook.secret).verify(tampered, headers)).to.throw();
     expect(verifyCallback({ headers, body: tampered, servicePublicKey: publicKey }).ok).to.equal(
@@ -231,6 +241,38 @@ describe('webhook dispatcher: delivery', function () {
       .and.contain('scope=callbacks%3Awrite');
   });
 
+  it('gives a webhook asking for {"$.origin": "platform"} the platform\'s events only', async () => {
+    const hook = await create('/platform-only', { query: [{ '$.origin': 'platform' }] });
+    await publish({ ...event, docId: 'doc-from-intake' });
+    const envelope = {
+      eventId: randomUUID(),
+      eventName: 'E_IDV_DOCUMENT_VALIDATE',
+      version: 1,
+      tenantId: world.community.tenantId,
+      communityId: world.community.id,
+      ts: Date.now(),
+      data: { ...event, docId: 'doc-from-platform' },
+    };
+    const connection = await amqp.connect(await testAmqpUrl());
+    try {
+      const channel = await connection.createConfirmChannel();
+      channel.publish('events', envelope.eventName, Buffer.from(JSON.stringify(envelope)), {
+        persistent: true,
+        contentType: 'application/json',
+      });
+      await channel.waitForConfirms();
+    } finally {
+      await connection.close();
+    }
+    await sink.waitFor(1, '/platform-only');
+    await new Promise((r) => setTimeout(r, 500)); // room for a wrong second delivery to show
+    expect(await deliveries(hook)).to.have.length(1);
+    const got = sink.received.filter((r) => r.path === '/platform-only');
+    expect(
+      got.map((r) => (JSON.parse(r.body) as { data: { docId: string } }).data.docId),
+    ).to.deep.equal(['doc-from-platform']);
+  });
+
   it('keeps one delivery, under one webhook-id, for an event published twice', async () => {
     const hook = await create('/twice');
     const envelope = {
@@ -263,6 +305,7 @@ describe('webhook dispatcher: delivery', function () {
     expect(JSON.parse(first!.body), 'published over AMQP: the platform').to.include({
       origin: 'platform',
     });
+    expect(first!.headers['webhook-origin']).to.equal('platform');
     const ids = sink.received
       .filter((r) => r.path === '/twice')
       .map((r) => r.headers['webhook-id']);

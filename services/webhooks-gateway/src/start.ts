@@ -3,7 +3,7 @@
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
-import { intakeAllowedPlatformEvents, WebhooksGatewayConfig } from './config.ts';
+import { intakeRefusedPlatformEvents, WebhooksGatewayConfig } from './config.ts';
 import { deliveryRoutes } from './routes/deliveries.ts';
 import { eventIntakeRoutes } from './routes/eventIntake.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -39,9 +39,7 @@ export async function startWebhooksGateway(
     ...eventIntakeRoutes({
       ...deps,
       broker,
-      allowedPlatformEvents: intakeAllowedPlatformEvents(
-        settings.WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS,
-      ),
+      refusedPlatformEvents: intakeRefusedPlatformEvents(settings),
     }),
   ];
 

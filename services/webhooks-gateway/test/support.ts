@@ -32,8 +32,6 @@ export async function startWebhooksWorld(
     WEBHOOKS_PORT: '0',
     // no shared `webhooks.dispatcher` queue: the dispatcher suites use queues of their own
     DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
-    // the tests publish document events through the intake, as an operator may allow it to
-    WEBHOOK_INTAKE_ALLOW_PLATFORM_EVENTS: 'E_IDV_DOCUMENT_VALIDATE',
     ...overrides,
   };
   const tenants = new TenantStore(database.db);

@@ -24,6 +24,16 @@ export interface Callback {
   body: string;
 }
 
+/** The origin the callback body states ("platform" for bodies recorded before origins were). */
+function originOf(body: string): string {
+  try {
+    const origin = (JSON.parse(body) as { origin?: unknown }).origin;
+    return typeof origin === 'string' ? origin : 'platform';
+  } catch {
+    return 'platform';
+  }
+}
+
 function tokenRequest(webhook: DispatchWebhook): TokenRequest | undefined {
   const oauth = webhook.credential?.oauth2;
   if (webhook.api.authType !== 'oauth2' || !oauth || !webhook.api.oAuthTokenUrl) return undefined;
@@ -70,6 +80,7 @@ export async function sendCallback(
   deps.checkUrl(url);
   const target = new URL(url).origin;
   const privateKey = await deps.servicePrivateKey();
+  const origin = originOf(callback.body);
   const once = async (): Promise<TargetResponse> => {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
@@ -78,12 +89,14 @@ export async function sendCallback(
       ...(await authHeaders(webhook, deps)),
       'webhook-id': callback.id,
       'webhook-timestamp': String(timestamp),
+      'webhook-origin': origin,
       'webhook-signature': signCallback({
         id: callback.id,
         timestamp,
         body: callback.body,
         secrets: webhook.secrets,
         servicePrivateKeys: [privateKey],
+        origin,
       }),
     };
     return deps.breakers.call(target, () =>

@@ -12,6 +12,7 @@ export interface Subscription {
 }
 
 function lookup(event: EventEnvelope, key: string): unknown {
+  if (key === '$.origin') return event.origin ?? 'platform'; // left out: the platform's own
   const [root, path] = key.startsWith('$.')
     ? [event as unknown, key.slice(2)]
     : [event.data as unknown, key];
