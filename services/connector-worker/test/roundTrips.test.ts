@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { ProviderRejected, ProviderUnavailable } from '../src/outcomes.ts';
 import { afterAnswer } from '../src/connectors/connector.ts';
 import { AccessTokens } from '../src/connectors/shared/accessTokens.ts';
+import { accountOf } from '../src/provider/accounts.ts';
 import { TrailingCalls } from '../src/provider/trailing.ts';
 import { dl, faces, key, testy } from './connectors/fixtures.ts';
 import { startHarness, type Harness } from './harness.ts';
@@ -25,14 +26,22 @@ describe('access tokens kept for their lifetime', () => {
     };
   };
   const echo = async (token: string) => token;
+  const account = (verifier: string) =>
+    accountOf(
+      {
+        verifier: { id: verifier, connectorUrl: 'https://provider.example' },
+        context: { communityId: 'c-1' },
+      },
+      {},
+    );
 
   it('fetches once for many calls, sequential or at the same moment, per account', async () => {
     const tokens = new AccessTokens();
     const a = issuer(600);
-    expect(await tokens.use(['a'], a.fetch, echo)).to.equal('t1');
-    expect(await tokens.use(['a'], a.fetch, echo)).to.equal('t1');
+    expect(await tokens.use(account('a'), a.fetch, echo)).to.equal('t1');
+    expect(await tokens.use(account('a'), a.fetch, echo)).to.equal('t1');
     const together = await Promise.all(
-      Array.from({ length: 20 }, () => tokens.use(['b'], a.fetch, echo)),
+      Array.from({ length: 20 }, () => tokens.use(account('b'), a.fetch, echo)),
     );
     expect(new Set(together)).to.deep.equal(new Set(['t2']));
     expect(a.count()).to.equal(2);
@@ -41,31 +50,31 @@ describe('access tokens kept for their lifetime', () => {
   it('keeps no token whose lifetime the provider did not say, and gives up a short one early', async () => {
     const tokens = new AccessTokens();
     const unsaid = issuer(undefined);
-    await tokens.use(['a'], unsaid.fetch, echo);
-    await tokens.use(['a'], unsaid.fetch, echo);
+    await tokens.use(account('a'), unsaid.fetch, echo);
+    await tokens.use(account('a'), unsaid.fetch, echo);
     expect(unsaid.count()).to.equal(2);
     const short = issuer(0.05); // kept for half of 50 ms
-    await tokens.use(['b'], short.fetch, echo);
+    await tokens.use(account('b'), short.fetch, echo);
     await new Promise((resolve) => setTimeout(resolve, 40));
-    await tokens.use(['b'], short.fetch, echo);
+    await tokens.use(account('b'), short.fetch, echo);
     expect(short.count()).to.equal(2);
   });
 
   it('replaces a kept token the provider refuses with 401, once', async () => {
     const tokens = new AccessTokens();
     const a = issuer(600);
-    await tokens.use(['a'], a.fetch, echo); // t1 kept
+    await tokens.use(account('a'), a.fetch, echo); // t1 kept
     const refusing = async (token: string) => {
       if (token === 't1') throw new ProviderRejected('revoked', 401);
       return token;
     };
-    expect(await tokens.use(['a'], a.fetch, refusing)).to.equal('t2');
-    expect(await tokens.use(['a'], a.fetch, echo)).to.equal('t2');
+    expect(await tokens.use(account('a'), a.fetch, refusing)).to.equal('t2');
+    expect(await tokens.use(account('a'), a.fetch, echo)).to.equal('t2');
     const always = async () => {
       throw new ProviderRejected('refused', 401);
     };
     let thrown: unknown;
-    await tokens.use(['a'], a.fetch, always).catch((err: unknown) => (thrown = err));
+    await tokens.use(account('a'), a.fetch, always).catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(ProviderRejected);
     expect(a.count()).to.equal(3); // t2 refused, t3 fetched and refused too: no third try
   });
@@ -78,12 +87,12 @@ describe('access tokens kept for their lifetime', () => {
       return { token: 'ok', expiresInS: 600 };
     };
     const failed = await Promise.allSettled([
-      tokens.use(['a'], fetch, echo),
-      tokens.use(['a'], fetch, echo),
+      tokens.use(account('a'), fetch, echo),
+      tokens.use(account('a'), fetch, echo),
     ]);
     expect(failed.map((f) => f.status)).to.deep.equal(['rejected', 'rejected']);
     fail = false;
-    expect(await tokens.use(['a'], fetch, echo)).to.equal('ok');
+    expect(await tokens.use(account('a'), fetch, echo)).to.equal('ok');
   });
 });
 

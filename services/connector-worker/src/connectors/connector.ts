@@ -3,6 +3,7 @@
 // life. Adapters throw only the outcomes of ../outcomes.ts (shared/providerCall.ts sorts HTTP
 // failures). The config an adapter gets is its own type's, validated against the type's schema.
 import type { ConfigOf, ConnectorType, NormalisedResult, VerificationKind } from '@idv/contracts';
+import type { AccountKey } from '../provider/accounts.ts';
 import type { ProviderHttp } from '../provider/http.ts';
 
 export interface AdapterInput<T extends ConnectorType = ConnectorType> {
@@ -12,6 +13,11 @@ export interface AdapterInput<T extends ConnectorType = ConnectorType> {
   config: ConfigOf<T>;
   /** the /verify request's document */
   document: Record<string, unknown>;
+  /**
+   * the job's provider account (verifier, community, connectorUrl, whole config): the key, or the
+   * root of the key (within()), of anything the adapter keeps for later jobs
+   */
+  account: AccountKey;
   /** keep-alive, timeout set, SSRF-guarded: adapters use it for provider calls */
   http: ProviderHttp;
   /** aborted when the provider's timeout or the job's deadline comes */

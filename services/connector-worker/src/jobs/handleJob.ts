@@ -21,6 +21,7 @@ import {
   ProviderUnavailable,
   type JobOutcome,
 } from '../outcomes.ts';
+import { accountOf } from '../provider/accounts.ts';
 import type { VerifierGates } from '../provider/admission.ts';
 import type { VerifierBreakers } from '../provider/breakers.ts';
 import type { ClientCertificates } from '../provider/clientCertificates.ts';
@@ -98,6 +99,7 @@ async function work<T extends ConnectorType>(
             connectorUrl: job.verifier.connectorUrl,
             config,
             document,
+            account: accountOf(job, config),
             http: deps.http,
             clientCertificate: (name) => deps.certificates.load(job.context.communityId, name),
             signal,

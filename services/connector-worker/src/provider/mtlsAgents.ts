@@ -1,10 +1,11 @@
-// The mutual-TLS dispatchers of a worker, one per client certificate and passphrase, kept for the
-// worker's life: a call reuses the dispatcher's sockets and TLS sessions, and the PKCS#12 (whose
-// key derivation is slow on purpose) is opened once, not on every call.
-import { createHash } from 'node:crypto';
+// The mutual-TLS dispatchers of a worker, one per account and client certificate (its bytes and
+// passphrase), kept for the worker's life: a call reuses the dispatcher's sockets and TLS sessions,
+// and the PKCS#12 (whose key derivation is slow on purpose) is opened once, not on every call. No
+// dispatcher, nor the TLS sessions it holds, serves another verifier's account.
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { Refused } from '../outcomes.ts';
+import { within, type AccountKey } from './accounts.ts';
 import { RecentlyUsed } from './recentlyUsed.ts';
 
 /** Dispatchers kept; past it the least recently used is retired. */
@@ -20,9 +21,12 @@ export class MtlsAgents {
   /** `open` makes a dispatcher with the certificate's context (ProviderHttp.dispatcherWith). */
   constructor(private readonly open: (tls: { secureContext: SecureContext }) => Dispatcher) {}
 
-  /** The dispatcher of this certificate (bytes) and passphrase; a refusal if they do not open. */
-  of(pfx: Buffer, passphrase: string, name: string): Dispatcher {
-    const key = createHash('sha256').update(pfx).update('\0').update(passphrase).digest('hex');
+  /**
+   * The dispatcher of the job's account (AdapterInput.account) with this certificate (bytes) and
+   * passphrase; a refusal if they do not open.
+   */
+  of(account: AccountKey, pfx: Buffer, passphrase: string, name: string): Dispatcher {
+    const key = within(account, pfx, passphrase);
     const found = this.agents.get(key);
     if (found) return found;
     let secureContext;

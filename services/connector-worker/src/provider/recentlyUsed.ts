@@ -1,7 +1,7 @@
-// What a worker keeps per account or certificate (SDK clients, access tokens, mTLS dispatchers):
-// a map bounded by recency. Reading an entry makes it the newest; past `capacity` entries the
-// least recently used goes, handed to `onEvict` when it holds something to release.
-import { createHash } from 'node:crypto';
+// What a worker keeps per account (SDK clients, access tokens, mTLS dispatchers; keyed as
+// provider/accounts.ts says): a map bounded by recency. Reading an entry makes it the newest; past
+// `capacity` entries the least recently used goes, handed to `onEvict` when it holds something to
+// release.
 
 export class RecentlyUsed<V> {
   /** Map order is insertion order: an entry read is deleted and set again, so it moves last */
@@ -42,9 +42,4 @@ export class RecentlyUsed<V> {
     this.entries.clear();
     return held;
   }
-}
-
-/** The key of an account named by its endpoint and credentials: only their hash is kept. */
-export function accountKey(parts: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64');
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Jimp } from 'jimp';
 import type { AdapterInput } from '../../src/connectors/connector.ts';
 import { ProviderRejected } from '../../src/outcomes.ts';
+import { accountOf } from '../../src/provider/accounts.ts';
 import { basicOcr, createBasicOcr } from '../../src/connectors/basic_ocr/adapter.ts';
 import { createOcrEngine, offlineOcrOptions } from '@idv/docread';
 import { mrzPng, SPECIMEN_MRZ, TESTY_MRZ } from '../../../../test/support/idDocuments.ts';
@@ -21,6 +22,10 @@ function input(kind: Input['kind'], document: Record<string, unknown>): Input {
     connectorUrl: 'http://127.0.0.1:9/unused',
     config: {},
     document: { id: 'doc-1', ...document },
+    account: accountOf(
+      { verifier: { id: 'ocr', connectorUrl: '' }, context: { communityId: 'c-1' } },
+      {},
+    ),
     http: null as unknown as Input['http'],
     signal: new AbortController().signal,
   };

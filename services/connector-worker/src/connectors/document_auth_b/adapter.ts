@@ -5,7 +5,8 @@
 // answer is read, without holding the reply back.
 // face_compare goes to <apiUrl>/face/compare with x-api-key faceAPIKey. document_share_session_enabled
 // is passed through as shareSession. Defaults: <connectorUrl>/docb/oauth/token, <connectorUrl>/docb/api/v1.
-// The token serves every job of the account until shortly before it expires (shared/accessTokens.ts).
+// The token serves every job of the verifier's account (provider/accounts.ts: the verifier, its
+// community and whole config) until shortly before it expires (shared/accessTokens.ts).
 import {
   afterAnswer,
   type Adapter,
@@ -13,6 +14,7 @@ import {
   type AdapterOutput,
   type WorkerConnector,
 } from '../connector.ts';
+import { within } from '../../provider/accounts.ts';
 import { AccessTokens, type IssuedToken } from '../shared/accessTokens.ts';
 import { documentImages, documentKind, facePair } from '../shared/documentInputs.ts';
 import { extractedFrom } from '../shared/extracted.ts';
@@ -104,7 +106,7 @@ function createDocumentAuthB(tokens: AccessTokens): Adapter<'document_auth_b'> {
     const api = endpoint(input.connectorUrl, c.apiUrl, '/docb/api/v1').replace(/\/+$/, '');
     const tokenUrl = endpoint(input.connectorUrl, c.clientUrl, '/docb/oauth/token');
     return tokens.use(
-      [tokenUrl, c.clientId, c.clientSecretKey],
+      within(input.account, tokenUrl, api),
       () => token(input, tokenUrl),
       (issued): Promise<AdapterOutput> => {
         const headers = { authorization: `Bearer ${issued}` };

@@ -2,9 +2,10 @@
 // `endpoint` = connectorUrl (SigV4 signing by the SDK). awsAccessKey / awsSecretKey / awsRegion
 // (default us-east-1) are the account. SimilarityThreshold 80 (the service's default): a face at or
 // above it is in FaceMatches. No face in the source image is "not verified", not a refusal.
-// One SDK client per account and endpoint serves every call (a client is costly to make); every
-// client sends through the worker's provider client (provider/sdkHandler.ts), so the SSRF guard,
-// the timeout and the answer cap hold for the SDK too.
+// One SDK client per verifier account (provider/accounts.ts: the verifier, its community, endpoint
+// and whole config) serves every call of it (a client is costly to make); every client sends
+// through the worker's provider client (provider/sdkHandler.ts), so the SSRF guard, the timeout and
+// the answer cap hold for the SDK too.
 import {
   CompareFacesCommand,
   InvalidParameterException,
@@ -15,7 +16,7 @@ import {
 } from '@aws-sdk/client-rekognition';
 import { ProviderRejected, ProviderUnavailable, type JobOutcome } from '../../outcomes.ts';
 import type { ProviderHttp } from '../../provider/http.ts';
-import { accountKey, RecentlyUsed } from '../../provider/recentlyUsed.ts';
+import { RecentlyUsed } from '../../provider/recentlyUsed.ts';
 import { sdkHandler } from '../../provider/sdkHandler.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
 import { facePair, type ImageRef } from '../shared/documentInputs.ts';
@@ -58,7 +59,7 @@ function classify(err: unknown): JobOutcome {
   return classifyCallFailure(err, what);
 }
 
-/** The clients of one worker, keyed by endpoint, region and account (the secret as a hash). */
+/** The clients of one worker, keyed by the job's account (endpoint, region and keys among it). */
 class ClientPool {
   private readonly clients = new RecentlyUsed<RekognitionClient>(MAX_CLIENTS);
   private readonly handler: ReturnType<typeof sdkHandler>;
@@ -71,8 +72,7 @@ class ClientPool {
     const region = input.config.awsRegion ?? 'us-east-1';
     const accessKeyId = input.config.awsAccessKey ?? '';
     const secretAccessKey = input.config.awsSecretKey ?? '';
-    const key = accountKey([input.connectorUrl, region, accessKeyId, secretAccessKey]);
-    const found = this.clients.get(key);
+    const found = this.clients.get(input.account);
     if (found) return found;
     const client = new RekognitionClient({
       endpoint: input.connectorUrl,
@@ -81,7 +81,7 @@ class ClientPool {
       maxAttempts: 1, // the breaker and the gateway's failover retry, not the SDK
       requestHandler: this.handler,
     });
-    this.clients.set(key, client);
+    this.clients.set(input.account, client);
     return client;
   }
 }

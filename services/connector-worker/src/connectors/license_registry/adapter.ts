@@ -5,10 +5,12 @@
 // PKCS#12 client certificate for mutual TLS in the operator's certificate directory (never a path
 // on the worker), opened with passphrase; messageOriginatorId and messageDestinationId go in every
 // message. Defaults: <connectorUrl>/dldv/primary/{auth,verify}. A site's token serves every job
-// until shortly before it expires (shared/accessTokens.ts).
+// until shortly before it expires (shared/accessTokens.ts), for the verifier's account only: the
+// key holds the job's account, the certificate's bytes and both URLs of the site.
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { ProviderUnavailable, Refused } from '../../outcomes.ts';
+import { within } from '../../provider/accounts.ts';
 import { MtlsAgents } from '../../provider/mtlsAgents.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
 import { isoDate } from '../shared/documentInputs.ts';
@@ -62,12 +64,18 @@ function licenceOf(document: Record<string, unknown>): Record<string, string | u
   });
 }
 
-async function ask(input: Input, site: Site, agent: Dispatcher | undefined, tokens: AccessTokens) {
+/** The client certificate a job presents: its bytes and the dispatcher that presents them. */
+interface ClientTls {
+  pfx: Buffer;
+  agent: Dispatcher;
+}
+
+async function ask(input: Input, site: Site, tls: ClientTls | undefined, tokens: AccessTokens) {
   const ids = {
     messageOriginatorId: input.config.messageOriginatorId,
     messageDestinationId: input.config.messageDestinationId,
   };
-  const tls = agent ? { dispatcher: agent } : {};
+  const through = tls ? { dispatcher: tls.agent } : {};
   // fetched for no one job (the client's own timeouts bound it): every job of the site shares it
   const token = async () => {
     const auth = expectAnswer(
@@ -75,7 +83,7 @@ async function ask(input: Input, site: Site, agent: Dispatcher | undefined, toke
         method: 'POST',
         url: site.auth,
         data: ids,
-        ...tls,
+        ...through,
       }),
       'licence registry auth',
       ['access_token'],
@@ -88,10 +96,10 @@ async function ask(input: Input, site: Site, agent: Dispatcher | undefined, toke
       url: site.verify,
       headers: { authorization: `Bearer ${accessToken}` },
       data: { ...ids, transactionId: randomUUID(), licence: licenceOf(input.document) },
-      ...tls,
+      ...through,
     });
-  const account = [site.auth, ids, input.config.certPath, input.config.passphrase];
-  const raw = await tokens.use(account, token, verify);
+  const key = within(input.account, tls?.pfx, site.auth, site.verify);
+  const raw = await tokens.use(key, token, verify);
   const answer = expectAnswer(raw, 'licence registry', ['recordFound', 'matches']);
   const matches = Object.fromEntries(
     Object.entries(asRecord(answer.matches)).map(([k, v]) => [k, v === 'Y']),
@@ -104,21 +112,21 @@ function createLicenseRegistry(
   agents: MtlsAgents,
   tokens: AccessTokens,
 ): Adapter<'license_registry'> {
-  /** The mTLS dispatcher of the configured client certificate; none without certPath. */
-  const clientAgent = async (input: Input): Promise<Dispatcher | undefined> => {
+  /** The configured client certificate and its mTLS dispatcher; none without certPath. */
+  const clientTls = async (input: Input): Promise<ClientTls | undefined> => {
     const certPath = input.config.certPath;
     if (!certPath) return undefined;
     if (!input.clientCertificate)
       throw new Refused('invalid_config', 'certPath: no client certificates here');
     const pfx = await input.clientCertificate(certPath);
-    return agents.of(pfx, input.config.passphrase ?? '', certPath);
+    return { pfx, agent: agents.of(input.account, pfx, input.config.passphrase ?? '', certPath) };
   };
   return async (input) => {
-    const agent = await clientAgent(input);
+    const tls = await clientTls(input);
     let last: unknown;
     for (const site of sitesOf(input)) {
       try {
-        return await ask(input, site, agent, tokens);
+        return await ask(input, site, tls, tokens);
       } catch (err) {
         if (!(err instanceof ProviderUnavailable)) throw err;
         last = err;

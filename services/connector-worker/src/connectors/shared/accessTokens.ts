@@ -3,7 +3,8 @@
 // many calls need it at the same moment. A new token per job cost a provider round trip on every
 // verification (a second, at 1 s latency) and a token a minute per call at the provider.
 import { ProviderRejected } from '../../outcomes.ts';
-import { accountKey, RecentlyUsed } from '../../provider/recentlyUsed.ts';
+import type { AccountKey } from '../../provider/accounts.ts';
+import { RecentlyUsed } from '../../provider/recentlyUsed.ts';
 
 /** What a token endpoint answered: the token, and for how many seconds (when it says). */
 export interface IssuedToken {
@@ -29,14 +30,14 @@ export class AccessTokens {
   /**
    * Runs `call` with the account's token, fetched with `fetch` when none is kept. A kept token
    * the provider refuses with 401 (revoked or rotated early) is dropped and the call made once
-   * more with a new one. `account` names the endpoint and credentials; only its hash is kept.
+   * more with a new one. `key`: the job's account (provider/accounts.ts), within it the site the
+   * token is for and is sent to, so no token serves another verifier, community, config or URL.
    */
   async use<T>(
-    account: readonly unknown[],
+    key: AccountKey,
     fetch: () => Promise<IssuedToken>,
     call: (token: string) => Promise<T>,
   ): Promise<T> {
-    const key = accountKey(account);
     const kept = this.fresh(key);
     if (kept) {
       try {
