@@ -62,6 +62,13 @@ export const ConnectorJob = Type.Object(
       { tenantId: Type.String(), communityId: Type.String(), dvcID: Type.String() },
       { additionalProperties: false },
     ),
+    imageUrlHosts: Type.Optional(
+      Type.Array(Type.String({ maxLength: 300 }), {
+        maxItems: 1000,
+        description:
+          "the community's image URL hosts (exact, or *.domain): a document whose image URL names another host is refused before any call; absent: any host the SSRF guard allows",
+      }),
+    ),
     followUp: Type.Optional(
       Type.Object(
         {

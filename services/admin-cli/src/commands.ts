@@ -1,7 +1,9 @@
 // The admin commands of DESIGN 2.3; each takes parsed options and answers a JSON-ready object.
 import type { MasterKey } from '@idv/config';
+import { imageUrlHostList } from '@idv/contracts';
 import { generateKeyPair } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import { ImageUrlHostStore } from '../../docverify-gateway/src/store/imageUrlHosts.ts';
 import {
   createOauthAccount,
   createOauthClient,
@@ -13,6 +15,7 @@ import {
 import {
   LICENCE_LEVELS,
   LicenceStore,
+  NotFoundInPlatform,
   SERVICE_NAMES,
   ServiceKeyStore,
   TenantStore,
@@ -96,6 +99,22 @@ export const commands: Record<string, Command> = {
     // paths address communities by id: a name shaped like one could pass for another community
     if (UUID.test(name)) throw new UsageError('--name must not be shaped like an id (a UUID)');
     return new TenantStore(db).createCommunity(one(options, 'tenant'), name);
+  },
+
+  // gateways follow within their lookup cache (DOCVERIFY_LOOKUP_CACHE_MS, 5 s)
+  'community image-hosts': async ({ db }, options) => {
+    const communityId = one(options, 'community');
+    if (!options.hosts) throw new UsageError('--hosts is required (--hosts "" removes the list)');
+    const entries = options.hosts.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '');
+    const { hosts, invalid } = imageUrlHostList(entries);
+    if (invalid.length > 0)
+      throw new UsageError(
+        `--hosts: not a host or *.domain: ${invalid.join(', ')} (e.g. images.example.com,*.cdn.example.com)`,
+      );
+    if (!(await new TenantStore(db).findCommunityById(communityId)))
+      throw new NotFoundInPlatform(`community ${communityId} not found`);
+    await new ImageUrlHostStore(db).set(communityId, hosts);
+    return { community: communityId, imageUrlHosts: hosts };
   },
 
   'license create': async ({ db }, options) => {

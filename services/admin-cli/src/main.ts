@@ -8,6 +8,7 @@ import { commands, UsageError, type Options } from './commands.ts';
 const USAGE = `usage: npm run -s admin -- <command> [options]
   tenant create --name N
   community create --tenant ID --name N
+  community image-hosts --community ID --hosts HOST,*.DOMAIN,...  (--hosts "" removes the list)
   license create --level system|service|service_ext|community [--community ID]... [--expires ISO]
   oauth-client create --community NAME --redirect-uri URI [--grant-type G]...
   oauth-account create --community NAME --username U --password P|- [--name N]  (- reads it from stdin)

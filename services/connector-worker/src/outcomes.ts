@@ -11,7 +11,8 @@ export type RefusalCode =
   | 'unsupported_kind'
   | 'sealed_unreadable'
   | 'invalid_config'
-  | 'invalid_input';
+  | 'invalid_input'
+  | 'image_host_not_allowed';
 
 export type UnavailableCode =
   | 'provider_timeout'

@@ -29,6 +29,7 @@ import { RunStore } from './store/runs.ts';
 import { SessionImageStore } from './store/sessionImages.ts';
 import { SessionStore } from './store/sessions.ts';
 import { VerificationConfigStore } from './store/verificationConfigs.ts';
+import { ImageUrlHostStore } from './store/imageUrlHosts.ts';
 import { VerifierStore } from './store/verifiers.ts';
 import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
 import { consumeFollowUps } from './verification/followUpIntake.ts';
@@ -68,6 +69,7 @@ export async function startDocverifyGateway(
   outbox.start();
   const verifiers = new VerifierStore(db, box, outbox, cacheMs);
   const configs = new VerificationConfigStore(db, cacheMs);
+  const imageUrlHosts = new ImageUrlHostStore(db, cacheMs);
   const verifications = new VerificationStore(db, box);
   const images = new SessionImageStore(db, box, clock);
   const sessions = new SessionStore(db, images, clock);
@@ -85,6 +87,7 @@ export async function startDocverifyGateway(
     ...verificationMetrics(runtime.registry),
     broker,
     box,
+    imageUrlHosts,
     verifications,
     sessions,
     runs,

@@ -1,8 +1,10 @@
 // Opens what a job carries sealed (the verifier config and the document) and checks the config
-// against its type's contract; anything wrong is our refusal, never a provider's failure.
+// against its type's contract and the document's image URLs against the community's hosts;
+// anything wrong is our refusal, never a provider's failure.
 import {
   ConnectorJobSecrets,
   KINDS_BY_CONNECTOR,
+  refusedImageUrls,
   validate,
   validateConfig,
   type ConfigOf,
@@ -44,5 +46,9 @@ export function openJob<T extends ConnectorType>(
     const issues = config.issues.map((i) => `${i.path || 'config'} ${i.message}`).join('; ');
     throw new Refused('invalid_config', `verifier config: ${issues}`);
   }
-  return { config: config.value, document: checked.value.document };
+  const document = checked.value.document;
+  // before any call: neither this worker nor a provider is sent to a host the community refuses
+  const [refused] = refusedImageUrls(document, job.imageUrlHosts ?? []);
+  if (refused) throw new Refused('image_host_not_allowed', refused.message);
+  return { config: config.value, document };
 }

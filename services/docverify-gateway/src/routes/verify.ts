@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { credentialsOf, openEncryptedBody, type CredentialAuth } from '@idv/auth';
 import {
   EncryptedAnswer,
+  refusedImageUrls,
   VerifyAccepted,
   VerifyBody,
   VerifyRequest,
@@ -49,6 +50,16 @@ function refuseUnconfigured(request: VerifyRequest, config: VerificationConfigRe
     );
 }
 
+/** The community's image URL hosts, when it has a list: no image URL may name another host. */
+function refuseImageUrlHosts(request: VerifyRequest, hosts: readonly string[]): void {
+  const refused = refusedImageUrls(request.document, hosts);
+  if (refused.length > 0)
+    throw new BadRequest(
+      refused[0]!.message,
+      refused.map((r) => ({ path: `/document/${r.member}`, message: r.message })),
+    );
+}
+
 export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
   /** The request and its config, or the 400/404 that says why not. */
   const checked = async (req: Request, res: Response) => {
@@ -63,6 +74,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
       throw new BadRequest(
         `dvcID ${request.dvcID} names configs in several communities: use its id`,
       );
+    refuseImageUrlHosts(request, await deps.imageUrlHosts.of(configs[0]!.communityId));
     return { credentials, request, config: configs[0]! };
   };
 

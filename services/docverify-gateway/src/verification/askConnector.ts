@@ -46,6 +46,8 @@ export interface KindRequest {
   deadline: number;
   /** the verification's id, which a follow-up of a pending answer settles */
   verificationId?: string;
+  /** the community's image URL hosts; empty: no list */
+  imageUrlHosts?: readonly string[];
 }
 
 /** Either an answer, or no verifier could answer now and a retry may work after `retryAfterMs`. */
@@ -81,6 +83,7 @@ async function askOne(
     deadline: request.deadline,
     sentAt,
     context: request.context,
+    ...(request.imageUrlHosts?.length ? { imageUrlHosts: [...request.imageUrlHosts] } : {}),
     ...(followUp ? { followUp } : {}),
   };
   const waited = () => Date.now() - sentAt;

@@ -5,12 +5,15 @@ import { InputError, UnavailableError } from '@idv/errors';
 import type { ServiceKey } from '@idv/platform';
 import { compareData } from '../domain/dataComparison.ts';
 import { signProof } from '../domain/proof.ts';
+import type { ImageUrlHostStore } from '../store/imageUrlHosts.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 import type { VerifierStore } from '../store/verifiers.ts';
 import { askConnectors, type Answer, type AskDeps, type Asked } from './askConnector.ts';
 
 export interface RunDeps extends AskDeps {
   verifiers: VerifierStore;
+  /** each job carries its community's list: the worker refuses other hosts before any call */
+  imageUrlHosts: ImageUrlHostStore;
   serviceKey: () => Promise<ServiceKey>;
   recordOutcome: (kind: VerificationKind, outcome: string) => void;
 }
@@ -124,6 +127,7 @@ export async function runVerification(
     communityId: config.communityId,
     dvcID: request.dvcID,
   };
+  const imageUrlHosts = await deps.imageUrlHosts.of(config.communityId);
 
   const answers = await Promise.all(
     request.verifications.map(async (kind) => {
@@ -138,6 +142,7 @@ export async function runVerification(
         context,
         deadline,
         verificationId,
+        imageUrlHosts,
       });
       return [kind, asked] as const;
     }),

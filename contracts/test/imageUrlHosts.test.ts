@@ -1,0 +1,89 @@
+// The image URL hosts rule: how an operator's entries are read and which URL hosts they allow.
+import { expect } from 'chai';
+import {
+  IMAGE_URL_MEMBERS,
+  imageUrlHostAllowed,
+  imageUrlHostList,
+  refusedImageUrls,
+} from '../index.ts';
+
+describe('image URL hosts', () => {
+  it('knows every image URL member of a /verify document', () => {
+    expect([...IMAGE_URL_MEMBERS].sort()).to.deep.equal(
+      [
+        'liveIdUrl',
+        'imageUrl',
+        'image1Url',
+        'image2Url',
+        'front_image_url',
+        'back_image_url',
+        'barcode_image_url',
+        'front_image_flash_url',
+      ].sort(),
+    );
+  });
+
+  it('stores entries lower case, IDN as punycode, once each; refuses what names no host', () => {
+    const read = imageUrlHostList([
+      ' Images.Example.COM ',
+      '*.cdn.example.com',
+      'bücher.example',
+      'images.example.com',
+      '10.0.0.7',
+      '[::1]',
+      'a.example:8080',
+      'a.example/path',
+      'user@a.example',
+      '*.',
+      '*.[::1]',
+      'bad_host.example',
+    ]);
+    expect(read.hosts).to.deep.equal([
+      'images.example.com',
+      '*.cdn.example.com',
+      'xn--bcher-kva.example',
+      '10.0.0.7',
+      '[::1]',
+    ]);
+    expect(read.invalid).to.deep.equal([
+      'a.example:8080',
+      'a.example/path',
+      'user@a.example',
+      '*.',
+      '*.[::1]',
+      'bad_host.example',
+    ]);
+  });
+
+  const hosts = ['images.example.com', '*.cdn.example.com', '10.0.0.7'];
+  const cases: [string, boolean][] = [
+    ['images.example.com', true],
+    ['IMAGES.example.com.', true],
+    ['a.cdn.example.com', true],
+    ['a.b.cdn.example.com', true],
+    ['cdn.example.com', false],
+    ['evilcdn.example.com', false],
+    ['images.example.com.evil.test', false],
+    ['10.0.0.7', true],
+    ['10.0.0.8', false],
+  ];
+  for (const [host, allowed] of cases)
+    it(`${host}: ${allowed ? 'allowed' : 'refused'}`, () =>
+      expect(imageUrlHostAllowed(host, hosts)).to.equal(allowed));
+
+  it('names each refused member and its host; no list refuses nothing', () => {
+    const document = {
+      image1Url: 'https://images.example.com/a.jpg',
+      image2Url: 'https://images.example.com@evil.test/b.jpg',
+      front_image_url: 'not a url',
+      image: 'QUJD',
+    };
+    const refused = refusedImageUrls(document, hosts);
+    expect(refused.map((r) => [r.member, r.host])).to.deep.equal([
+      ['image2Url', 'evil.test'],
+      ['front_image_url', ''],
+    ]);
+    expect(refused[0]!.message).to.match(/image2Url names host evil\.test.*image URL hosts/);
+    expect(refusedImageUrls(document, [])).to.deep.equal([]);
+  });
+});
