@@ -15,19 +15,10 @@ import {
   CLIENT_CERTIFICATE_MAX_BYTES,
   ClientCertificates,
 } from '../src/provider/clientCertificates.ts';
+import { dldvIds as dldv, dlVerifyLicence as licence } from './connectors/fixtures.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const pfx = Buffer.from(TEST_CERTIFICATE_BASE64, 'base64');
-const licence = {
-  documentType: 'DL',
-  country: 'US',
-  documentId: 'D0000001',
-  state: 'CA',
-  firstName: 'Testy',
-  lastName: 'McTestface',
-  dob: '19700101',
-};
-const dldv = { messageOriginatorId: 'IDV', messageDestinationId: 'REG' };
 
 describe('connector worker: client certificates only from the operator directory', function () {
   this.timeout(60_000);

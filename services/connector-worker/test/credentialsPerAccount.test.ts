@@ -15,19 +15,8 @@ import {
   TEST_CERTIFICATE_BASE64,
   TEST_CERTIFICATE_PASSPHRASE,
 } from '../../../test/support/clientCertificate.ts';
-import { faces, key } from './connectors/fixtures.ts';
+import { dldvIds as dldv, dlVerifyLicence as licence, faces, key } from './connectors/fixtures.ts';
 import { startHarness, type Harness } from './harness.ts';
-
-const licence = {
-  documentType: 'DL',
-  country: 'US',
-  documentId: 'D0000001',
-  state: 'CA',
-  firstName: 'Testy',
-  lastName: 'McTestface',
-  dob: '19700101',
-};
-const dldv = { messageOriginatorId: 'IDV', messageDestinationId: 'REG' };
 
 /** A second PKCS#12 client certificate (other bytes, same passphrase), made with openssl. */
 async function otherCertificate(dir: string): Promise<Buffer> {

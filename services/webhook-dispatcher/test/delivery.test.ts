@@ -43,6 +43,35 @@ describe('webhook dispatcher: delivery', function () {
       : await client.request('PUT', path, data);
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
   };
+  /** An envelope as a platform service publishes it (no origin). */
+  const platformEvent = (data: Record<string, unknown>) => ({
+    eventId: randomUUID(),
+    eventName: 'E_IDV_DOCUMENT_VALIDATE',
+    version: 1,
+    tenantId: world.community.tenantId,
+    communityId: world.community.id,
+    ts: Date.now(),
+    data,
+  });
+  /** Publishes `envelope` on the events exchange as a platform service does, then `after`. */
+  const publishAsPlatform = async (
+    envelope: ReturnType<typeof platformEvent>,
+    after: () => Promise<unknown>,
+  ) => {
+    const connection = await amqp.connect(await testAmqpUrl());
+    try {
+      const channel = await connection.createConfirmChannel();
+      channel.publish('events', envelope.eventName, Buffer.from(JSON.stringify(envelope)), {
+        persistent: true,
+        contentType: 'application/json',
+        messageId: envelope.eventId,
+      });
+      await channel.waitForConfirms();
+      await after();
+    } finally {
+      await connection.close();
+    }
+  };
   const deliveries = async (hook: Hook) =>
     (
       await world
@@ -244,26 +273,10 @@ describe('webhook dispatcher: delivery', function () {
   it('gives a webhook asking for {"$.origin": "platform"} the platform\'s events only', async () => {
     const hook = await create('/platform-only', { query: [{ '$.origin': 'platform' }] });
     await publish({ ...event, docId: 'doc-from-intake' });
-    const envelope = {
-      eventId: randomUUID(),
-      eventName: 'E_IDV_DOCUMENT_VALIDATE',
-      version: 1,
-      tenantId: world.community.tenantId,
-      communityId: world.community.id,
-      ts: Date.now(),
-      data: { ...event, docId: 'doc-from-platform' },
-    };
-    const connection = await amqp.connect(await testAmqpUrl());
-    try {
-      const channel = await connection.createConfirmChannel();
-      channel.publish('events', envelope.eventName, Buffer.from(JSON.stringify(envelope)), {
-        persistent: true,
-        contentType: 'application/json',
-      });
-      await channel.waitForConfirms();
-    } finally {
-      await connection.close();
-    }
+    await publishAsPlatform(
+      platformEvent({ ...event, docId: 'doc-from-platform' }),
+      async () => {},
+    );
     await sink.waitFor(1, '/platform-only');
     await new Promise((r) => setTimeout(r, 500)); // room for a wrong second delivery to show
     expect(await deliveries(hook)).to.have.length(1);
@@ -275,30 +288,9 @@ describe('webhook dispatcher: delivery', function () {
 
   it('keeps one delivery, under one webhook-id, for an event published twice', async () => {
     const hook = await create('/twice');
-    const envelope = {
-      eventId: randomUUID(),
-      eventName: 'E_IDV_DOCUMENT_VALIDATE',
-      version: 1,
-      tenantId: world.community.tenantId,
-      communityId: world.community.id,
-      ts: Date.now(),
-      data: event,
-    };
-    const connection = await amqp.connect(await testAmqpUrl());
-    try {
-      const channel = await connection.createConfirmChannel();
-      for (let i = 0; i < 2; i++) {
-        channel.publish('events', envelope.eventName, Buffer.from(JSON.stringify(envelope)), {
-          persistent: true,
-          contentType: 'application/json',
-          messageId: envelope.eventId,
-        });
-        await channel.waitForConfirms();
-        await sink.waitFor(i + 1, '/twice');
-      }
-    } finally {
-      await connection.close();
-    }
+    const envelope = platformEvent(event);
+    await publishAsPlatform(envelope, () => sink.waitFor(1, '/twice'));
+    await publishAsPlatform(envelope, () => sink.waitFor(2, '/twice'));
     const [delivery, ...more] = await settled(hook, 1);
     expect(more, 'one delivery per (event, webhook)').to.deep.equal([]);
     const [first] = sink.received.filter((r) => r.path === '/twice');

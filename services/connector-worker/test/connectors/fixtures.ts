@@ -18,3 +18,17 @@ export const faces = (a: string, b: string) => ({
 
 /** a driving licence whose front the sandbox reads as `name` (testy, forged, expired, blurry) */
 export const dl = (name: string) => ({ type: 'dl', front_image: image(`DOC:${name}`) });
+
+/** A driving licence for dl_verify, as the licence registry's sandbox knows it. */
+export const dlVerifyLicence = {
+  documentType: 'DL',
+  country: 'US',
+  documentId: 'D0000001',
+  state: 'CA',
+  firstName: 'Testy',
+  lastName: 'McTestface',
+  dob: '19700101',
+};
+
+/** The licence registry's message ids every dl_verify config carries. */
+export const dldvIds = { messageOriginatorId: 'IDV', messageDestinationId: 'REG' };
