@@ -88,7 +88,7 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
   const newRun = async (kind: 'async_verify' | 'session', sessionId: string | null, request?: VerifyRequest): Promise<RunRecord> => {
     const c = await config();
     const id = randomUUID();
-    await deps.runs.create({ id, communityId: c.communityId, tenantId: c.tenantId, configId: c.id, dvcID: 'kyc-session', kind, sessionId, deadline: new Date(Date.now() + 60_000) }, request);
+    await deps.runs.create({ id, communityId: c.communityId, tenantId: c.tenantId, configId: c.id, dvcID: 'kyc-session', kind, sessionId, ownerLicenceId: null, deadline: new Date(Date.now() + 60_000) }, request);
     return (await deps.runs.start(id))!;
   }; // prettier-ignore
 

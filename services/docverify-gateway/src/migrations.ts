@@ -7,6 +7,7 @@ import * as sessions from '../migrations/004_sessions.ts';
 import * as verifierLimits from '../migrations/005_verifier_limits.ts';
 import * as callbackReplays from '../migrations/007_callback_replays.ts';
 import * as verifierVersion from '../migrations/006_verifier_version.ts';
+import * as sessionOwner from '../migrations/008_session_owner.ts';
 import * as imageUrlHosts from '../migrations/009_image_url_hosts.ts';
 
 export const docverifyMigrations: MigrationSet = {
@@ -19,6 +20,7 @@ export const docverifyMigrations: MigrationSet = {
     '005_verifier_limits': verifierLimits,
     '007_callback_replays': callbackReplays,
     '006_verifier_version': verifierVersion,
+    '008_session_owner': sessionOwner,
     '009_image_url_hosts': imageUrlHosts,
   },
 };

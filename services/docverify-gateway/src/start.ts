@@ -91,6 +91,7 @@ export async function startDocverifyGateway(
     verifications,
     sessions,
     runs,
+    images,
     runQueue,
     clock,
     outbox,
@@ -108,7 +109,6 @@ export async function startDocverifyGateway(
   };
   const session = {
     ...verify,
-    images,
     checkCapture: captureChecker(pool, contentChecks),
     publicUrl: settings.DOCVERIFY_PUBLIC_URL,
     runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,

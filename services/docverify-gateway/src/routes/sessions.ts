@@ -1,6 +1,7 @@
 // The caller's session API (DESIGN 2.4, the vendor helper's calls): create answers plain JSON,
-// result and cancel answer {data: encrypt(view), publicKey}. Any valid licence, within its
-// communities; credential headers and encrypted bodies as for /verify.
+// result and cancel answer {data: encrypt(view), publicKey}. Any valid licence creates, within its
+// communities; result and cancel are its own (callerSessions.ts). Credential headers and
+// encrypted bodies as for /verify.
 import { credentialsOf, openEncryptedBody, type CredentialAuth } from '@idv/auth';
 import {
   EncryptedAnswer,
@@ -36,7 +37,12 @@ export function sessionRoutes(deps: SessionRouteDeps): Route[] {
       handler: async (req, res) => {
         const credentials = credentialsOf(res);
         const input = openEncryptedBody(credentials, req.body, SessionCreate);
-        const { session, url } = await createSession(deps, scopeOf(credentials.licence), input);
+        const { session, url } = await createSession(
+          deps,
+          scopeOf(credentials.licence),
+          input,
+          credentials.licence.id,
+        );
         res.json({
           sessionId: session.id,
           url,
@@ -52,14 +58,15 @@ export function sessionRoutes(deps: SessionRouteDeps): Route[] {
       guards,
       doc: {
         summary:
-          'the session: status INPROGRESS until it ends, then COMPLETED (with the result /verify gives, kept until retrieved), FAILED, EXPIRED, ABANDONED or CANCELLED; body {data: encrypt({dvcID, sessionId})}, answer {data: encrypt(view), publicKey}',
+          'the session: status INPROGRESS until it ends, then COMPLETED (with the result /verify gives, kept until retrieved), FAILED, EXPIRED, ABANDONED or CANCELLED; body {data: encrypt({dvcID, sessionId})}, answer {data: encrypt(view), publicKey}. Only the licence that created the session reads its result (and consumes it, with its images kept until then); a system licence sees the state only; other licences get 404',
         body: VerifyBody,
         response: EncryptedAnswer,
       },
       handler: async (req, res) => {
         const credentials = credentialsOf(res);
         const ref = openEncryptedBody(credentials, req.body, SessionRef);
-        const view = await sessionResult(deps, scopeOf(credentials.licence), ref);
+        const { licence } = credentials;
+        const view = await sessionResult(deps, scopeOf(licence), licence, ref);
         sendEncrypted(res, credentials, view);
       },
     },
@@ -77,7 +84,8 @@ export function sessionRoutes(deps: SessionRouteDeps): Route[] {
       handler: async (req, res) => {
         const credentials = credentialsOf(res);
         const ref = openEncryptedBody(credentials, req.body, SessionRef);
-        const view = await cancelSession(deps, scopeOf(credentials.licence), ref);
+        const { licence } = credentials;
+        const view = await cancelSession(deps, scopeOf(licence), licence, ref);
         sendEncrypted(res, credentials, view);
       },
     },

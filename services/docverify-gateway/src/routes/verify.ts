@@ -1,6 +1,7 @@
 // POST /verify: decrypt, validate every rule of spec 2.2, run, answer {data: encrypt(result),
 // publicKey}; with `Prefer: respond-async` it answers 202 at once and a verification run does the
-// work. GET /verification/{id} follows a run, or reads a kept result.
+// work. GET /verification/{id} follows a run, or reads a kept result: the asking licence's own
+// (domain/resultOwner.ts), a session's with its images kept until then.
 import { randomUUID } from 'node:crypto';
 import { credentialsOf, openEncryptedBody, type CredentialAuth } from '@idv/auth';
 import {
@@ -10,12 +11,16 @@ import {
   VerifyBody,
   VerifyRequest,
   type VerificationView,
+  type VerifyResult,
 } from '@idv/contracts';
 import { BadRequest, NotFound, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
+import { resultAccess } from '../domain/resultOwner.ts';
 import { configured } from '../domain/sessionJourney.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
-import { asyncVerifyRun, type RunStore } from '../store/runs.ts';
+import { retrieveSessionResult } from '../sessions/callerSessions.ts';
+import { asyncVerifyRun, type RunRecord, type RunStore } from '../store/runs.ts';
+import type { SessionImageStore } from '../store/sessionImages.ts';
 import type {
   VerificationConfigRecord,
   VerificationConfigStore,
@@ -28,6 +33,7 @@ export interface VerifyRouteDeps extends VerifyAndRecordDeps {
   auth: CredentialAuth;
   configs: VerificationConfigStore;
   runs: RunStore;
+  images: SessionImageStore;
   runQueue: RunQueue;
   /** ms a /verify may wait for its connectors */
   deadlineMs: number;
@@ -48,6 +54,20 @@ function refuseUnconfigured(request: VerifyRequest, config: VerificationConfigRe
       `verification config ${config.tag} has no verifier for ${missing.join(', ')}`,
       missing.map((kind) => ({ path: '/verifications', message: `${kind} is not configured` })),
     );
+}
+
+/**
+ * The owner's read of a run's result: kept until retrieved, it goes with this read; a session's
+ * run takes the session's images kept until then along (a failed one too).
+ */
+async function retrieveRunResult(
+  deps: VerifyRouteDeps,
+  run: RunRecord,
+): Promise<VerifyResult | undefined> {
+  const completed = run.status === 'completed' ? run.id : undefined;
+  if (run.sessionId && (completed || run.status === 'failed'))
+    return retrieveSessionResult(deps, run.sessionId, completed);
+  return completed ? deps.runs.retrieve(completed) : undefined;
 }
 
 /** The community's image URL hosts, when it has a list: no image URL may name another host. */
@@ -104,6 +124,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
               config,
               request.dvcID,
               new Date(now.getTime() + deps.asyncDeadlineMs),
+              credentials.licence.id,
             ),
             request,
           );
@@ -116,6 +137,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
         }
         const { result, events } = await verifyAndRecord(deps, request, config, deadline, {
           mode: 'sync',
+          ownerLicenceId: credentials.licence.id,
         });
         sendEncrypted(res, credentials, result);
         // after the answer, so the caller does not wait for the broker; the outbox keeps what fails
@@ -127,7 +149,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
       path: '/verification/:verificationId',
       doc: {
         summary:
-          'a verification: an async run (processing | pending | completed | failed, with the result once completed, kept until retrieved) or a result kept per the data retention; {data: encrypt({verificationId, status, result?, failure?}), publicKey}',
+          'a verification: an async run (processing | pending | completed | failed, with the result once completed, kept until retrieved) or a result kept per the data retention; {data: encrypt({verificationId, status, result?, failure?}), publicKey}. Only the licence that asked for it (a session: created it) reads the result, and consumes it (with the session images kept until then); a system licence sees the status only; other licences get 404',
         response: EncryptedAnswer,
       },
       guards: [deps.auth.require()],
@@ -136,18 +158,24 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
         const id = String(req.params.verificationId);
         const scope = scopeOf(credentials.licence);
         const run = await deps.runs.get(id, scope);
+        const access = run && resultAccess(run.ownerLicenceId, credentials.licence);
         let view: VerificationView | undefined;
-        if (run) {
-          const result = run.status === 'completed' ? await deps.runs.retrieve(id) : undefined;
+        if (run && access !== 'none') {
+          const result = access === 'owner' ? await retrieveRunResult(deps, run) : undefined;
           view = {
             verificationId: id,
             status: run.status,
             ...(result ? { result } : {}),
             ...(run.failure ? { failure: run.failure } : {}),
           };
-        } else {
-          const kept = await deps.verifications.retrieve(id, scope);
-          if (kept) view = { verificationId: id, status: 'completed', result: kept.result };
+        } else if (!run) {
+          const kept = await deps.verifications.retrieve(id, scope, credentials.licence);
+          if (kept)
+            view = {
+              verificationId: id,
+              status: 'completed',
+              ...(kept.result ? { result: kept.result } : {}),
+            };
         }
         if (!view)
           throw new NotFound('verification not found: never kept, already retrieved or expired');

@@ -1,7 +1,9 @@
 // The caller's side of a session after create: its result (polled until final) and cancelling it.
-// A session of another community, or named with another config, is not found: no existence oracle.
+// A session of another community, named with another config, or created by another licence of
+// the community is not found: no existence oracle. A system licence sees its state only.
 import type { SessionRef, SessionView, VerifyResult } from '@idv/contracts';
 import { ConflictError, NotFoundError } from '@idv/errors';
+import { resultAccess, type ResultAccess, type ResultCaller } from '../domain/resultOwner.ts';
 import { isFinal } from '../domain/sessionStates.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';
@@ -12,38 +14,58 @@ import { withTimers } from './timers.ts';
 async function ownSession(
   deps: SessionDeps,
   scope: string[] | 'all',
+  caller: ResultCaller,
   ref: SessionRef,
-): Promise<SessionRecord> {
+): Promise<{ session: SessionRecord; access: Exclude<ResultAccess, 'none'> }> {
   const session = await deps.sessions.byId(ref.sessionId, scope);
-  if (!session || (session.dvcID !== ref.dvcID && session.configId !== ref.dvcID))
+  const access = session ? resultAccess(session.ownerLicenceId, caller) : 'none';
+  if (
+    !session ||
+    access === 'none' ||
+    (session.dvcID !== ref.dvcID && session.configId !== ref.dvcID)
+  )
     throw new NotFoundError(`session ${ref.sessionId} not found`);
-  return withTimers(deps, session);
+  return { session: await withTimers(deps, session), access };
 }
 
 /**
- * The session as it stands; once COMPLETED, with the run's result while it is kept (a result and
- * images kept "until retrieved" go with the first read of a final session).
+ * What the owner's read of a final session takes: its run's result while kept (a result kept
+ * "until retrieved" goes with this read) and the session's images kept until then, in one
+ * transaction. Every read path of a session's result comes through here.
+ */
+export async function retrieveSessionResult(
+  deps: Pick<SessionDeps, 'runs' | 'images'>,
+  sessionId: string,
+  completedRunId: string | undefined,
+): Promise<VerifyResult | undefined> {
+  if (!completedRunId) return void (await deps.images.retrieved(sessionId));
+  return deps.runs.retrieve(completedRunId, (trx) => deps.images.retrieved(sessionId, trx));
+}
+
+/**
+ * The session as it stands; once COMPLETED, with the run's result while it is kept, for the
+ * licence that created it only (a system licence gets the state and consumes nothing).
  */
 export async function sessionResult(
   deps: SessionDeps,
   scope: string[] | 'all',
+  caller: ResultCaller,
   ref: SessionRef,
 ): Promise<SessionView> {
-  const session = await ownSession(deps, scope, ref);
-  if (!isFinal(session.status)) return sessionView(session);
-  let result: VerifyResult | undefined;
-  if (session.status === 'completed' && session.runId)
-    result = await deps.runs.retrieve(session.runId);
-  await deps.images.retrieved(session.id);
-  return sessionView(session, result);
+  const { session, access } = await ownSession(deps, scope, caller, ref);
+  if (!isFinal(session.status) || access === 'observer') return sessionView(session);
+  const completedRun = session.status === 'completed' ? (session.runId ?? undefined) : undefined;
+  return sessionView(session, await retrieveSessionResult(deps, session.id, completedRun));
 }
 
+/** Cancels a session not yet submitted: its creator, or a system licence (an operator). */
 export async function cancelSession(
   deps: SessionDeps,
   scope: string[] | 'all',
+  caller: ResultCaller,
   ref: SessionRef,
 ): Promise<SessionView> {
-  const session = await ownSession(deps, scope, ref);
+  const { session } = await ownSession(deps, scope, caller, ref);
   const moved = await deps.sessions.move(session.id, 'cancelled', {
     events: (before, after) => sessionEvents(after, { from: before.status }),
   });

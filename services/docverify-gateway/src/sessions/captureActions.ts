@@ -131,6 +131,7 @@ export async function submitCapture(deps: SessionDeps, token: string): Promise<S
     dvcID: session.dvcID,
     kind: 'session' as const,
     sessionId: session.id,
+    ownerLicenceId: session.ownerLicenceId,
     deadline: new Date(now.getTime() + deps.runDeadlineMs),
   };
   const moved = await deps.sessions.move(session.id, 'submitted', {

@@ -18,6 +18,8 @@ export interface RunRecord {
   dvcID: string;
   kind: 'async_verify' | 'session';
   sessionId: string | null;
+  /** the licence that asked for it (a session's: the session's), the only one to read its result */
+  ownerLicenceId: string | null;
   status: RunStatus;
   pending: PendingKinds | null;
   failure: string | null;
@@ -35,6 +37,7 @@ export interface RunRow {
   dvc_id: string;
   kind: RunRecord['kind'];
   session_id: string | null;
+  owner_licence_id: string | null;
   status: RunStatus;
   pending: PendingKinds | null;
   failure: string | null;
@@ -52,6 +55,7 @@ export const toRun = (row: RunRow): RunRecord => ({
   dvcID: row.dvc_id,
   kind: row.kind,
   sessionId: row.session_id,
+  ownerLicenceId: row.owner_licence_id,
   status: row.status,
   pending: row.pending,
   failure: row.failure,

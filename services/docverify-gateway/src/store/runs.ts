@@ -30,6 +30,7 @@ export function asyncVerifyRun(
   config: { id: string; communityId: string; tenantId: string },
   dvcID: string,
   deadline: Date,
+  ownerLicenceId: string,
 ): NewRun {
   return {
     id,
@@ -39,6 +40,7 @@ export function asyncVerifyRun(
     dvcID,
     kind: 'async_verify',
     sessionId: null,
+    ownerLicenceId,
     deadline,
   };
 }
@@ -70,6 +72,7 @@ export class RunStore {
       dvc_id: run.dvcID,
       kind: run.kind,
       session_id: run.sessionId,
+      owner_licence_id: run.ownerLicenceId,
       status: 'processing',
       request_sealed: request === undefined ? null : this.box.seal(JSON.stringify(request), run.id),
       deadline: run.deadline,
@@ -184,9 +187,12 @@ export class RunStore {
 
   /**
    * The final result of a completed run, if still kept; a result kept until retrieved goes with
-   * this read.
+   * this read, and `also` (its session's images) in the same transaction.
    */
-  async retrieve(id: string): Promise<VerifyResult | undefined> {
+  async retrieve(
+    id: string,
+    also?: (trx: Knex.Transaction) => Promise<void>,
+  ): Promise<VerifyResult | undefined> {
     return this.db.transaction(async (trx) => {
       const row = (await trx(TABLE)
         .select('result_sealed', 'result_mode')
@@ -195,6 +201,7 @@ export class RunStore {
         .whereNotNull('result_sealed')
         .forUpdate()
         .first()) as { result_sealed: string; result_mode: string } | undefined;
+      await also?.(trx);
       if (!row) return undefined;
       if (row.result_mode === 'until_retrieved')
         await trx(TABLE).where({ id }).update({ result_sealed: null });

@@ -89,9 +89,9 @@ export class SessionImageStore {
       });
   }
 
-  /** The session's result was retrieved: images kept only until then go now. */
-  async retrieved(sessionId: string): Promise<void> {
-    await this.db(TABLE).where({ session_id: sessionId, until_retrieved: true }).delete();
+  /** The session's result was retrieved: images kept only until then go now (in `trx` if given). */
+  async retrieved(sessionId: string, trx: Knex = this.db): Promise<void> {
+    await trx(TABLE).where({ session_id: sessionId, until_retrieved: true }).delete();
   }
 
   /** Deletes every image past its retention; returns how many. */

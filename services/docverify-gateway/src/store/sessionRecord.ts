@@ -23,6 +23,8 @@ export interface SessionRecord {
   attempts: Attempts;
   runId: string | null;
   failure: string | null;
+  /** the licence that created it, the only one to read its result (null: from before 008) */
+  ownerLicenceId: string | null;
   createdAt: Date;
   openedAt: Date | null;
   lastActivityAt: Date | null;
@@ -52,6 +54,7 @@ export interface SessionRow {
   attempts: Attempts;
   run_id: string | null;
   failure: string | null;
+  owner_licence_id: string | null;
   created_at: Date;
   opened_at: Date | null;
   last_activity_at: Date | null;
@@ -80,6 +83,7 @@ export function toSession(row: SessionRow): SessionRecord {
     attempts: row.attempts ?? {},
     runId: row.run_id,
     failure: row.failure,
+    ownerLicenceId: row.owner_licence_id,
     createdAt: row.created_at,
     openedAt: row.opened_at,
     lastActivityAt: row.last_activity_at,

@@ -1,10 +1,11 @@
 // Kept verification results: sealed at rest, read once or until they expire, then purged. The
 // result and the events it owes are written by one statement, so neither is ever without the other
-// (the statement is shared by the requests answered together).
+// (the statement is shared by the requests answered together). Only the licence that asked reads it.
 import type { EventEnvelope, VerifyResult } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import { Batcher, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { RetentionPlan } from '../domain/retention.ts';
+import { resultAccess, type ResultCaller } from '../domain/resultOwner.ts';
 import { UUID } from '@idv/platform';
 
 const TABLE = 'docverify.verifications';
@@ -12,7 +13,8 @@ export const OUTBOX_TABLE = 'docverify.event_outbox';
 
 export interface KeptVerification {
   communityId: string;
-  result: VerifyResult;
+  /** absent for a system licence that is not the owner: it sees that the result is kept */
+  result?: VerifyResult;
 }
 
 /** What one answered /verify stores: its sealed result (when its plan keeps it) and its events. */
@@ -23,6 +25,7 @@ interface KeptRows {
     result_sealed: string;
     mode: string;
     expires_at: Date;
+    owner_licence_id: string | null;
   };
   events: { event_id: string; envelope: EventEnvelope }[];
 }
@@ -35,10 +38,11 @@ interface KeptRows {
 const KEEP: PreparedStatement = {
   name: 'docverify_keep_verifications',
   text: `WITH kept AS (
-      INSERT INTO ${TABLE} (id, community_id, result_sealed, mode, expires_at)
-      SELECT v.id, v.community_id, v.result_sealed, v.mode, v.expires_at
+      INSERT INTO ${TABLE} (id, community_id, result_sealed, mode, expires_at, owner_licence_id)
+      SELECT v.id, v.community_id, v.result_sealed, v.mode, v.expires_at, v.owner_licence_id
       FROM jsonb_to_recordset($1::jsonb)
-        AS v(id uuid, community_id uuid, result_sealed text, mode text, expires_at timestamptz))
+        AS v(id uuid, community_id uuid, result_sealed text, mode text, expires_at timestamptz,
+             owner_licence_id uuid))
     INSERT INTO ${OUTBOX_TABLE} (event_id, envelope)
     SELECT e.event_id, e.envelope FROM jsonb_to_recordset($2::jsonb) AS e(event_id uuid, envelope jsonb)`,
 };
@@ -60,12 +64,16 @@ export class VerificationStore {
     });
   }
 
-  /** Keeps the result when the plan says so, and stores its events in the outbox, atomically. */
+  /**
+   * Keeps the result when the plan says so, and stores its events in the outbox, atomically.
+   * `ownerLicenceId`: the caller's licence, the only one to read it (null: its whole community).
+   */
   keep(
     communityId: string,
     result: VerifyResult,
     plan: RetentionPlan,
     events: EventEnvelope[] = [],
+    ownerLicenceId: string | null = null,
   ): Promise<void> {
     const rows: KeptRows = {
       events: events.map((envelope) => ({ event_id: envelope.eventId, envelope })),
@@ -77,6 +85,7 @@ export class VerificationStore {
               result_sealed: this.box.seal(JSON.stringify(result), result.verificationId),
               mode: plan.mode,
               expires_at: plan.expiresAt,
+              owner_licence_id: ownerLicenceId,
             },
           }
         : {}),
@@ -85,10 +94,14 @@ export class VerificationStore {
     return this.keeping.submit(rows);
   }
 
-  /** The result if kept and unexpired; a read-once result is deleted by the same statement. */
+  /**
+   * The result if kept and unexpired, for its owner; a read-once result is deleted by the same
+   * transaction. A system licence not its owner learns it is kept; other licences, nothing.
+   */
   async retrieve(
     id: string,
     communityIds: string[] | 'all',
+    caller: ResultCaller,
     now = new Date(),
   ): Promise<KeptVerification | undefined> {
     if (!UUID.test(id)) return undefined;
@@ -96,9 +109,17 @@ export class VerificationStore {
       const query = trx(TABLE).where({ id }).where('expires_at', '>', now).forUpdate();
       if (communityIds !== 'all') query.whereIn('community_id', communityIds);
       const row = await query.first<
-        { community_id: string; result_sealed: string; mode: string } | undefined
+        | {
+            community_id: string;
+            result_sealed: string;
+            mode: string;
+            owner_licence_id: string | null;
+          }
+        | undefined
       >();
-      if (!row) return undefined;
+      const access = row ? resultAccess(row.owner_licence_id, caller) : 'none';
+      if (!row || access === 'none') return undefined;
+      if (access === 'observer') return { communityId: row.community_id };
       if (row.mode === 'until_retrieved') await trx(TABLE).where({ id }).delete();
       return {
         communityId: row.community_id,

@@ -18,8 +18,12 @@ export interface VerifyAndRecordDeps extends RunDeps, RecordDeps {
   verifications: VerificationStore;
 }
 
-/** sync: the caller waits for the answer; run: a verification run stored under its own id. */
-export type VerifyTarget = { mode: 'sync' } | { mode: 'run'; run: RunRecord };
+/**
+ * sync: the caller (its licence the only reader of what is kept) waits for the answer; run: a
+ * verification run stored under its own id.
+ */
+export type VerifyTarget =
+  { mode: 'sync'; ownerLicenceId: string } | { mode: 'run'; run: RunRecord };
 
 export interface Recorded {
   result: VerifyResult;
@@ -55,13 +59,20 @@ async function parkPending(
   request: VerifyRequest,
   config: VerificationConfigRecord,
   result: VerifyResult,
+  ownerLicenceId: string,
 ): Promise<void> {
   const now = deps.clock.now();
   const id = result.verificationId;
   // the follow-up needs only what data comparison reads (names, dob): never the images
   const compares = (config.settings.dataComparisonAttributes ?? []).length > 0;
   await deps.runs.create(
-    asyncVerifyRun(id, config, request.dvcID, new Date(now.getTime() + PARKED_DEADLINE_MS)),
+    asyncVerifyRun(
+      id,
+      config,
+      request.dvcID,
+      new Date(now.getTime() + PARKED_DEADLINE_MS),
+      ownerLicenceId,
+    ),
     compares ? withoutDocumentImages(request) : undefined,
   );
   const run = await deps.runs.start(id);
@@ -86,7 +97,7 @@ export async function verifyAndRecord(
     return { result, events: [] };
   }
   if (result.status === 'pending') {
-    await parkPending(deps, request, config, result);
+    await parkPending(deps, request, config, result, target.ownerLicenceId);
     return { result, events: [] };
   }
   // the result (if kept) and its events are stored before the caller's answer
@@ -96,6 +107,7 @@ export async function verifyAndRecord(
     result,
     retentionPlan(config.settings, deps.clock.now()),
     events,
+    target.ownerLicenceId,
   );
   return { result, events };
 }
