@@ -6,6 +6,7 @@ import type { Logger, Registry } from '@idv/observability';
 import { Histogram } from '@idv/observability';
 import { BadRequest, errorBody, MethodNotAllowed, NotFound } from './errors.ts';
 import { toHttpError, type UnavailabilityTest } from './errorMapping.ts';
+import { maskCredentialShapes, normalisedPath } from './logPath.ts';
 import { docsPage, openApiDocument, type ExternalOperation, type OpenApiInfo } from './openapi.ts';
 import { allowedMethods, asMiddleware, type Route } from './routes.ts';
 
@@ -20,8 +21,12 @@ export interface HttpAppOptions {
   mounts?: { path: string; handler: express.RequestHandler }[];
   /** serve GET /openapi.json and GET /docs generated from `routes` (and `external` operations) */
   openapi?: { info: OpenApiInfo; external?: ExternalOperation[] };
-  /** the path as the access log writes it, e.g. with a credential in the path masked */
-  accessLogPath?: (path: string) => string;
+  /**
+   * masks a credential the path carries, for paths no `secretPath` route matched: given the path
+   * decoded with one slash between segments (case as sent), it answers it masked, or unchanged
+   * (then the log writes the path as sent). What looks like a token is masked in any case.
+   */
+  accessLogPath?: (normalisedPath: string) => string;
 }
 
 /** The two documentation routes, described by the document they serve. */
@@ -53,6 +58,20 @@ function documentationRoutes(
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/**
+ * The access log's path: a secret-carrying route's pattern, else the path through the service's
+ * mask and the shape mask. Never the query string.
+ */
+function loggedPath(req: Request, res: Response, options: HttpAppOptions): string {
+  if (res.locals.secretPath === true) return String(res.locals.route);
+  if (options.accessLogPath) {
+    const normalised = normalisedPath(req.path);
+    const masked = options.accessLogPath(normalised);
+    if (masked !== normalised) return maskCredentialShapes(masked);
+  }
+  return maskCredentialShapes(req.path);
+}
 
 /**
  * The request's logger: its lines carry the request id. Made on first use, since most requests
@@ -124,7 +143,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
           reqId,
           method: req.method,
           route,
-          path: options.accessLogPath ? options.accessLogPath(req.path) : req.path,
+          path: loggedPath(req, res, options),
           status: res.statusCode,
           ms: Math.round(seconds * 1e4) / 10,
         },
@@ -154,6 +173,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     const parseBody = route.jsonBody ?? ['POST', 'PUT', 'PATCH'].includes(route.method);
     const tag = (_req: Request, res: Response, next: NextFunction) => {
       res.locals.route = route.path;
+      res.locals.secretPath = route.secretPath === true;
       next();
     };
     const chain = [
@@ -164,9 +184,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
     ];
     app[route.method.toLowerCase() as 'get'](route.path, ...chain);
   }
+  const secretPaths = new Set(routes.filter((r) => r.secretPath).map((r) => r.path));
   for (const [path, allow] of allowedMethods(routes)) {
     app.all(path, (req: Request, res: Response) => {
       res.locals.route = path;
+      res.locals.secretPath = secretPaths.has(path);
       throw new MethodNotAllowed(req.method, req.path, allow);
     });
   }

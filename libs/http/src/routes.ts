@@ -8,6 +8,8 @@ export interface Route {
   method: HttpMethod;
   /** express path pattern, e.g. /servicekey/:keyId */
   path: string;
+  /** the path carries a credential (a capture link's token): the access log writes the pattern */
+  secretPath?: boolean;
   /** middleware run before the handler, e.g. the credential check declared for this endpoint */
   guards?: RequestHandler[];
   /** whether a JSON body is parsed; defaults to true for POST, PUT and PATCH */

@@ -69,6 +69,7 @@ export function capturePageRoutes(deps: CapturePageDeps): Route[] {
     {
       method: 'GET',
       path: '/capture/:token',
+      secretPath: true,
       doc: {
         summary:
           "the capture page of a session (HTML): 200 while the session lives, 404 for an unknown link, 410 for an ended session (a browser, accepting text/html, gets the page, which shows a screen for each; other clients the error body). The token is the link's only credential",

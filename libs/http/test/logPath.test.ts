@@ -1,0 +1,27 @@
+// The access log's path helpers: decoding however deep, one slash, and the credential-shape mask
+// that leaves ids, hashes and names alone.
+import { expect } from 'chai';
+import { decodedPath, maskCredentialShapes, normalisedPath } from '../src/logPath.ts';
+
+const TOKEN = 'Xy0-_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789ab'; // 43 characters, as a page token
+
+describe('http: what the access log writes of a path', () => {
+  it('decodes every %XX, twice-encoded ones too, leaves malformed ones, drops the query', () => {
+    expect(decodedPath('/%63apture/x')).to.equal('/capture/x');
+    expect(decodedPath('/%2563apture/x')).to.equal('/capture/x');
+    expect(decodedPath('/a%zzb%4')).to.equal('/a%zzb%4');
+    expect(decodedPath('/p?token=secret')).to.equal('/p');
+  });
+
+  it('reads doubled and back slashes as one slash', () => {
+    expect(normalisedPath('//capture\\\\x%2F%5Cy')).to.equal('/capture/x/y');
+  });
+
+  it('masks what looks like a token, however encoded, and nothing else', () => {
+    expect(maskCredentialShapes(`/x/${TOKEN}`)).to.equal('/x/:secret');
+    expect(maskCredentialShapes(`/x/%${TOKEN.charCodeAt(0).toString(16)}${TOKEN.slice(1)}`)).to.equal('/x/:secret'); // prettier-ignore
+    const kept = ['/webhook/123e4567-e89b-12d3-a456-426614174000', `/h/${'ab12'.repeat(16)}`, '/community/a-rather-long-community-name-for-tests/x', '/a%20b']; // prettier-ignore
+    for (const path of kept) expect(maskCredentialShapes(path)).to.equal(path);
+    expect(maskCredentialShapes('/a?token=x')).to.equal('/a');
+  });
+});
