@@ -5,8 +5,8 @@ import * as verifications from '../migrations/002_verifications.ts';
 import * as eventOutbox from '../migrations/003_event_outbox.ts';
 import * as sessions from '../migrations/004_sessions.ts';
 import * as verifierLimits from '../migrations/005_verifier_limits.ts';
-import * as callbackReplays from '../migrations/007_callback_replays.ts';
 import * as verifierVersion from '../migrations/006_verifier_version.ts';
+import * as callbackReplays from '../migrations/007_callback_replays.ts';
 import * as sessionOwner from '../migrations/008_session_owner.ts';
 import * as imageUrlHosts from '../migrations/009_image_url_hosts.ts';
 
@@ -18,8 +18,8 @@ export const docverifyMigrations: MigrationSet = {
     '003_event_outbox': eventOutbox,
     '004_sessions': sessions,
     '005_verifier_limits': verifierLimits,
-    '007_callback_replays': callbackReplays,
     '006_verifier_version': verifierVersion,
+    '007_callback_replays': callbackReplays,
     '008_session_owner': sessionOwner,
     '009_image_url_hosts': imageUrlHosts,
   },
