@@ -40,6 +40,8 @@ interface Access {
 const ACCESS: Record<string, Access> = {
   'GET /environment': { rule: 'license-header', allowed: '2xx' },
   'GET /servicekeys': { rule: 'system-only', allowed: '2xx' },
+  // no key is in a grace here: ending it ends none, so the rule is all this checks
+  'POST /servicekeys/end-grace': { rule: 'system-only', allowed: '2xx' },
   // keyId is not the current key: the reset itself is covered by service-endpoints.test.ts
   'DELETE /servicekey/{keyId}': { rule: 'system-only', allowed: 404 },
   'GET /community/{community}/v1/interaction/{uid}/eam-context': { rule: 'manager', allowed: 404 },
