@@ -1,12 +1,27 @@
 // What the access log may write of a request's path: never a credential it carries, however the
 // path was spelled (case, percent-encoding, doubled or back slashes), and never its query string.
 
-/** The path without its query, every %XX decoded until none is left (malformed ones stay). */
+/**
+ * Layers of percent-encoding decoded at most: clients and proxies add one or two. Each pass costs
+ * a scan of the path, and a 16 KB path of %2525… would otherwise take thousands of them on the
+ * event loop of a request that needs no credentials.
+ */
+const MAX_DECODES = 4;
+const ENCODED = /%[0-9a-f]{2}/i;
+const UNDECODABLE = '/:undecodable';
+
+/**
+ * The path without its query, every %XX decoded (malformed ones stay); a path still encoded after
+ * MAX_DECODES layers is logged as `/:undecodable`, none of it.
+ */
 export function decodedPath(path: string): string {
   let decoded = path.split('?')[0] ?? '';
-  // each pass shortens the text, so this ends; twice-encoded paths need a second pass
-  for (let next = decode(decoded); next !== decoded; next = decode(decoded)) decoded = next;
-  return decoded;
+  for (let pass = 0; pass < MAX_DECODES; pass += 1) {
+    const next = decode(decoded);
+    if (next === decoded) return decoded;
+    decoded = next;
+  }
+  return ENCODED.test(decoded) ? UNDECODABLE : decoded;
 }
 
 const decode = (text: string) =>
@@ -30,6 +45,7 @@ const looksRandom = (run: string) => /[A-Z]/.test(run) && /[a-z]/.test(run);
  */
 export function maskCredentialShapes(path: string): string {
   const decoded = decodedPath(path);
+  if (decoded === UNDECODABLE) return UNDECODABLE;
   const runs = decoded.match(CREDENTIAL_RUN) ?? [];
   if (!runs.some(looksRandom)) return path.split('?')[0] ?? '';
   return decoded.replace(CREDENTIAL_RUN, (run) => (looksRandom(run) ? ':secret' : run));

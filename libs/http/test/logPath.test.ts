@@ -13,6 +13,14 @@ describe('http: what the access log writes of a path', () => {
     expect(decodedPath('/p?token=secret')).to.equal('/p');
   });
 
+  it('stops after four layers of encoding: a deeper path is logged as undecodable, none of it', () => {
+    expect(decodedPath('/%25252563apture/x')).to.equal('/capture/x');
+    // %2525…2541: each layer decodes to the next (about 15 KB, as far as a header allows)
+    const deep = `/%${'25'.repeat(7000)}41/${TOKEN}`;
+    expect(decodedPath(deep)).to.equal('/:undecodable');
+    expect(maskCredentialShapes(deep)).to.equal('/:undecodable');
+  });
+
   it('reads doubled and back slashes as one slash', () => {
     expect(normalisedPath('//capture\\\\x%2F%5Cy')).to.equal('/capture/x/y');
   });
