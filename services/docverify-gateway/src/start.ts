@@ -157,6 +157,7 @@ export async function startDocverifyGateway(
       replays: new CallbackReplayStore(db),
       answerTo: settings.DOCVERIFY_FOLLOWUPS_QUEUE,
       followUpMs: settings.PENDING_FOLLOW_UP_MS,
+      callbackBaseUrl: settings.CONNECTOR_CALLBACK_URL,
     }),
   ];
 

@@ -34,6 +34,7 @@ import {
 import express, { type Request } from 'express';
 import { CALLBACK_WINDOW_S, callbackSignature } from '../domain/connectorCallbackSignature.ts';
 import type { CallbackReplayStore } from '../store/callbackReplays.ts';
+import { callbackUrlOf } from '../verification/followUpTarget.ts';
 import type { RunStore } from '../store/runs.ts';
 import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
 
@@ -48,14 +49,27 @@ export interface CallbackRouteDeps {
   answerTo: string;
   /** PENDING_FOLLOW_UP_MS: a callback's follow-up job ends by then at the latest */
   followUpMs: number;
+  /** CONNECTOR_CALLBACK_URL: the base of the callback URLs providers are given */
+  callbackBaseUrl: string;
 }
 
 const CALLBACK_BODY_LIMIT = '256kb';
 /** Replicas' clocks differ a little: a signature is remembered this long past its window. */
 const CLOCK_SLACK_S = 60;
 
+/** The targets a provider may have signed: the callback URL it was given, and the one received. */
+function givenTargets(req: Request, verifierId: string, callbackBaseUrl: string): string[] {
+  const { verificationId, kind } = req.query;
+  if (!callbackBaseUrl || typeof verificationId !== 'string' || typeof kind !== 'string')
+    return [req.originalUrl];
+  const given = new URL(
+    callbackUrlOf(callbackBaseUrl, verifierId, verificationId, kind as VerificationKind),
+  );
+  return [`${given.pathname}${given.search}`, req.originalUrl];
+}
+
 /** The callback's signature (hex) once it is the one its verifier's secret makes, else 401. */
-function authenticate(req: Request, verifier: VerifierRecord, body: Buffer): { timestamp: number; mac: string } {
+function authenticate(req: Request, verifier: VerifierRecord, body: Buffer, callbackBaseUrl: string): { timestamp: number; mac: string } {
   const member = callbackSecretMember(verifier.type);
   const secret = member ? verifier.config[member] : undefined;
   const timestamp = req.get('x-callback-timestamp') ?? '';
@@ -68,12 +82,16 @@ function authenticate(req: Request, verifier: VerifierRecord, body: Buffer): { t
     throw new Unauthorized(`x-callback-timestamp is more than ${CALLBACK_WINDOW_S} s from now`);
   if (given.startsWith('v1='))
     throw new Unauthorized('x-callback-signature v1 (timestamp.body) is no longer accepted: sign v2, over timestamp, method, path with query and body');
-  const signed = callbackSignature(secret, { timestamp, method: req.method, target: req.originalUrl, body });
-  const expected = Buffer.from(signed);
   const actual = Buffer.from(given);
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected))
+  const matches = (target: string) => {
+    const expected = Buffer.from(callbackSignature(secret, { timestamp, method: req.method, target, body }));
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  };
+  // the address the provider was given (a proxy in front may strip a prefix or re-encode the
+  // query), or the request target as it arrived: either binds the verifier, run and kind
+  if (!givenTargets(req, verifier.id, callbackBaseUrl).some(matches))
     throw new Unauthorized('x-callback-signature does not match (v2: timestamp, method, path with query, body)');
-  return { timestamp: Number(timestamp), mac: signed.slice('v2='.length) };
+  return { timestamp: Number(timestamp), mac: given.slice('v2='.length) };
 } // prettier-ignore
 
 /** The reference the callback names: it must be the one the run waits for, else 400 or 409. */
@@ -107,21 +125,23 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
         if (!verifier || !FOLLOW_UP_TYPES.includes(verifier.type))
           throw new NotFound('no verifier whose provider calls back has this id');
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const signed = authenticate(req, verifier, body);
+        const signed = authenticate(req, verifier, body, deps.callbackBaseUrl);
         const callback = parseJsonBytes(body, 'the callback body');
-        const expiresAt = new Date((signed.timestamp + CALLBACK_WINDOW_S + CLOCK_SLACK_S) * 1000);
-        if (!(await deps.replays.firstSeen(signed.mac, verifier.id, expiresAt)))
-          throw new Conflict('this callback was received already: a provider signs each callback it sends anew');
         const kind = String(req.query.kind ?? '') as VerificationKind;
         const run = VERIFICATION_KINDS.includes(kind)
           ? await deps.runs.get(String(req.query.verificationId ?? ''), [verifier.communityId])
           : undefined;
         const waiting = run?.pending?.[kind];
-        if (run?.status === 'completed' || run?.status === 'failed')
-          return void res.status(202).json({ status: 'not_pending' });
-        if (!run || !waiting || waiting.verifier !== verifier.tag)
+        const settled = run?.status === 'completed' || run?.status === 'failed';
+        if (!settled && (!run || !waiting || waiting.verifier !== verifier.tag))
           throw new NotFound('no pending verification of this verifier matches verificationId and kind');
-        const reference = boundReference(verifier, callback, waiting.followUp);
+        const reference = settled ? '' : boundReference(verifier, callback, waiting?.followUp);
+        // remembered only once it is answered 202: a callback refused above (too early, another
+        // reference, a database error) may be sent again as it was
+        const expiresAt = new Date((signed.timestamp + CALLBACK_WINDOW_S + CLOCK_SLACK_S) * 1000);
+        if (!(await deps.replays.firstSeen(signed.mac, verifier.id, expiresAt)))
+          throw new Conflict('this callback was received already: a provider signs each callback it sends anew');
+        if (settled || !run) return void res.status(202).json({ status: 'not_pending' });
         const followUpId = randomUUID();
         const secrets: FollowUpSecrets = { config: verifier.config, reference };
         const job: FollowUpJob = {
