@@ -41,7 +41,9 @@ export function imageUrlHostList(entries: readonly string[]): {
   const invalid: string[] = [];
   for (const entry of entries) {
     const host = entryHost(entry.trim());
-    if (host && ENTRY.test(host)) hosts.add(host);
+    // `*.com` would allow a whole top-level domain: a wildcard needs two labels below it
+    const tooWide = host?.startsWith('*.') === true && !host.slice(2).includes('.');
+    if (host && ENTRY.test(host) && !tooWide) hosts.add(host);
     else invalid.push(entry);
   }
   return { hosts: [...hosts], invalid };
@@ -66,10 +68,21 @@ export interface RefusedImageUrl {
 
 function hostOf(value: string): string {
   try {
-    return new URL(value).hostname;
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.hostname : '';
   } catch {
     return '';
   }
+}
+
+/**
+ * Whether two URL parsers read the same host in `value`: not so with credentials
+ * (`https://evil.example%23@allowed.example/` is allowed.example here, evil.example to a parser
+ * that decodes first), a percent sign or a backslash in the authority.
+ */
+function plainAuthority(value: string): boolean {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(value)?.[1] ?? '';
+  return !/[@%\\]/.test(authority);
 }
 
 /** The image URL members of `document` whose host the list does not allow; none without a list. */
@@ -83,8 +96,13 @@ export function refusedImageUrls(
     const value = document[member];
     if (value === undefined || value === '') continue;
     const host = typeof value === 'string' ? hostOf(value) : '';
-    if (host && imageUrlHostAllowed(host, hosts)) continue;
-    const named = host ? `host ${host}` : 'no host';
+    const plain = typeof value === 'string' && plainAuthority(value);
+    if (host && plain && imageUrlHostAllowed(host, hosts)) continue;
+    const named = !host
+      ? 'no host'
+      : plain
+        ? `host ${host}`
+        : `host ${host} behind credentials, a percent sign or a backslash`;
     const message = `${member} names ${named}, which is not among the image URL hosts this community allows (imageUrlHosts, set by its operator)`;
     refused.push({ member, host, message });
   }

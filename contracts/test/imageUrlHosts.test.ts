@@ -37,6 +37,7 @@ describe('image URL hosts', () => {
       '*.',
       '*.[::1]',
       'bad_host.example',
+      '*.com',
     ]);
     expect(read.hosts).to.deep.equal([
       'images.example.com',
@@ -52,6 +53,7 @@ describe('image URL hosts', () => {
       '*.',
       '*.[::1]',
       'bad_host.example',
+      '*.com',
     ]);
   });
 
@@ -76,14 +78,23 @@ describe('image URL hosts', () => {
       image1Url: 'https://images.example.com/a.jpg',
       image2Url: 'https://images.example.com@evil.test/b.jpg',
       front_image_url: 'not a url',
+      // read as images.example.com here, as evil.test by a parser that decodes the authority first
+      back_image_url: 'https://evil.test%23@images.example.com/c.jpg',
+      barcode_image_url: 'https://images.example.com\\@evil.test/d.jpg',
+      liveIdUrl: 'ftp://images.example.com/e.jpg',
+      imageUrl: 'HTTPS://IMAGES.example.com:8443/f.jpg',
       image: 'QUJD',
     };
     const refused = refusedImageUrls(document, hosts);
     expect(refused.map((r) => [r.member, r.host])).to.deep.equal([
+      ['liveIdUrl', ''],
       ['image2Url', 'evil.test'],
       ['front_image_url', ''],
+      ['back_image_url', 'images.example.com'],
+      ['barcode_image_url', 'images.example.com'],
     ]);
-    expect(refused[0]!.message).to.match(/image2Url names host evil\.test.*image URL hosts/);
+    expect(refused[3]!.message).to.match(/behind credentials/);
+    expect(refused[1]!.message).to.match(/image2Url names host evil\.test.*image URL hosts/);
     expect(refusedImageUrls(document, [])).to.deep.equal([]);
   });
 });
