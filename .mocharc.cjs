@@ -1,6 +1,22 @@
 // Mocha's settings. `mocha` alone runs the whole suite; `mocha path/to/some.test.ts` runs just the
 // files it names (a .mocharc.json spec would be added to them, running everything each time).
-const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.ts$/.test(arg));
+// options whose next argument is their value, not a file to run
+const TAKES_VALUE = new Set([
+  '--require',
+  '-r',
+  '--file',
+  '--ignore',
+  '--reporter',
+  '-R',
+  '--grep',
+  '-g',
+]);
+const named = process.argv
+  .slice(2)
+  .some(
+    (arg, i, args) =>
+      !arg.startsWith('-') && /\.ts$/.test(arg) && !TAKES_VALUE.has(args[i - 1] ?? ''),
+  );
 
 module.exports = {
   'node-option': ['import=tsx'],

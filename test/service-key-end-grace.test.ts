@@ -92,8 +92,8 @@ describe('service key rotation: an operator ends the grace at once', function ()
     const admin = await CachingCaller.at(base('docverify'), system);
     expect((await admin.call('POST', '/servicekeys/end-grace')).status).to.equal(200);
     expect((await verify(here)).status, 'the replica that ended it').to.equal(401);
-    const took = await answersWithin(() => verify(there), 401, REFRESH_MS + 3000);
-    expect(took).to.be.at.most(REFRESH_MS + 1000);
+    // within its re-read (and slack for a busy machine): no timed bound tighter than that
+    await answersWithin(() => verify(there), 401, REFRESH_MS + 3000);
   });
 
   it('docverify: `admin servicekey end-grace` ends it on the running replicas within their re-read', async () => {

@@ -75,9 +75,13 @@ describe('security: no capture page token in any log line, whatever the spelling
       ids.push(`token-logs-other-${i}`);
       await raw(base, 'GET', path, ids.at(-1)!);
     }
-    await new Promise((resolve) => setTimeout(resolve, 300)); // access lines are written on finish
+    // access lines are written on finish, after the answer: wait for every one of them
+    const accessOf = () =>
+      capture.lines.filter((l) => ids.some((id) => l.includes(`"reqId":"${id}"`)));
+    for (const until = Date.now() + 10_000; Date.now() < until && accessOf().length < ids.length;)
+      await new Promise((resolve) => setTimeout(resolve, 25));
 
-    const access = capture.lines.filter((l) => ids.some((id) => l.includes(`"reqId":"${id}"`)));
+    const access = accessOf();
     for (const id of ids) expect(access.some((l) => l.includes(`"${id}"`)), `access line of ${id}`).to.equal(true); // prettier-ignore
     expect(access.filter((l) => l.includes('"path":"/capture/:token"')).length).to.be.at.least(14);
     // no piece of the token either: 12 characters of it anywhere are a leak

@@ -66,12 +66,17 @@ describe('security: concurrent PATCHes of a verifier never move its stored secre
     const trx = await db.transaction();
     try {
       await trx(table).where({ id }).forUpdate().first();
+      const { rows } = (await trx.raw('select pg_backend_pid() as pid')) as {
+        rows: { pid: number }[];
+      };
+      const holder = rows[0]!.pid;
       const answer = request();
-      // the request has read and judged the row once its write waits for our lock
+      // the request has read and judged the row once its write waits for our lock (ours alone:
+      // another session waiting on some other lock says nothing)
       for (let waited = 0; ; waited += 20) {
         const [row] = (await db('pg_stat_activity')
           .count('* as waiting')
-          .where({ datname: db.raw('current_database()'), wait_event_type: 'Lock' })) as {
+          .whereRaw('? = any(pg_blocking_pids(pid))', [holder])) as {
           waiting: string | number;
         }[];
         if (Number(row?.waiting) > 0) break;
