@@ -6,6 +6,12 @@ import { expect } from 'chai';
 import { EVENT_CATALOG, type EventEnvelope } from '@idv/contracts';
 import { encrypt } from '@idv/crypto';
 import { testAmqpUrl } from '@idv/db/testing';
+import {
+  credentialHeaders,
+  newCaller,
+  seal,
+  shared,
+} from '../../../test/support/independentClient.ts';
 import { startWebhooksWorld, type WebhooksWorld } from './support.ts';
 
 const VALID = { dvcID: 'kyc-basic', docType: 'passport', status: 'verified' };
@@ -132,6 +138,25 @@ describe('webhooks gateway: event intake', function () {
       .request('PUT', path(refusing, 'E_IDV_DOCUMENT_VALIDATE'), VALID);
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
   });
+
+  it("takes the vendor helper's logEvent as it sends it: PUT, {data: encrypt(data)}, charset header, a service licence", async () => {
+    // node:crypto only (test/support/independentClient.ts), not our SDK: what the helper sends
+    const { publicKey } = (await (await fetch(new URL('/publickeys', open.url))).json()) as {
+      publicKey: string;
+    };
+    const caller = newCaller();
+    const headers = credentialHeaders({ licenseKey: open.licences.service, servicePublicKey: publicKey, caller });
+    // the helper's own login event: its ids beside the members the catalog declares
+    const data = { sub: 'acct-testy', clientId: 'cl_testy', method: 'proof', service_name: 'NodeJS Helper', event_id: 'e-1' };
+    const res = await fetch(new URL(path(open, 'E_OAUTH_LOGIN_SUCCEEDED'), open.url), {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: seal(shared(caller, publicKey), JSON.stringify(data)) }),
+    });
+    const answer = (await res.json()) as { eventId: string; ignored: string[] };
+    expect(res.status, JSON.stringify(answer)).to.equal(202);
+    expect(answer.ignored).to.deep.equal(['service_name', 'event_id']);
+  }); // prettier-ignore
 
   it('leaves out members the catalog does not declare and names them, so no free-form PII rides along', async () => {
     const events = await listen(open.community.id);
