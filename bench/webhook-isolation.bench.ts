@@ -19,7 +19,10 @@ import type { Comparison, LoadMeasurement } from './harness.ts';
 const EVENTS = 400;
 const IN_FLIGHT = 8;
 
-/** A healthy peer target: its own origin (so its own per-target slots), answering 200 at once. */
+/**
+ * A healthy peer target answering 200 at once. Its own origin keeps this round comparable with
+ * earlier results; slots and breakers are per webhook now, so a shared origin would do as well.
+ */
 async function startPeer(): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     req.resume();

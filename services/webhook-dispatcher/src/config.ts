@@ -19,7 +19,7 @@ export const WebhookDispatcherConfig = defineConfig({
     default: 30_000,
     minimum: 500,
     description:
-      'how long a claimed delivery stays with one dispatcher before another may take it over (must exceed the HTTP timeout plus the 1 s a delivery may wait for a slot of its target)',
+      'how long a claimed delivery stays with one dispatcher before another may take it over (must exceed the HTTP timeout plus the 1 s a delivery may wait for its slots)',
   }),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({
     default: 5_000,
@@ -37,12 +37,26 @@ export const WebhookDispatcherConfig = defineConfig({
     default: 8,
     minimum: 1,
     maximum: 256,
-    description: 'callbacks in flight at once to one target origin',
+    description: 'callbacks in flight at once to one webhook (each webhook has its own slots)',
+  }),
+  WEBHOOK_COMMUNITY_ORIGIN_CONCURRENCY: Type.Integer({
+    default: 16,
+    minimum: 1,
+    maximum: 1000,
+    description:
+      "callbacks in flight at once from one community's webhooks to one receiver origin (scheme, host, port): its share of WEBHOOK_ORIGIN_CONCURRENCY",
+  }),
+  WEBHOOK_ORIGIN_CONCURRENCY: Type.Integer({
+    default: 64,
+    minimum: 1,
+    maximum: 10_000,
+    description:
+      'callbacks in flight at once to one receiver origin, all communities together, so no host is hammered; keep it several times WEBHOOK_COMMUNITY_ORIGIN_CONCURRENCY so a few communities with slow receivers on a shared host cannot fill it',
   }),
   WEBHOOK_BREAKER_RESET_MS: Type.Integer({
     default: 30_000,
     minimum: 100,
-    description: 'how long a target breaker stays open before one trial call',
+    description: "how long a webhook's breaker stays open before one trial call",
   }),
   WEBHOOK_POLL_MS: Type.Integer({
     default: 1_000,

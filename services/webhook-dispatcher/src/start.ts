@@ -47,11 +47,15 @@ export async function startWebhookDispatcher(
     validateStatus: () => true,
   });
   const breakers = new TargetBreakers({
-    concurrency: settings.WEBHOOK_TARGET_CONCURRENCY,
+    slots: {
+      webhook: settings.WEBHOOK_TARGET_CONCURRENCY,
+      communityPerOrigin: settings.WEBHOOK_COMMUNITY_ORIGIN_CONCURRENCY,
+      origin: settings.WEBHOOK_ORIGIN_CONCURRENCY,
+    },
     callTimeoutMs: settings.WEBHOOK_HTTP_TIMEOUT_MS + 1000,
     resetTimeoutMs: settings.WEBHOOK_BREAKER_RESET_MS,
-    onStateChange: metrics.breakerState,
   });
+  metrics.countBreakers(() => breakers.counts());
   const webhooks = new WebhookCache(
     new WebhookReader(db, createSecretBox(runtime.masterKey)),
     settings.WEBHOOK_CACHE_TTL_MS,

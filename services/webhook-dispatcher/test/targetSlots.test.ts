@@ -1,8 +1,23 @@
 // Target slots: a saturated target makes a delivery wait briefly for a slot when it answers
-// fast, and refuses it when it is slow.
+// fast, and refuses it when it is slow; a callback's slots are its webhook's, its community's share
+// of the origin and the origin's, so a hanging webhook holds back no other webhook on its host.
 import { expect } from 'chai';
+import { CallbackSlots, type CallbackTarget } from '../src/delivery/callbackSlots.ts';
 import { TargetBusy } from '../src/delivery/targetBusy.ts';
 import { TargetSlots } from '../src/delivery/targetSlots.ts';
+
+const SHARED_HOST = 'https://hooks.example.test';
+const target = (webhookId: string, community: string): CallbackTarget => ({
+  webhookId,
+  community,
+  url: `${SHARED_HOST}/${webhookId}`,
+  origin: SHARED_HOST,
+});
+const refusal = (attempt: Promise<void>) =>
+  attempt.then(
+    () => 'granted',
+    (err: unknown) => (err instanceof TargetBusy ? err.reason : err),
+  );
 
 describe('webhook dispatcher: target slots', () => {
   it('lets a delivery wait for a fast target slot, and refuses one for a slow target', async () => {
@@ -54,5 +69,44 @@ describe('webhook dispatcher: target slots', () => {
     );
     slots.release('http://hangs', undefined); // a queued waiter would have been handed this slot
     expect(await waiter).to.be.instanceOf(TargetBusy);
+  });
+
+  describe('callback slots on a host several tenants share', () => {
+    let now = 0;
+    const slots = () =>
+      new CallbackSlots({ webhook: 1, communityPerOrigin: 2, origin: 3 }, () => now);
+    /** the calls taken so far never finish: every later wait would be longer than allowed */
+    const stall = () => (now += 5000);
+
+    it("refuses a hanging webhook's next callback, and grants another webhook's on the same origin", async () => {
+      const host = slots();
+      await host.acquire(target('b-hangs', 'tenant-b/c'));
+      stall();
+      expect(await refusal(host.acquire(target('b-hangs', 'tenant-b/c')))).to.equal('webhook_busy');
+      expect(await refusal(host.acquire(target('a-fine', 'tenant-a/c')))).to.equal('granted');
+    });
+
+    it('holds a community to its share of an origin, giving back the webhook slot it took', async () => {
+      const host = slots();
+      await host.acquire(target('b1', 'tenant-b/c'));
+      await host.acquire(target('b2', 'tenant-b/c'));
+      stall();
+      expect(await refusal(host.acquire(target('b3', 'tenant-b/c')))).to.equal('community_busy');
+      expect(await refusal(host.acquire(target('a1', 'tenant-a/c')))).to.equal('granted');
+      host.release(target('b1', 'tenant-b/c'), 20);
+      // b3's own slot was given back with the refusal: only the share decided
+      expect(await refusal(host.acquire(target('b3', 'tenant-b/c')))).to.equal('granted');
+    });
+
+    it('bounds the callbacks in flight to one origin, all communities together', async () => {
+      const host = slots();
+      await host.acquire(target('a1', 'tenant-a/c'));
+      await host.acquire(target('b1', 'tenant-b/c'));
+      await host.acquire(target('b2', 'tenant-b/c'));
+      stall();
+      expect(await refusal(host.acquire(target('c1', 'tenant-c/c')))).to.equal('origin_busy');
+      const elsewhere = { ...target('c1', 'tenant-c/c'), origin: 'https://other.example.test' };
+      expect(await refusal(host.acquire(elsewhere))).to.equal('granted');
+    });
   });
 });

@@ -19,7 +19,7 @@ export interface AttemptedDelivery {
   expiresAt: Date | null;
 }
 
-/** busy: no call was made (target saturated or breaker open); look again after pauseMs. */
+/** busy: no call was made (a slot it needs is taken, or its breaker open); look again after pauseMs. */
 export type AttemptOutcome =
   { kind: 'busy'; pauseMs: number } | { kind: 'attempted'; record: AttemptRecord; called: boolean };
 
@@ -66,7 +66,10 @@ export class Attempts {
       statusCode = response.status;
       retryAfterMs = parseRetryAfter(response.headers['retry-after'], Date.now());
     } catch (err) {
-      if (err instanceof TargetBusy) return { kind: 'busy', pauseMs: err.pauseMs };
+      if (err instanceof TargetBusy) {
+        this.metrics.deferred(err.reason);
+        return { kind: 'busy', pauseMs: err.pauseMs };
+      }
       error = (err as Error).message || String(err);
     }
     const latencyMs = Math.round(performance.now() - started);

@@ -1,8 +1,9 @@
-// Dispatcher metrics: deliveries by outcome, attempt latency, queue lag and breaker state.
+// Dispatcher metrics: deliveries by outcome, attempt latency, queue lag, breakers by state and
+// deferred callbacks by reason. None is labelled by webhook, community or receiver: /metrics is
+// unauthenticated, and a receiver's address tells one tenant about another's integrations.
 import { Counter, Gauge, Histogram, type Registry } from '@idv/observability';
+import type { BusyReason } from './targetBusy.ts';
 import type { BreakerState } from './targetBreakers.ts';
-
-const STATE_VALUE: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
 
 export function dispatcherMetrics(registry: Registry) {
   const deliveries = new Counter({
@@ -30,10 +31,20 @@ export function dispatcherMetrics(registry: Registry) {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [registry],
   });
-  const breakers = new Gauge({
-    name: 'webhook_target_breaker_state',
-    help: 'breaker state per target origin: 0 closed, 1 half open, 2 open',
-    labelNames: ['target'],
+  let breakerCounts = (): Record<BreakerState, number> => ({ closed: 0, half_open: 0, open: 0 });
+  new Gauge({
+    name: 'webhook_breakers',
+    help: 'webhook breakers (one per webhook called lately) by state: closed, half_open, open',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      for (const [state, count] of Object.entries(breakerCounts())) this.set({ state }, count);
+    },
+  });
+  const deferred = new Counter({
+    name: 'webhook_callbacks_deferred_total',
+    help: 'callbacks put back without a call, by reason (breaker_open, webhook_busy, community_busy, origin_busy)',
+    labelNames: ['reason'],
     registers: [registry],
   });
   return {
@@ -41,8 +52,11 @@ export function dispatcherMetrics(registry: Registry) {
     attempted: (outcome: string, seconds: number) => attempts.observe({ outcome }, seconds),
     lagged: (seconds: number) => lag.observe(Math.max(0, seconds)),
     eventRecorded: (seconds: number) => intakeLag.observe(Math.max(0, seconds)),
-    breakerState: (target: string, state: BreakerState) =>
-      breakers.set({ target }, STATE_VALUE[state]),
+    deferred: (reason: BusyReason) => deferred.inc({ reason }),
+    /** where the breaker gauge reads its counts at each scrape */
+    countBreakers: (counts: () => Record<BreakerState, number>) => {
+      breakerCounts = counts;
+    },
   };
 }
 

@@ -1,9 +1,9 @@
 // One callback attempt: the signed Standard Webhooks headers, the api's authentication, the call
-// through the target's breaker, and a single token refresh when an oauth2 target answers 401.
+// through the webhook's breaker and slots, and a single token refresh when an oauth2 target answers 401.
 import type { SendRequest } from './callbackHttp.ts';
 import { signCallback } from '@idv/crypto';
 import type { OAuthTokens, TokenRequest } from './oauthTokens.ts';
-import type { TargetBreakers, TargetResponse } from './targetBreakers.ts';
+import type { CallbackTarget, TargetBreakers, TargetResponse } from './targetBreakers.ts';
 import type { DispatchWebhook } from '../store/webhookReader.ts';
 
 export interface CallbackDeps {
@@ -78,7 +78,12 @@ export async function sendCallback(
 ): Promise<TargetResponse> {
   const url = webhook.api.url;
   deps.checkUrl(url);
-  const target = new URL(url).origin;
+  const target: CallbackTarget = {
+    webhookId: webhook.id,
+    community: `${webhook.tenantId}/${webhook.communityId}`,
+    url,
+    origin: new URL(url).origin,
+  };
   const privateKey = await deps.servicePrivateKey();
   const origin = originOf(callback.body);
   const once = async (): Promise<TargetResponse> => {
