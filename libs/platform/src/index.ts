@@ -32,3 +32,19 @@ export {
   type EndedGrace,
 } from './serviceKeys.ts';
 export { ReplayGuard } from './replayGuard.ts';
+export {
+  RateLimitStore,
+  RATE_SCOPES,
+  checkRateLimit,
+  type OperatorRateLimit,
+  type RateLimit,
+  type RateScope,
+  type RateSubject,
+} from './rateLimits.ts';
+export {
+  RateBuckets,
+  type BucketView,
+  type RateBucketOptions,
+  type RateDecision,
+  type RateDefaults,
+} from './rateBuckets.ts';

@@ -80,6 +80,14 @@ export class LicenceStore {
     this.cache.clear();
   }
 
+  /** The id of the licence a key or an id names (an operator may give either); undefined: none. */
+  async idOf(keyOrId: string): Promise<string | undefined> {
+    const row = await this.db('platform.licences')
+      .where(UUID.test(keyOrId) ? { id: keyOrId } : { key_hash: hashLicenceKey(keyOrId) })
+      .first<{ id: string } | undefined>('id');
+    return row?.id;
+  }
+
   /** Validity at `now`: unknown, disabled and expired licences are refused with their reason. */
   async check(licenseKey: string, now = new Date()): Promise<LicenceVerdict> {
     const licence = await this.findByKey(licenseKey);

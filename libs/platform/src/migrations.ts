@@ -2,8 +2,13 @@
 import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_platform.ts';
 import * as retiredServiceKeys from '../migrations/002_retired_service_keys.ts';
+import * as rateLimits from '../migrations/003_rate_limits.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
-  migrations: { '001_platform': initial, '002_retired_service_keys': retiredServiceKeys },
+  migrations: {
+    '001_platform': initial,
+    '002_retired_service_keys': retiredServiceKeys,
+    '003_rate_limits': rateLimits,
+  },
 };
