@@ -129,7 +129,7 @@ describe('security: a connector callback is bound to its run, kind and provider 
     const run = await pendingRun();
     const captured = signed(run.query, approval(run.reference));
     const runs = () => world.platform.database.db('docverify.verification_runs').where({ id: run.verificationId });
-    const [{ pending }] = (await runs().select('pending')) as { pending: unknown }[];
+    const { pending } = (await runs().select('pending').first()) as { pending: unknown };
     // the provider is quicker than the gateway: its callback comes before the run is parked
     await runs().update({ pending: null, status: 'processing' });
     expect((await send(captured, run.query)).status, 'too early').to.equal(404);
