@@ -140,6 +140,11 @@ export async function capacityBenchmarks(): Promise<Comparison[]> {
     MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
     CONNECTOR_QUEUE_PREFIX: prefix,
+    // rate limits stay on (their cost is measured) but far above the bench's one caller
+    RATE_LIMIT_LICENCE_RPS: '1000000',
+    RATE_LIMIT_LICENCE_BURST: '1000000',
+    RATE_LIMIT_COMMUNITY_RPS: '1000000',
+    RATE_LIMIT_COMMUNITY_BURST: '1000000',
   };
   const worker = (type: string, port: number) =>
     startChild(`${type} worker`, 'services/connector-worker/src/main.ts', {

@@ -123,6 +123,11 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     CONNECTOR_QUEUE_PREFIX: prefix,
     // no shared `webhooks.dispatcher` queue collecting the bench's events
     DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
+    // rate limits stay on (their cost is measured) but far above the bench's one caller
+    RATE_LIMIT_LICENCE_RPS: '1000000',
+    RATE_LIMIT_LICENCE_BURST: '1000000',
+    RATE_LIMIT_COMMUNITY_RPS: '1000000',
+    RATE_LIMIT_COMMUNITY_BURST: '1000000',
   };
   const children = [
     startChild('sandbox', 'services/provider-sandbox/src/main.ts', {

@@ -56,6 +56,12 @@ export async function startPlatform(
     DOCVERIFY_RUNS_QUEUE: `test.runs.${randomBytes(4).toString('hex')}`,
     // and its own queue of connectors' follow-up answers, for the same reason
     DOCVERIFY_FOLLOWUPS_QUEUE: `test.followups.${randomBytes(4).toString('hex')}`,
+    // suites make far more requests a second from one licence than a caller should: limits above
+    // them, still enforced (test/rate-limits.test.ts sets small ones)
+    RATE_LIMIT_LICENCE_RPS: '100000',
+    RATE_LIMIT_LICENCE_BURST: '100000',
+    RATE_LIMIT_COMMUNITY_RPS: '100000',
+    RATE_LIMIT_COMMUNITY_BURST: '100000',
     ...overrides,
     ...overridesFor(database.url),
   };

@@ -3,6 +3,12 @@ export { checkCredentials, type Credentials, type CredentialCheckDeps } from './
 export { encryptedAnswer, type EncryptedAnswerBody } from './encryptedAnswer.ts';
 export { openEncryptedBody, openEncryptedData } from './encryptedBody.ts';
 export { ACCEPTED_UNTIL_HEADER, CURRENT_KEY_HEADER } from './previousKey.ts';
+export {
+  createRateLimitCheck,
+  rateLimitFields,
+  rateSubjectsOf,
+  type RateLimitCheck,
+} from './rateLimit.ts';
 export { CredentialRefused, AccessRefused, type RefusalReason } from './refusal.ts';
 export {
   createCredentialAuth,

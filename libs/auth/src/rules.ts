@@ -1,10 +1,11 @@
 // Per-endpoint access rules, declared in route tables and enforced by one middleware.
 import type { Registry } from '@idv/observability';
 import { AccessRefused, CredentialRefused, refusalCounter } from './refusal.ts';
-import type { Licence, LicenceLevel, LicenceStore } from '@idv/platform';
+import type { Community, Licence, LicenceLevel, LicenceStore, RateBuckets } from '@idv/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkCredentials, type CredentialCheckDeps, type Credentials } from './credentials.ts';
 import { previousKeyNotice } from './previousKey.ts';
+import { createRateLimitCheck } from './rateLimit.ts';
 
 export interface AccessRule {
   /** licence levels allowed; absent: any valid licence */
@@ -28,7 +29,8 @@ export const fromParam =
     return typeof value === 'string' ? value : undefined;
   };
 
-function enforce(rule: AccessRule, licence: Licence, req: Request): void {
+/** Throws unless the licence may make this request; answers the community it addresses, if any. */
+function enforce(rule: AccessRule, licence: Licence, req: Request): Community | undefined {
   if (rule.levels && !rule.levels.includes(licence.level)) {
     throw new AccessRefused(
       `licence level ${licence.level} is not allowed here (needs ${rule.levels.join(' or ')})`,
@@ -48,7 +50,9 @@ function enforce(rule: AccessRule, licence: Licence, req: Request): void {
     if (tenant !== undefined && match && match.tenantId !== tenant) {
       throw new AccessRefused(`community ${community} does not belong to tenant ${tenant}`);
     }
+    return match;
   }
+  return undefined;
 }
 
 export function credentialsOf(res: Response): Credentials {
@@ -71,9 +75,15 @@ export interface CredentialAuth {
 }
 
 export function createCredentialAuth(
-  deps: CredentialCheckDeps & { licences: LicenceStore; registry?: Registry },
+  deps: CredentialCheckDeps & {
+    licences: LicenceStore;
+    registry?: Registry;
+    /** the shared rate limit buckets; absent: no rate limits */
+    rateBuckets?: RateBuckets;
+  },
 ): CredentialAuth {
   const count = refusalCounter(deps.registry);
+  const limit = deps.rateBuckets && createRateLimitCheck(deps.rateBuckets, deps.registry);
   const notice = previousKeyNotice(deps.registry);
   const refuse = (next: NextFunction) => (err: unknown) => {
     count(err);
@@ -83,8 +93,10 @@ export function createCredentialAuth(
     require(rule = {}) {
       const guard = (req: Request, res: Response, next: NextFunction) => {
         checkCredentials(req, deps)
-          .then((credentials) => {
-            enforce(rule, credentials.licence, req);
+          .then(async (credentials) => {
+            const community = enforce(rule, credentials.licence, req);
+            // after the replay check, so replays of a captured request cannot spend its budget
+            await limit?.(res, credentials.licence, community);
             res.locals.credentials = credentials;
             res.locals.licence = credentials.licence;
             notice(res, credentials);
@@ -101,11 +113,12 @@ export function createCredentialAuth(
           return refuse(next)(new CredentialRefused('missing_header', 'missing header: license'));
         deps.licences
           .check(key)
-          .then((verdict) => {
+          .then(async (verdict) => {
             if (!verdict.ok) {
               const said = verdict.reason === 'unknown' ? 'not known' : verdict.reason;
               throw new CredentialRefused(`licence_${verdict.reason}`, `licence is ${said}`);
             }
+            await limit?.(res, verdict.licence, undefined);
             res.locals.licence = verdict.licence;
             next();
           })

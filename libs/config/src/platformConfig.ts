@@ -35,6 +35,39 @@ export const platformConfigFields = {
     description:
       'after a service key reset, how long the replaced key stays accepted beside the new one (callers cache service public keys, up to 24 h); 0: the reset ends every previous key at once',
   }),
+  RATE_LIMIT_LICENCE_RPS: Type.Number({
+    default: 100,
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      'requests a second one licence may make to the credential-header APIs of all services together (token bucket refill), unless an operator set its own (admin ratelimit set); 0: no limit',
+  }),
+  RATE_LIMIT_LICENCE_BURST: Type.Integer({
+    default: 200,
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'requests one licence may make at once (token bucket size)',
+  }),
+  RATE_LIMIT_COMMUNITY_RPS: Type.Number({
+    default: 300,
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      'requests a second all licences of one community may make together, as RATE_LIMIT_LICENCE_RPS; 0: no limit',
+  }),
+  RATE_LIMIT_COMMUNITY_BURST: Type.Integer({
+    default: 600,
+    minimum: 1,
+    maximum: 1_000_000,
+    description: 'requests the licences of one community may make at once',
+  }),
+  RATE_LIMIT_SYNC_MS: Type.Integer({
+    default: 100,
+    minimum: 10,
+    maximum: 10_000,
+    description:
+      'how often a replica adds the requests it admitted to the buckets shared in PostgreSQL and reads the others; replicas together may admit up to one bucket each beyond a limit within it',
+  }),
   MASTER_KEY: Type.Optional(
     Type.String({
       pattern: '^(?:[A-Za-z0-9+/]{43}=|[0-9a-fA-F]{64})$',

@@ -70,6 +70,16 @@ export class UnsupportedMediaType extends HttpError {
   }
 }
 
+/** A rate limit was reached; `headers` say which and when to retry (Retry-After at least). */
+export class TooManyRequests extends HttpError {
+  constructor(message: string, retryAfterSeconds: number, headers: Record<string, string> = {}) {
+    super(429, 'Too Many Requests', message, undefined, {
+      ...headers,
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
 export class Unavailable extends HttpError {
   constructor(message: string, retryAfterSeconds = 5) {
     super(503, 'Service Unavailable', message, undefined, {

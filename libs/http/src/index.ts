@@ -10,6 +10,7 @@ export {
   Gone,
   PayloadTooLarge,
   UnsupportedMediaType,
+  TooManyRequests,
   Unavailable,
   errorBody,
   type ErrorBody,

@@ -54,8 +54,9 @@ const errorResponse = {
 /**
  * The error statuses a route can answer, derived from how the app handles it: 400 for a bad body,
  * path parameter or query, 401/403 from its credential guard (403 only where a licence level or
- * community rule applies), 404 for what it names, 413 for a body over the limit, 503 when the
- * database or broker its guard or handler uses is away, plus what its doc adds.
+ * community rule applies) and 429 from its rate limits, 404 for what it names, 413 for a body over
+ * the limit, 503 when the database or broker its guard or handler uses is away, plus what its doc
+ * adds.
  */
 function errorStatuses(route: Route): number[] {
   const security = securityOf(route);
@@ -64,7 +65,7 @@ function errorStatuses(route: Route): number[] {
   return [
     ...new Set([
       ...(parsesBody || hasParams || route.doc?.body ? [400] : []),
-      ...(security ? [401, 503] : []),
+      ...(security ? [401, 429, 503] : []),
       ...(security === 'credentials' ? [403] : []),
       404,
       ...(parsesBody ? [413] : []),
@@ -107,7 +108,8 @@ function operation(route: Route): Json {
 
 function externalOperation(op: ExternalOperation): Json {
   const responses: Json = { [String(op.success ?? 200)]: { description: 'success' } };
-  for (const status of [...new Set([...(op.errors ?? []), 500])].sort((a, b) => a - b))
+  const limited = op.security ? [429] : [];
+  for (const status of [...new Set([...(op.errors ?? []), ...limited, 500])].sort((a, b) => a - b))
     responses[String(status)] = { description: 'error' };
   return {
     summary: op.summary,

@@ -20,6 +20,7 @@ import {
 } from '@idv/observability';
 import {
   LicenceStore,
+  RateBuckets,
   ReplayGuard,
   ServiceKeyStore,
   TenantStore,
@@ -56,6 +57,7 @@ export interface ServiceRuntime extends ProcessRuntime {
   licences: LicenceStore;
   tenants: TenantStore;
   replay: ReplayGuard;
+  rateBuckets: RateBuckets;
   auth: CredentialAuth;
   unavailable: UnavailabilityTest[];
   directory: Record<string, string>;
@@ -156,8 +158,19 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
   const licences = new LicenceStore(db);
   const replay = new ReplayGuard(db);
   replay.startSweeping(60_000, (err) => logger.warn({ err }, 'replay log sweep failed'));
+  const rateBuckets = new RateBuckets(db, {
+    defaults: {
+      licence: { rps: config.RATE_LIMIT_LICENCE_RPS, burst: config.RATE_LIMIT_LICENCE_BURST },
+      community: { rps: config.RATE_LIMIT_COMMUNITY_RPS, burst: config.RATE_LIMIT_COMMUNITY_BURST },
+    },
+    syncMs: config.RATE_LIMIT_SYNC_MS,
+    onError: (err) => logger.warn({ err }, 'rate limit sync failed; retried with the next one'),
+  });
   lifecycle.onStop('database', 20, async () => {
     replay.stopSweeping();
+    await rateBuckets
+      .stop()
+      .catch((err: unknown) => logger.warn({ err }, 'rate limit sync failed'));
     await db.destroy();
   });
 
@@ -170,10 +183,12 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     licences,
     tenants: new TenantStore(db),
     replay,
+    rateBuckets,
     auth: createCredentialAuth({
       serviceKeys,
       licences,
       replay,
+      rateBuckets,
       registry,
       allowedTimeSpan: config.ALLOWED_TIME_SPAN,
     }),

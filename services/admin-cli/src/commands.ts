@@ -1,5 +1,5 @@
 // The admin commands of DESIGN 2.3; each takes parsed options and answers a JSON-ready object.
-import type { MasterKey } from '@idv/config';
+import { loadConfig, PlatformConfig, type MasterKey } from '@idv/config';
 import { imageUrlHostList } from '@idv/contracts';
 import { generateKeyPair } from '@idv/crypto';
 import type { Knex } from '@idv/db';
@@ -16,11 +16,15 @@ import {
   LICENCE_LEVELS,
   LicenceStore,
   NotFoundInPlatform,
+  RateLimitStore,
   SERVICE_NAMES,
   ServiceKeyStore,
   TenantStore,
   UUID,
   type LicenceLevel,
+  type RateLimit,
+  type RateScope,
+  type RateSubject,
   type ServiceName,
 } from '@idv/platform';
 
@@ -79,6 +83,41 @@ function serviceKeyStore({ db, master }: CommandContext, options: Options): Serv
     replaceUnreadable: master.development,
     warn: (line) => console.error(line),
   });
+}
+
+/** `--licence KEY_OR_ID` or `--community ID`, one of the two, resolved to an existing subject. */
+async function rateSubject({ db }: CommandContext, options: Options): Promise<RateSubject> {
+  const given = (['licence', 'community'] as const).filter((name) => options[name]);
+  if (given.length !== 1) throw new UsageError('give one of --licence KEY_OR_ID or --community ID');
+  const scope: RateScope = given[0]!;
+  const value = one(options, scope);
+  const id =
+    scope === 'licence'
+      ? await new LicenceStore(db).idOf(value)
+      : UUID.test(value)
+        ? (await new TenantStore(db).findCommunityById(value))?.id
+        : undefined;
+  if (!id)
+    throw new NotFoundInPlatform(`${scope} ${scope === 'licence' ? '' : `${value} `}not found`);
+  return { scope, id };
+}
+
+/** The limits the services apply where no operator set one (their RATE_LIMIT_* settings). */
+function defaultRateLimits(): Record<RateScope, RateLimit> {
+  const config = loadConfig(PlatformConfig);
+  return {
+    licence: { rps: config.RATE_LIMIT_LICENCE_RPS, burst: config.RATE_LIMIT_LICENCE_BURST },
+    community: { rps: config.RATE_LIMIT_COMMUNITY_RPS, burst: config.RATE_LIMIT_COMMUNITY_BURST },
+  };
+}
+
+function rateOption(options: Options, name: string, whole: boolean): number | undefined {
+  const raw = optional(options, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value)))
+    throw new UsageError(`--${name} must be ${whole ? 'a whole number' : 'a number'} above 0`);
+  return value;
 }
 
 const COMMUNITY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
@@ -141,6 +180,31 @@ export const commands: Record<string, Command> = {
       communities: licence.communities.map((c) => c.id),
       expiresAt: licence.expiresAt ? licence.expiresAt.toISOString() : null,
     };
+  },
+
+  // running replicas apply it at their next sync of the bucket (RATE_LIMIT_SYNC_MS, 100 ms)
+  'ratelimit set': async (ctx, options) => {
+    const subject = await rateSubject(ctx, options);
+    const rps = rateOption(options, 'rps', false);
+    if (rps === undefined) throw new UsageError('--rps is required');
+    const burst = rateOption(options, 'burst', true) ?? Math.max(1, Math.ceil(rps));
+    return new RateLimitStore(ctx.db).set(subject, { rps, burst });
+  },
+
+  'ratelimit unset': async (ctx, options) => {
+    const subject = await rateSubject(ctx, options);
+    const removed = await new RateLimitStore(ctx.db).unset(subject);
+    return { ...subject, removed, ...defaultRateLimits()[subject.scope], source: 'default' };
+  },
+
+  'ratelimit show': async (ctx, options) => {
+    const store = new RateLimitStore(ctx.db);
+    if (!options.licence && !options.community)
+      return { defaults: defaultRateLimits(), limits: await store.list() };
+    const subject = await rateSubject(ctx, options);
+    const set = await store.get(subject);
+    if (set) return { ...set, source: 'operator' };
+    return { ...subject, ...defaultRateLimits()[subject.scope], source: 'default' };
   },
 
   'servicekey show': async (ctx, options) => (await serviceKeyStore(ctx, options).currentKey()).key,
