@@ -87,17 +87,19 @@ async function askOne(
     ...(followUp ? { followUp } : {}),
   };
   const waited = () => Date.now() - sentAt;
+  const waitKey = { queue, communityId: request.context.communityId };
   const answer = await deps.broker
     .request(queue, job, { timeoutMs: request.deadline - sentAt })
     .catch((err: unknown) => {
-      if ((err as Error).name === 'RpcTimeoutError') deps.queueWaits.recordTimeout(queue, waited());
+      if ((err as Error).name === 'RpcTimeoutError')
+        deps.queueWaits.recordTimeout(waitKey, waited());
       throw err;
     });
   const checked = validate(ConnectorReply, answer);
   if (!checked.ok || checked.value.jobId !== jobId)
     throw new Error('the connector answered outside the contract');
   const reply = checked.value;
-  deps.queueWaits.record(queue, reply.queuedMs, reply.latencyMs);
+  deps.queueWaits.record(waitKey, reply.queuedMs, reply.latencyMs);
   deps.onQueueWait(queue, reply.queuedMs / 1000);
   const raw =
     item.returnRawData && reply.rawSealed
@@ -116,12 +118,14 @@ export async function askConnectors(deps: AskDeps, request: KindRequest): Promis
     }
     const queue = connectorQueue(verifier.type, deps.queuePrefix);
     const left = request.deadline - Date.now();
-    const expected = deps.queueWaits.expectedTotal(queue);
+    // this community's own estimate: another's timeouts never shed its calls
+    const waitKey = { queue, communityId: request.context.communityId };
+    const expected = deps.queueWaits.expectedTotal(waitKey);
     if (left < MIN_BUDGET_MS || expected > left) {
       // shed: the job would still be queued or working when the caller stops waiting
       deps.onShed(queue, 'backlog');
       deps.onFailover(request.kind, verifier.tag, 'backlog');
-      retryAfterMs = Math.min(retryAfterMs, deps.queueWaits.expectedWait(queue));
+      retryAfterMs = Math.min(retryAfterMs, deps.queueWaits.expectedWait(waitKey));
       continue;
     }
     try {
