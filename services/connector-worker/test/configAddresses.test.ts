@@ -10,7 +10,7 @@ import {
   type ConnectorType,
 } from '@idv/contracts';
 import { startSink, type Sink } from '../../webhook-dispatcher/test/sink.ts';
-import { image } from './connectors/fixtures.ts';
+import { dlVerifyLicence, image } from './connectors/fixtures.ts';
 import { testKits } from './connectors/kit.ts';
 import { startHarness, type Harness } from './harness.ts';
 
@@ -28,13 +28,7 @@ interface Schema {
 const document = {
   id: 'doc-1',
   type: 'dl',
-  documentType: 'DL',
-  country: 'US',
-  documentId: 'D0000001',
-  state: 'CA',
-  firstName: 'Testy',
-  lastName: 'McTestface',
-  dob: '19700101',
+  ...dlVerifyLicence,
   ssn: '000-00-0000',
   front_image: image('DOC:testy'),
   image1: image('FACE:testy'),
