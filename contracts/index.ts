@@ -104,6 +104,11 @@ export {
   FollowUp,
 } from './connectors/results.ts';
 export { FollowUpAnswer, FollowUpJob, FollowUpSecrets } from './messages/connectorFollowUp.ts';
+export {
+  RUN_WAIT_TIERS_MS,
+  runWaitQueue,
+  VerificationRunMessage,
+} from './messages/verificationRun.ts';
 export { VerifierLimits } from './connectors/limits.ts';
 export { CHANNEL_RESPONSE_FIELDS, ChannelConfiguration } from './connectors/scanChannel.ts';
 export {

@@ -14,6 +14,8 @@ import {
   followUpAnswersWaitQueue,
   followUpQueue,
   followUpWaitQueue,
+  RUN_WAIT_TIERS_MS,
+  runWaitQueue,
   type ConnectorOf,
   type ConnectorType,
 } from '@idv/contracts';
@@ -134,6 +136,9 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
         'x-dead-letter-exchange': '',
         'x-dead-letter-routing-key': DISPATCHER,
       }),
+      ...RUN_WAIT_TIERS_MS.map((tier) =>
+        queue(runWaitQueue(RUNS, tier), delayQueueArguments(RUNS, tier)),
+      ),
       queue(
         followUpAnswersWaitQueue(FOLLOWUPS),
         delayQueueArguments(FOLLOWUPS, FOLLOW_UP_ANSWER_RETRY_MS),

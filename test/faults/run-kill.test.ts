@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
+import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
 import { testAmqpUrl } from '@idv/db/testing';
 import { deleteQueues } from '../support/amqpCleanup.ts';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
@@ -27,7 +28,10 @@ describe('faults: a gateway killed mid-run', function () {
   after(async () => {
     for (const p of processes) await p.stop();
     await w?.stop();
-    await deleteQueues(await testAmqpUrl(), [queue]);
+    await deleteQueues(await testAmqpUrl(), [
+      queue,
+      ...RUN_WAIT_TIERS_MS.map((tier) => runWaitQueue(queue, tier)),
+    ]);
   });
 
   /** A gateway replica as its own process, consuming the suite's own runs queue. */

@@ -12,7 +12,13 @@ import {
   workQueueArguments,
   type QueueType,
 } from '@idv/broker';
-import { CONNECTOR_TYPES, FOLLOW_UP_TYPES, FOLLOW_UP_WAIT_TIERS_MS } from '@idv/contracts';
+import {
+  CONNECTOR_TYPES,
+  FOLLOW_UP_TYPES,
+  FOLLOW_UP_WAIT_TIERS_MS,
+  RUN_WAIT_TIERS_MS,
+  runWaitQueue,
+} from '@idv/contracts';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { platformMigrations } from '@idv/platform';
 import {
@@ -137,6 +143,18 @@ describe('RabbitMQ definitions file', () => {
     });
   });
 
+  it('parks verification runs (fair share, retries) in wait queues that dead-letter back after their TTL', () => {
+    for (const tier of RUN_WAIT_TIERS_MS) {
+      const name = runWaitQueue(RUNS_QUEUE, tier);
+      expect(queue(name)?.arguments, name).to.deep.equal({
+        'x-queue-type': 'classic',
+        'x-message-ttl': tier,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': RUNS_QUEUE,
+      });
+    }
+  });
+
   it('waits follow-ups of each type with follow-ups in queues that dead-letter back after their TTL', () => {
     expect(FOLLOW_UP_TYPES).to.include('agent_review');
     for (const type of FOLLOW_UP_TYPES) {
@@ -157,6 +175,7 @@ describe('RabbitMQ definitions file', () => {
       `${EVENTS_QUEUE}.retry`,
       ...FOLLOW_UP_TYPES.flatMap((t) => waitQueuesOf(followUpQueueOf(t)).map((w) => w.name)),
       `${FOLLOWUPS_QUEUE}.wait`,
+      ...RUN_WAIT_TIERS_MS.map((tier) => runWaitQueue(RUNS_QUEUE, tier)),
     ];
     expect(definitions.queues.map((q) => q.name)).to.have.members(known);
   });
@@ -249,6 +268,7 @@ describe('RabbitMQ definitions file against the running services', function () {
       eventsQueue,
       publishedQueue,
       runsQueue,
+      ...RUN_WAIT_TIERS_MS.map((tier) => runWaitQueue(runsQueue, tier)),
       followUpsQueue,
       `${followUpsQueue}.wait`,
       ...FOLLOW_UP_TYPES.flatMap((t) => [
@@ -343,10 +363,17 @@ describe('RabbitMQ definitions file against the running services', function () {
     expect(problems).to.deep.equal([]);
   });
 
-  it('the docverify gateway declared its runs queue and dead letters exactly as the file does', async () => {
+  it('the docverify gateway declared its runs queue, dead letters and wait queues exactly as the file does', async () => {
     const problems = [
       await redeclareAs(runsQueue, RUNS_QUEUE),
       await redeclareAs(deadLetterQueueName(runsQueue), deadLetterQueueName(RUNS_QUEUE)),
+      ...(await Promise.all(
+        RUN_WAIT_TIERS_MS.map((tier) =>
+          redeclareAs(runWaitQueue(runsQueue, tier), runWaitQueue(RUNS_QUEUE, tier), {
+            [RUNS_QUEUE]: runsQueue,
+          }),
+        ),
+      )),
     ].filter((p) => p !== undefined);
     expect(problems).to.deep.equal([]);
   });

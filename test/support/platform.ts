@@ -1,5 +1,6 @@
 // Starts the three HTTP services in this process on one fresh database, plus seeded licences.
 import { randomBytes } from 'node:crypto';
+import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { deleteQueues } from './amqpCleanup.ts';
 import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
@@ -117,6 +118,7 @@ export async function startPlatform(
       await database.drop();
       await deleteQueues(env.AMQP_URL!, [
         env.DOCVERIFY_RUNS_QUEUE!,
+        ...RUN_WAIT_TIERS_MS.map((tier) => runWaitQueue(env.DOCVERIFY_RUNS_QUEUE!, tier)),
         env.DOCVERIFY_FOLLOWUPS_QUEUE!,
         `${env.DOCVERIFY_FOLLOWUPS_QUEUE!}.wait`,
       ]);

@@ -112,4 +112,38 @@ export const DocverifyGatewayConfig = defineConfig({
     maximum: 256,
     description: 'verification runs one gateway works on at once',
   }),
+  RUNS_PER_COMMUNITY: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 256,
+    description:
+      "verification runs of one community one gateway works on at once (fair share); a run over it is not held in a slot but parked 1 s in the runs queue's wait queue, so a community's backlog waits behind its own work. 0: a quarter of RUNS_PREFETCH, at least 1",
+  }),
+  RUN_RETRIES: Type.Integer({
+    default: 8,
+    minimum: 0,
+    maximum: 100,
+    description:
+      'times a run no verifier could serve (unavailable, busy, breaker open, no answer) is tried again; between tries it gives up its slot and waits in a wait queue; then it fails (no_verifier_in_time). Every start of a run counts, fair-share waits do not',
+  }),
+  RUN_RETRY_FIRST_MS: Type.Integer({
+    default: 1000,
+    minimum: 1000,
+    maximum: 600_000,
+    description:
+      "a run's wait before its first retry; it doubles with each retry up to RUN_RETRY_MAX_MS (a longer Retry-After of the connectors is waited instead, up to that cap)",
+  }),
+  RUN_RETRY_MAX_MS: Type.Integer({
+    default: 30_000,
+    minimum: 1000,
+    maximum: 600_000,
+    description: 'longest wait between two tries of a run',
+  }),
+  RUN_ATTEMPT_MS: Type.Integer({
+    default: 30_000,
+    minimum: 100,
+    maximum: 3_600_000,
+    description:
+      "longest one try of a run waits for its connectors (within the run's deadline), so a connector that never answers holds a slot this long at most",
+  }),
 });

@@ -34,9 +34,10 @@ import { VerifierStore } from './store/verifiers.ts';
 import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
 import { consumeFollowUps } from './verification/followUpIntake.ts';
 import { verificationMetrics } from './verification/metrics.ts';
-import { processRun } from './verification/processRun.ts';
+import { CommunityShare, perCommunityShare } from './verification/communityShare.ts';
 import { QueueWaits } from './verification/queueWaits.ts';
 import { RunQueue } from './verification/runQueue.ts';
+import { runSlots } from './verification/runSlots.ts';
 
 /** Interface version from the service's spec, reported by /environment. */
 export const API_VERSION = '2.0.0';
@@ -121,11 +122,25 @@ export async function startDocverifyGateway(
     logger,
   );
   const stopSessionSweep = startSessionSweep(session, settings.SESSION_SWEEP_MS, logger);
-  // runs in progress when this gateway stops go back to the queue for another replica
+  // runs in progress when this gateway stops go back to the queue for another replica; a community
+  // gets its share of the slots, a run waiting (over its share, backing off) is parked in the broker
   const stopping = new AbortController();
+  const slots = {
+    ...session,
+    runQueue,
+    share: new CommunityShare(
+      perCommunityShare(settings.RUNS_PREFETCH, settings.RUNS_PER_COMMUNITY),
+    ),
+    requeue: (id: string, communityId: string) => runQueue.enqueue(id, communityId),
+    retries: {
+      retries: settings.RUN_RETRIES,
+      firstMs: settings.RUN_RETRY_FIRST_MS,
+      maxMs: settings.RUN_RETRY_MAX_MS,
+    },
+    attemptMs: settings.RUN_ATTEMPT_MS,
+  };
   const runConsumer = await runQueue.consume(
-    (runId) =>
-      processRun({ ...session, requeue: (id) => runQueue.enqueue(id) }, runId, stopping.signal),
+    runSlots(slots, stopping.signal),
     settings.RUNS_PREFETCH,
   );
   // connectors' final answers to pending kinds, polled or called back

@@ -128,7 +128,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
             ),
             request,
           );
-          await deps.runQueue.enqueue(id);
+          await deps.runQueue.enqueue(id, config.communityId);
           res
             .status(202)
             .set({ 'Preference-Applied': 'respond-async', Location: `/verification/${id}` })

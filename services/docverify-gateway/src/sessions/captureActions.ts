@@ -142,6 +142,6 @@ export async function submitCapture(deps: SessionDeps, token: string): Promise<S
   });
   if (!moved) throw new ConflictError('the session changed meanwhile; reload the page');
   void deps.outbox.flush(moved.events);
-  await deps.runQueue.enqueue(runId);
+  await deps.runQueue.enqueue(runId, run.communityId);
   return moved.after;
 }

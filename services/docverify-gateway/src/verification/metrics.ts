@@ -1,4 +1,4 @@
-// Verification metrics: outcomes by kind and failovers between verifiers.
+// Verification metrics: outcomes by kind, failovers between verifiers, shedding and parked runs.
 import { Counter, Histogram, type Registry } from '@idv/observability';
 import type { VerificationKind } from '@idv/contracts';
 
@@ -28,7 +28,14 @@ export function verificationMetrics(registry: Registry) {
     labelNames: ['queue', 'reason'],
     registers: [registry],
   });
+  const parked = new Counter({
+    name: 'docverify_runs_parked_total',
+    help: 'verification runs parked in a wait queue of the runs queue instead of a slot: fair_share (its community had its share of this gateway) or retry (no verifier could serve it now)',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
   return {
+    onRunParked: (reason: 'fair_share' | 'retry') => parked.inc({ reason }),
     onQueueWait: (queue: string, seconds: number) => queueWait.observe({ queue }, seconds),
     onShed: (queue: string, reason: 'backlog' | 'busy') => shed.inc({ queue, reason }),
     recordOutcome: (kind: VerificationKind, outcome: string) => outcomes.inc({ kind, outcome }),

@@ -1,10 +1,12 @@
-// One verification run, as a gateway replica takes it from the runs queue: prepare its request
-// (sealed for async /verify, built from the accepted images for a session), then verifyAndRecord,
-// retrying while no verifier can answer, until the run's deadline. Idempotent on the run id: a
-// run already stored is left alone, and a re-run after a crash stores nothing twice.
+// One try of a verification run, as a gateway replica takes it from the runs queue: prepare its
+// request (sealed for async /verify, built from the accepted images for a session), then
+// verifyAndRecord; when no verifier can answer now, it says when to try again (runSlots parks it
+// meanwhile, its slot free). Idempotent on the run id: a run already stored is left alone, and a
+// re-run after a crash stores nothing twice.
 import type { VerifyRequest } from '@idv/contracts';
 import { InputError, UnavailableError } from '@idv/errors';
 import type { Logger } from '@idv/observability';
+import { backoffMs, retriesUsedUp, type RetryPolicy } from '../domain/runRetries.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
 import { kindsOf, sessionRequest, sidesOf } from '../domain/sessionJourney.ts';
 import type { RunRecord } from '../store/runs.ts';
@@ -25,17 +27,14 @@ export interface ProcessDeps extends VerifyAndRecordDeps {
   images: SessionImageStore;
   logger: Logger;
   /** hands a run back to the queue when this gateway stops before finishing it */
-  requeue: (runId: string) => Promise<unknown>;
+  requeue: (runId: string, communityId: string) => Promise<unknown>;
+  /** RUN_RETRIES and the backoff between tries */
+  retries: RetryPolicy;
+  /** RUN_ATTEMPT_MS: the longest one try waits for its connectors */
+  attemptMs: number;
 }
 
 type Prepared = { request: VerifyRequest } | { failure: string } | { ended: true };
-
-/** Waits `ms`, or less when `signal` aborts. */
-const pause = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 /** The session's request from its accepted images; the session moves to processing. */
 async function prepareSession(
@@ -78,44 +77,49 @@ async function prepare(
   return prepared;
 }
 
+/** How one try of a run ended: the run is over (stored, failed or handed back), or it tries again. */
+export type RunTry = { over: true } | { retryAt: number };
+const OVER: RunTry = { over: true };
+
 /**
- * Runs `runId` to its end. When `signal` aborts (the gateway stops), the run goes back to the
- * queue unrecorded, for another replica.
+ * One try of `runId`. A try no verifier could serve (unavailable, busy, breaker open, no answer)
+ * ends with when to try again, within the run's retries and deadline (counted from its creation),
+ * else the run fails. When `signal` aborts (the gateway stops), the run goes back to the queue
+ * unrecorded, for another replica.
  */
 export async function processRun(
   deps: ProcessDeps,
   runId: string,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<RunTry> {
   const run = await deps.runs.start(runId);
-  if (!run) return;
+  if (!run) return OVER;
   const log = deps.logger.child({ runId, runKind: run.kind, starts: run.starts });
+  const fail = async (reason: string) => (await failRun(deps, run, reason), OVER);
   const [config] = await deps.configs.find([run.communityId], run.configId);
-  if (!config) return void (await failRun(deps, run, 'config_deleted'));
+  if (!config) return fail('config_deleted');
   const prepared = await prepare(deps, run, config);
-  if ('failure' in prepared) return void (await failRun(deps, run, prepared.failure));
-  if ('ended' in prepared) return void (await failRun(deps, run, 'session_ended'));
-  for (;;) {
-    if (signal?.aborted) return void (await deps.requeue(run.id));
-    const left = run.deadline.getTime() - deps.clock.now().getTime();
-    if (left <= 0) return void (await failRun(deps, run, 'no_verifier_in_time'));
-    try {
-      const target = { mode: 'run' as const, run };
-      await verifyAndRecord(deps, prepared.request, config, Date.now() + left, target, signal);
-      return;
-    } catch (err) {
-      if (err instanceof VerificationAborted) return void (await deps.requeue(run.id));
-      if (err instanceof InputError) return void (await failRun(deps, run, 'invalid_request'));
-      const unavailable = err instanceof UnavailableError;
-      const waitMs = unavailable ? err.retryAfterSeconds * 1000 : 2000;
-      log.warn({ reason: (err as Error).message, waitMs }, 'verification run retries');
-      if (waitMs >= left)
-        return void (await failRun(
-          deps,
-          run,
-          unavailable ? 'no_verifier_in_time' : 'internal_error',
-        ));
-      await pause(Math.min(10_000, Math.max(250, waitMs)), signal);
-    }
+  if ('failure' in prepared) return fail(prepared.failure);
+  if ('ended' in prepared) return fail('session_ended');
+  if (signal?.aborted) return (await deps.requeue(run.id, run.communityId), OVER);
+  const left = run.deadline.getTime() - deps.clock.now().getTime();
+  if (left <= 0) return fail('no_verifier_in_time');
+  try {
+    const target = { mode: 'run' as const, run };
+    const until = Date.now() + Math.min(left, deps.attemptMs);
+    await verifyAndRecord(deps, prepared.request, config, until, target, signal);
+    return OVER;
+  } catch (err) {
+    if (err instanceof VerificationAborted)
+      return (await deps.requeue(run.id, run.communityId), OVER);
+    if (err instanceof InputError) return fail('invalid_request');
+    const unavailable = err instanceof UnavailableError;
+    const hintMs = unavailable ? err.retryAfterSeconds * 1000 : 0;
+    const waitMs = backoffMs(deps.retries, run.starts, hintMs);
+    const reason = unavailable ? 'no_verifier_in_time' : 'internal_error';
+    log.warn({ reason: (err as Error).message, waitMs }, 'verification run tries again later');
+    const leftNow = run.deadline.getTime() - deps.clock.now().getTime();
+    if (retriesUsedUp(deps.retries, run.starts) || waitMs >= leftNow) return fail(reason);
+    return { retryAt: Date.now() + waitMs };
   }
 }
