@@ -36,6 +36,7 @@ const STATUS_NAMES: Record<number, string> = {
   405: 'Method Not Allowed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
 };
 
 export function toHttpError(

@@ -1,0 +1,60 @@
+// Limits on the header alone: bytes of the file, pixels, and decoded bytes with the bit depth
+// counted; each refusal carries the HTTP status it stands for (413, 415, 422).
+import { expect } from 'chai';
+import { toHttpError, errorBody } from '@idv/http';
+import { jpegStuffedDecoy, pngBomb, pngHeaderOnly } from '../../../test/support/craftedImages.ts';
+import { admitImage, DEFAULT_IMAGE_LIMITS, ImageRefused } from '../src/index.ts';
+
+function refused(bytes: Buffer, limits = DEFAULT_IMAGE_LIMITS): ImageRefused {
+  try {
+    admitImage(bytes, limits);
+  } catch (err) {
+    if (err instanceof ImageRefused) return err;
+    throw err;
+  }
+  throw new Error('admitted');
+}
+
+describe('image limits', () => {
+  it('refuses the 10000x10000 1-bit PNG bomb (a few KB) by its pixels, at once', () => {
+    const bomb = pngBomb();
+    expect(bomb.length).to.be.below(20_000);
+    const started = process.hrtime.bigint();
+    const err = refused(bomb);
+    const micros = Number(process.hrtime.bigint() - started) / 1000;
+    console.log(
+      `      bomb (${bomb.length} bytes) refused on its header in ${Math.round(micros)} µs`,
+    );
+    expect(err).to.include({ reason: 'over_limit', status: 422 });
+    expect(err.message).to.equal(
+      'the image is 10000x10000 pixels, over the limit of 50 megapixels',
+    );
+  });
+
+  it('counts a 16-bit PNG by its bytes: 16-bit RGBA 6000x5000 (240 MB) refused, 8-bit passes', () => {
+    const shape = { width: 6000, height: 5000, colourType: 6 };
+    const deep = refused(pngHeaderOnly({ ...shape, bitDepth: 16 }));
+    expect(deep).to.include({ reason: 'over_limit', status: 422 });
+    expect(deep.message).to.equal('the image decodes to 240 MB (6000x5000, 4 channels of 16 bits), over the limit of 200 MB'); // prettier-ignore
+    expect(admitImage(pngHeaderOnly({ ...shape, bitDepth: 8 }), DEFAULT_IMAGE_LIMITS)).to.include({ width: 6000, bitsPerChannel: 8 }); // prettier-ignore
+    expect(admitImage(pngHeaderOnly({ width: 5000, height: 4000, colourType: 2, bitDepth: 16 }), DEFAULT_IMAGE_LIMITS)).to.include({ channels: 3 }); // prettier-ignore
+  });
+
+  it('refuses the FF 00 crafted JPEG over the pixel cap by its true frame', () => {
+    expect(refused(jpegStuffedDecoy()).message).to.equal('the image is 8000x6700 pixels, over the limit of 50 megapixels'); // prettier-ignore
+  });
+
+  it('maps each refusal to its status and the standard error body', () => {
+    const cases: [ImageRefused, number, string][] = [
+      [refused(pngBomb(), { ...DEFAULT_IMAGE_LIMITS, maxBytes: 1000 }), 413, 'Payload Too Large'],
+      [refused(Buffer.from('GIF89a')), 415, 'Unsupported Media Type'],
+      [refused(pngBomb()), 422, 'Unprocessable Entity'],
+      [refused(pngHeaderOnly({ width: 10, height: 10, bitDepth: 3, colourType: 0 })), 422, 'Unprocessable Entity'],
+    ]; // prettier-ignore
+    for (const [err, statusCode, error] of cases) {
+      const { error: http, unexpected } = toHttpError(err, []);
+      expect(unexpected).to.equal(false);
+      expect(errorBody(http)).to.deep.equal({ statusCode, error, message: err.message });
+    }
+  });
+});
