@@ -1,14 +1,17 @@
 // checkCapture(side, bytes, journey) -> problems[]: the one entry of the capture checks. Local
-// checks first (a readable PNG/JPEG/WebP within the pixel cap, big enough, sharp, well lit; the
-// decoding runs in a worker thread), then the content checks of contentChecks.ts. Like those, a
-// measure that overruns its worker's time limit keeps the image, noted `measureUnchecked`.
+// checks first (a readable PNG/JPEG/WebP within the pixel and decoded-byte caps, read from its
+// header by @idv/images; big enough, sharp, well lit: the decoding runs in a worker thread), then
+// the content checks of contentChecks.ts. Like those, a measure that overruns its worker's time
+// limit keeps the image, noted `measureUnchecked`. A refused image is a problem of the verdict
+// (not_an_image, its message saying why), counted against the side's retakes like any other.
 import type { CaptureSide } from '@idv/contracts';
+import { admitImage, ImageRefused } from '@idv/images';
 import type { CaptureJourney, ContentChecks } from './contentChecks.ts';
-import { readImageHeader, type ImageHeader } from './imageHeader.ts';
+import type { ImageHeader } from './imageHeader.ts';
 import type { Measures } from './measures.ts';
 import { CheckTimedOut, UndecodableImage, type QualityPool } from './qualityPool.ts';
 import {
-  MAX_PIXELS,
+  CAPTURE_IMAGE_LIMITS,
   measureProblems,
   NOT_AN_IMAGE,
   sizeProblems,
@@ -32,17 +35,16 @@ export type CheckCapture = (
 
 export function captureChecker(pool: QualityPool, contentChecks: ContentChecks): CheckCapture {
   return async (side, bytes, journey) => {
-    const header = readImageHeader(bytes);
-    if (!header || header.width === 0 || header.height === 0) return { problems: [NOT_AN_IMAGE] };
-    if (header.width * header.height > MAX_PIXELS)
-      return {
-        problems: [
-          {
-            code: 'not_an_image',
-            message: `the image is ${header.width}x${header.height} pixels, over the limit of ${MAX_PIXELS / 1e6} megapixels`,
-          },
-        ],
-      };
+    let header: ImageHeader;
+    try {
+      const { format, width, height } = admitImage(bytes, CAPTURE_IMAGE_LIMITS);
+      header = { format, width, height };
+    } catch (err) {
+      if (!(err instanceof ImageRefused)) throw err;
+      if (err.reason === 'unsupported_type' || err.reason === 'undecodable')
+        return { problems: [NOT_AN_IMAGE] };
+      return { problems: [{ code: 'not_an_image', message: err.message }] };
+    }
     const tooSmall = sizeProblems(side, header);
     if (tooSmall.length > 0) return { problems: tooSmall, header };
     let measures: Measures;

@@ -1,6 +1,7 @@
 // The local capture checks as rules over an image's header and measures: big enough for its side,
 // sharp, neither too dark nor too bright. Each problem carries the advice the page can show.
 import type { CaptureProblem, CaptureSide } from '@idv/contracts';
+import { DEFAULT_IMAGE_LIMITS, type ImageLimits } from '@idv/images';
 import type { ImageHeader } from './imageHeader.ts';
 import type { Measures } from './measures.ts';
 
@@ -19,6 +20,10 @@ export const MIN_SIZE: Record<CaptureSide, [number, number]> = {
 
 /** Larger images are not decoded at all: a small file may hide a huge canvas. */
 export const MAX_PIXELS = 50_000_000;
+
+/** What a capture may cost decoded: MAX_PIXELS, and 200 MB of samples (a 16-bit PNG counts its
+ *  bytes: 16-bit RGBA passes up to 25 megapixels). The route refuses larger uploads first (413). */
+export const CAPTURE_IMAGE_LIMITS: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, maxPixels: MAX_PIXELS };
 
 /** Below this Laplacian variance (on the working copy) an image is too blurred to read. */
 export const MIN_SHARPNESS = 40;

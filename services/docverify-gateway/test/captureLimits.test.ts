@@ -1,0 +1,78 @@
+// The capture checks hold every upload to @idv/images' limits before anything decodes it: the
+// FF 00 crafted JPEG by its true frame, a 16-bit PNG by its bytes; a 16-bit PNG within them
+// decodes; a check's time limit counts its wait in the queue.
+import { expect } from 'chai';
+import { documentImage, png } from '../../../test/support/captureImages.ts';
+import {
+  jpegStuffedDecoy,
+  pngBomb,
+  pngFile,
+  pngHeaderOnly,
+} from '../../../test/support/craftedImages.ts';
+import { measureMemory } from '../../../test/support/memoryUse.ts';
+import { captureChecker } from '../src/capture/checkCapture.ts';
+import { noContentChecks } from '../src/capture/contentChecks.ts';
+import { CheckTimedOut, QualityPool, UndecodableImage } from '../src/capture/qualityPool.ts';
+
+const journey = { journeyType: 'KYC_WITH_FACE_COMPARISON' as const, documentType: 'DL' as const };
+
+describe('capture checks: image limits before decoding', function () {
+  this.timeout(60_000);
+
+  /** A pool that decodes nothing and counts what reached it. */
+  const sent: string[] = [];
+  const countingPool = {
+    measure: async (_bytes: Buffer, format: string) => {
+      sent.push(format);
+      throw new UndecodableImage('not decoded in this test');
+    },
+  } as unknown as QualityPool;
+  const check = captureChecker(countingPool, noContentChecks);
+
+  it('refuses the crafted JPEG by its true 8000x6700, the bomb and a 240 MB 16-bit PNG, undecoded', async () => {
+    const cases: [string, Buffer, string][] = [
+      ['FF 00 JPEG', jpegStuffedDecoy(), 'the image is 8000x6700 pixels, over the limit of 50 megapixels'],
+      ['1-bit PNG bomb', pngBomb(), 'the image is 10000x10000 pixels, over the limit of 50 megapixels'],
+      ['16-bit RGBA PNG', pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }), 'the image decodes to 240 MB (6000x5000, 4 channels of 16 bits), over the limit of 200 MB'],
+    ]; // prettier-ignore
+    for (const [what, bytes, message] of cases) {
+      const [report, use] = await measureMemory(() => check('front', bytes, journey));
+      console.log(`      ${what}: refused in ${use.elapsedMs} ms, peak +${use.grewMb} MB`);
+      expect(report, what).to.deep.equal({ problems: [{ code: 'not_an_image', message }] });
+    }
+    expect(sent).to.deep.equal([]);
+    // the same geometry at 8 bits (120 MB decoded) is within the limits and goes on to decoding
+    await check('front', pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 8, colourType: 6 }), journey); // prettier-ignore
+    expect(sent).to.deep.equal(['png']);
+  }); // prettier-ignore
+
+  it('decodes and measures a 16-bit PNG within the limits', async () => {
+    const pool = new QualityPool(1);
+    try {
+      // 700x440, 16-bit RGB, stripes so it has edges
+      const row = (y: number) => Buffer.alloc(700 * 6, y % 20 < 10 ? 0x30 : 0xc0);
+      const bytes = pngFile({ width: 700, height: 440, bitDepth: 16, colourType: 2 }, row);
+      const report = await captureChecker(pool, noContentChecks)('front', bytes, journey);
+      expect(report.header).to.deep.equal({ format: 'png', width: 700, height: 440 });
+      expect(report.measures?.luminance).to.be.within(100, 140);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a check queued behind another times out on its own limit, the wait included', async () => {
+    const pool = new QualityPool(1);
+    try {
+      const bytes = await png(documentImage());
+      const first = pool.measure(bytes, 'png'); // takes the one thread (starting it: seconds)
+      const started = Date.now();
+      const queued = await pool.run({ task: 'measure' }, bytes, 'png', 300).catch((e: unknown) => e); // prettier-ignore
+      console.log(`      queued check timed out after ${Date.now() - started} ms`);
+      expect(queued).to.be.instanceOf(CheckTimedOut);
+      expect(Date.now() - started).to.be.below(1500);
+      expect((await first).sharpness).to.be.above(100);
+    } finally {
+      await pool.close();
+    }
+  });
+});
