@@ -4,12 +4,18 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Jimp } from 'jimp';
 import type { AdapterInput } from '../../src/connectors/connector.ts';
-import { ProviderRejected } from '../../src/outcomes.ts';
+import { ProviderRejected, Refused } from '../../src/outcomes.ts';
 import { accountOf } from '../../src/provider/accounts.ts';
 import { basicOcr, createBasicOcr } from '../../src/connectors/basic_ocr/adapter.ts';
 import { createOcrEngine, offlineOcrOptions } from '@idv/docread';
 import { mrzPng, SPECIMEN_MRZ, TESTY_MRZ } from '../../../../test/support/idDocuments.ts';
 import { aamva, pdf417 } from '../../../../test/support/licences.ts';
+import {
+  jpegStuffedDecoy,
+  pngBomb,
+  pngHeaderOnly,
+} from '../../../../test/support/craftedImages.ts';
+import { measureMemory } from '../../../../test/support/memoryUse.ts';
 
 const TODAY = new Date('2025-06-01T12:00:00Z');
 
@@ -36,12 +42,16 @@ async function blankPng(): Promise<string> {
   return (await image.getBuffer('image/png')).toString('base64');
 }
 
-async function expectRejected(promise: Promise<unknown>, message: RegExp): Promise<void> {
+async function expectRejected(
+  promise: Promise<unknown>,
+  message: RegExp,
+  outcome: typeof ProviderRejected | typeof Refused = ProviderRejected,
+): Promise<void> {
   const err = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).to.be.instanceOf(ProviderRejected);
+  expect(err).to.be.instanceOf(outcome);
   expect((err as Error).message).to.match(message);
 }
 
@@ -108,22 +118,79 @@ describe('basic_ocr: driver licence PDF417', function () {
     });
   });
 
-  const rejected: [string, () => Promise<Record<string, unknown>>, RegExp][] = [
+  const rejected: [string, () => Promise<Record<string, unknown>>, RegExp, typeof Refused?][] = [
     ['no image', async () => ({}), /no image given/],
     ['a presigned URL only', async () => ({ barcode_image_url: 'https://example.invalid/x' }), /offline.*barcode_image_url/], // prettier-ignore
-    ['bytes that are no image', async () => ({ barcode_image: Buffer.from('not an image').toString('base64') }), /not a decodable image/], // prettier-ignore
+    // refused by the image limits before anything reads it: invalid input, like the platform's other refusals
+    ['bytes that are no image', async () => ({ barcode_image: Buffer.from('not an image').toString('base64') }), /not a decodable image/, Refused], // prettier-ignore
     ['an image without a barcode', async () => ({ barcode_image: await blankPng() }), /no PDF417/],
     ['a PDF417 without AAMVA data', async () => ({ barcode_image: await pdf417('HELLO TESTY') }), /AAMVA/], // prettier-ignore
   ];
-  for (const [what, document, message] of rejected) {
+  for (const [what, document, message, outcome] of rejected) {
     it(`rejects ${what} as an invalid request`, async () => {
-      await expectRejected(ocr.adapter(input('dl_authenticate', await document())), message);
+      await expectRejected(ocr.adapter(input('dl_authenticate', await document())), message, outcome); // prettier-ignore
     });
   }
 
   it('rejects kinds it does not serve', async () => {
     await expectRejected(ocr.adapter(input('face_compare', {})), /does not serve face_compare/);
   });
+});
+
+describe('basic_ocr: hostile images are refused before decoding, off the event loop', function () {
+  this.timeout(60_000);
+  const ocr = createBasicOcr({ today: () => TODAY });
+  after(() => ocr.close());
+  const base64 = (bytes: Buffer) => bytes.toString('base64');
+
+  it('the 10000x10000 1-bit PNG bomb: refused at once, memory flat, the next licence still read', async () => {
+    const bomb = pngBomb();
+    const licence = await pdf417(aamva());
+    const started = Date.now();
+    let bombMs = -1;
+    const [[refused, answered], use] = await measureMemory(() =>
+      Promise.all([
+        ocr.adapter(input('dl_authenticate', { barcode_image: base64(bomb) })).catch((e: unknown) => ((bombMs = Date.now() - started), e)),
+        ocr.adapter(input('dl_authenticate', { barcode_image: licence })),
+      ]),
+    );
+    console.log(`      bomb (${bomb.length} bytes) refused in ${bombMs} ms beside a licence read in ${use.elapsedMs} ms (its thread starting), rss ${use.beforeMb} MB, peak +${use.grewMb} MB`); // prettier-ignore
+    expect(bombMs).to.be.within(0, 100);
+    expect(refused).to.be.instanceOf(Refused).and.include({ code: 'invalid_input', outcome: 'invalid_request' }); // prettier-ignore
+    expect((refused as Error).message).to.equal('barcode_image is refused: the image is 10000x10000 pixels, over the limit of 50 megapixels'); // prettier-ignore
+    expect(answered.result.verified).to.equal(true);
+    expect(use.grewMb).to.be.below(150); // the licence's own thread and decode; decoded, the bomb grew the worker by 1.2 GB
+    const [again, alone] = await measureMemory(() => ocr.adapter(input('dl_verify', { barcode_image: base64(bomb) })).catch((e: unknown) => e)); // prettier-ignore
+    console.log(`      bomb alone: refused in ${alone.elapsedMs} ms, peak +${alone.grewMb} MB`);
+    expect(again).to.be.instanceOf(Refused);
+    expect(alone.elapsedMs).to.be.below(100);
+    expect(alone.grewMb).to.be.below(20);
+  }); // prettier-ignore
+
+  it('the FF 00 JPEG by its true 8000x6700, a 16-bit PNG by its bytes, and a passport bomb', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['dl_authenticate', { back_image: base64(jpegStuffedDecoy()) }, /back_image is refused: the image is 8000x6700 pixels/],
+      ['idcard_authenticate', { barcode_image: base64(pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 })) }, /decodes to 240 MB .* over the limit of 200 MB/],
+      ['ppt_authenticate', { front_image: `data:image/png;base64,${base64(pngBomb())}` }, /front_image is refused: the image is 10000x10000/],
+    ]; // prettier-ignore
+    for (const [kind, document, message] of cases) {
+      const [err, use] = await measureMemory(() => ocr.adapter(input(kind as Input['kind'], document)).catch((e: unknown) => e)); // prettier-ignore
+      console.log(`      ${kind}: refused in ${use.elapsedMs} ms, peak +${use.grewMb} MB`);
+      expect(err, kind).to.be.instanceOf(Refused);
+      expect((err as Error).message, kind).to.match(message);
+      expect(use.elapsedMs, kind).to.be.below(100);
+    }
+  }); // prettier-ignore
+
+  it('a read that waits its whole time limit for a thread is busy, not refused', async () => {
+    const slow = createBasicOcr({ today: () => TODAY, images: { threads: 1, timeoutMs: 1 } });
+    try {
+      const err = await slow.adapter(input('dl_authenticate', { barcode_image: await pdf417(aamva()) })).catch((e: unknown) => e); // prettier-ignore
+      expect(err).to.include({ outcome: 'busy', code: 'verifier_saturated' });
+    } finally {
+      await slow.close();
+    }
+  }); // prettier-ignore
 });
 
 /** MRZ lines as black OCR-B text on white, base64. */

@@ -1,6 +1,7 @@
-// Picks the image a kind reads from the request's document and decodes it (PNG, JPEG, BMP...).
-import { Jimp } from 'jimp';
-import { ProviderRejected } from '../../outcomes.ts';
+// Picks the image a kind reads from the request's document: its bytes and the field they came
+// from. Nothing is decoded here: imageReader.ts admits and decodes off the event loop.
+import { DEFAULT_IMAGE_LIMITS } from '@idv/images';
+import { ProviderRejected, Refused } from '../../outcomes.ts';
 
 /** Fields tried in order: the barcode is usually on its own image, else on the back. */
 const IMAGE_FIELDS = {
@@ -8,16 +9,16 @@ const IMAGE_FIELDS = {
   passport: ['front_image'],
 } as const;
 
-export interface DecodedImage {
-  pixels: { data: Uint8Array; width: number; height: number };
-  /** Greyscale PNG, the form the OCR reads best. */
-  greyPng(): Promise<Buffer>;
+export interface DocumentImage {
+  field: string;
+  bytes: Buffer;
 }
 
-export async function documentImage(
+export function documentImage(
   document: Record<string, unknown>,
   purpose: keyof typeof IMAGE_FIELDS,
-): Promise<DecodedImage> {
+  maxBytes = DEFAULT_IMAGE_LIMITS.maxBytes,
+): DocumentImage {
   const fields = IMAGE_FIELDS[purpose];
   const field = fields.find((f) => typeof document[f] === 'string' && document[f] !== '');
   if (!field) {
@@ -28,18 +29,11 @@ export async function documentImage(
         : `no image given: expected base64 in one of ${fields.join(', ')}`,
     );
   }
-  const bytes = Buffer.from(stripDataUrl(document[field] as string), 'base64');
-  let image: Awaited<ReturnType<typeof Jimp.read>>;
-  try {
-    image = await Jimp.read(bytes);
-  } catch {
-    throw new ProviderRejected(`${field} is not a decodable image`);
-  }
-  const { data, width, height } = image.bitmap;
-  return {
-    pixels: { data: new Uint8Array(data), width, height },
-    greyPng: () => image.clone().greyscale().getBuffer('image/png'),
-  };
+  const base64 = stripDataUrl(document[field] as string);
+  // refused before the bytes are made: base64 takes 4 characters for 3 bytes
+  if (Math.floor((base64.length * 3) / 4) > maxBytes + 2)
+    throw new Refused('invalid_input', `${field} is refused: over the limit of ${maxBytes} bytes`);
+  return { field, bytes: Buffer.from(base64, 'base64') };
 }
 
 function stripDataUrl(value: string): string {
