@@ -16,8 +16,14 @@ export class ImageJobTimedOut extends Error {
     readonly timeoutMs: number,
     /** how long of it the job waited for a thread */
     readonly queuedMs: number,
+    /** whether a thread took it: if not, the wait alone used up its time */
+    readonly started: boolean,
   ) {
-    super(`the image job took over ${timeoutMs} ms (${queuedMs} ms of it waiting for a thread)`);
+    super(
+      started
+        ? `the image job took over ${timeoutMs} ms (${queuedMs} ms of it waiting for a thread)`
+        : `the image job waited over ${timeoutMs} ms for a thread`,
+    );
   }
 }
 
@@ -106,7 +112,7 @@ export class ImagePool<Task> {
     const { signal } = options;
     const timer = setTimeout(() => {
       const queuedMs = (job.startedAt ?? Date.now()) - job.queuedAt;
-      this.cancel(job, new ImageJobTimedOut(timeoutMs, queuedMs));
+      this.cancel(job, new ImageJobTimedOut(timeoutMs, queuedMs, job.startedAt !== undefined));
     }, timeoutMs);
     const onAbort = () => this.cancel(job, signal?.reason as Error);
     signal?.addEventListener('abort', onAbort, { once: true });

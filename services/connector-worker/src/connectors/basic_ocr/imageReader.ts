@@ -62,7 +62,7 @@ function outcomeOfRead(err: unknown, field: string): unknown {
     return new Refused('invalid_input', `${field} ${why}: ${err.message}`);
   }
   if (!(err instanceof ImageJobTimedOut)) return err;
-  if (err.queuedMs >= err.timeoutMs)
+  if (!err.started)
     return new Busy('verifier_saturated', `${field} waited ${err.queuedMs} ms for an image thread`);
   return new Refused('invalid_input', `${field} took over ${err.timeoutMs} ms to read`);
 }
