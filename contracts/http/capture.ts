@@ -6,7 +6,12 @@ import { SESSION_DOCUMENT_TYPES, SESSION_STATES } from './sessions.ts';
 export const CAPTURE_SIDES = ['front', 'back', 'passport', 'selfie'] as const;
 export type CaptureSide = (typeof CAPTURE_SIDES)[number];
 
-/** Why a captured image is not good enough; the page shows the matching retake advice. */
+/**
+ * Why a captured image is not good enough; the page shows the matching retake advice.
+ * `check_unavailable` is not the image's fault: its check did not run (out of time, or the
+ * gateway's image checks busy: another photo of the same session being checked, the community's
+ * or the gateway's share full). The image is not kept and no retake is spent: send it again.
+ */
 export const CAPTURE_PROBLEMS = [
   'not_an_image',
   'too_small',
@@ -16,6 +21,7 @@ export const CAPTURE_PROBLEMS = [
   'no_face',
   'barcode_unreadable',
   'mrz_unreadable',
+  'check_unavailable',
 ] as const;
 export type CaptureProblem = (typeof CAPTURE_PROBLEMS)[number];
 

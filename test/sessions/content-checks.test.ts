@@ -1,7 +1,8 @@
 // The content checks through the capture API (PUT /capture-api/images/{side}) of a real platform:
 // a licence back must carry a PDF417 that decodes, a passport page an MRZ whose check digits hold,
-// a selfie and the face journey's licence front a face; and a check that cannot finish in time
-// keeps the capture (accepted, noted unchecked) instead of losing it.
+// a selfie and the face journey's licence front a face; and a check that cannot run (out of time,
+// or another photo of the session being checked) never accepts the image: the verdict is
+// check_unavailable, nothing is stored and no retake is spent.
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import { documentImage, jpeg, landscapeImage, png, selfieImage } from '../support/captureImages.ts';
@@ -12,7 +13,12 @@ import {
   passportPage,
   TESTY_MRZ,
 } from '../support/idDocuments.ts';
-import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import {
+  eventually,
+  startSessionWorld,
+  type PageClient,
+  type SessionWorld,
+} from '../support/sessionWorld.ts';
 
 interface Verdict {
   accepted: boolean;
@@ -128,7 +134,7 @@ describe('sessions: content checks of captured images', function () {
   });
 });
 
-describe('sessions: a content check out of time keeps the capture', function () {
+describe('sessions: a check that did not run never accepts the capture', function () {
   this.timeout(180_000);
   let w: SessionWorld;
   before(async () => {
@@ -137,19 +143,52 @@ describe('sessions: a content check out of time keeps the capture', function () 
   });
   after(async () => w?.stop());
 
-  it('a passport page whose MRZ check overruns is accepted, noted unchecked', async () => {
-    const { sessionId, put } = await capturing(w, 'PASSPORT');
+  /** The verdict of a check that did not run: not accepted, not stored, no retake spent. */
+  async function unchecked(page: PageClient, sessionId: string, side: string, verdict: Verdict) {
+    const { body } = await page.get<{ settings: { retryCount: number; selfieRetryCount: number }; attempts: Record<string, number> }>('/session'); // prettier-ignore
+    const allowed = 1 + (side === 'selfie' ? body.settings.selfieRetryCount : body.settings.retryCount); // prettier-ignore
+    expect(verdict).to.deep.include({ accepted: false, attemptsLeft: allowed });
+    expect(codes(verdict)).to.deep.equal(['check_unavailable']);
+    expect(body.attempts[side] ?? 0).to.equal(0);
+    expect(await qualityOf(w, sessionId, side)).to.equal(undefined);
+  }
+
+  it('a passport page whose MRZ check overruns is check_unavailable: not kept, no retake spent', async () => {
+    const { sessionId, page, put } = await capturing(w, 'PASSPORT');
     const verdict = await put('passport', await jpeg(documentImage(1000, 700, 17)), 'image/jpeg');
-    expect(verdict).to.deep.include({ accepted: true, problems: [] });
-    expect(await qualityOf(w, sessionId, 'passport')).to.include({ mrzUnchecked: 1 });
+    await unchecked(page, sessionId, 'passport', verdict);
   });
 
-  it('a licence back whose barcode check overruns is accepted, noted unchecked; so is a selfie', async () => {
-    const { sessionId, put } = await capturing(w, 'DL');
-    const verdict = await put('back', await png(documentImage(1000, 630, 13)));
-    expect(verdict).to.deep.include({ accepted: true, problems: [] });
-    expect(await qualityOf(w, sessionId, 'back')).to.include({ barcodeUnchecked: 1 });
-    expect((await put('selfie', await png(landscapeImage()))).accepted).to.equal(true);
-    expect(await qualityOf(w, sessionId, 'selfie')).to.include({ faceUnchecked: 1 });
+  it('blank images whose barcode or face check overruns are never accepted (back, selfie)', async () => {
+    const { sessionId, page, put } = await capturing(w, 'DL');
+    await unchecked(page, sessionId, 'back', await put('back', await png(documentImage(1000, 630, 13)))); // prettier-ignore
+    await unchecked(page, sessionId, 'selfie', await put('selfie', await png(landscapeImage())));
+    expect((await page.post('/submit')).status).to.equal(409);
+  });
+});
+
+describe('sessions: one check per session at a time', function () {
+  this.timeout(180_000);
+  let w: SessionWorld;
+  before(async () => {
+    const limits = { CAPTURE_MRZ_CHECK_MS: '60000', CAPTURE_CONTENT_CHECK_MS: '60000' };
+    w = await startSessionWorld({ name: 'session-onecheck', platform: limits });
+  });
+  after(async () => w?.stop());
+
+  it('a second upload while the first is checked answers check_unavailable at once, no retake spent', async () => {
+    const { page, put } = await capturing(w, 'DL');
+    const large = await png(documentImage(4000, 2600, 5));
+    const first = put('back', large);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const started = Date.now();
+    const second = await put('back', await png(documentImage(1000, 630, 13)));
+    expect(Date.now() - started).to.be.below(2000);
+    expect(codes(second)).to.deep.equal(['check_unavailable']);
+    expect(second.problems[0]!.message).to.contain('another photo of this session');
+    const firstVerdict = await first;
+    expect(codes(firstVerdict)).to.deep.equal(['barcode_unreadable']);
+    const { body } = await page.get<{ attempts: Record<string, number> }>('/session');
+    expect(body.attempts.back).to.equal(1);
   });
 });

@@ -67,13 +67,25 @@ export const DocverifyGatewayConfig = defineConfig({
     default: 5_000,
     minimum: 1,
     description:
-      'time limit of a barcode or face check of a captured image; past it the image is accepted unchecked (noted)',
+      'time limit of a barcode or face check of a captured image; past it the upload answers check_unavailable (not kept, no retake spent)',
   }),
   CAPTURE_MRZ_CHECK_MS: Type.Integer({
     default: 10_000,
     minimum: 100,
     description:
-      "time limit of a passport page's MRZ OCR, waiting included (one OCR thread per gateway); past it the page is accepted unchecked (noted)",
+      "time limit of a passport page's MRZ OCR, waiting included (one OCR thread per gateway); past it the upload answers check_unavailable (not kept, no retake spent)",
+  }),
+  CAPTURE_CHECKS_PER_COMMUNITY: Type.Integer({
+    default: 4,
+    minimum: 1,
+    description:
+      "capture checks one community may have queued or running in a gateway's image threads (one per session at most); over it an upload answers check_unavailable at once, no retake spent",
+  }),
+  CAPTURE_CHECKS_QUEUED: Type.Integer({
+    default: 8,
+    minimum: 1,
+    description:
+      "capture checks a gateway's image threads take queued or running, all communities together; over it an upload answers check_unavailable at once, no retake spent",
   }),
   SESSION_SWEEP_MS: Type.Integer({
     default: 15_000,

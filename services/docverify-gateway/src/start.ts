@@ -5,6 +5,7 @@ import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
 import { EventOutbox } from '@idv/db';
+import { CheckAdmission } from './capture/checkAdmission.ts';
 import { captureChecker } from './capture/checkCapture.ts';
 import { imageContentChecks, type ContentChecks } from './capture/contentChecks.ts';
 import { MrzReader } from './capture/mrzReader.ts';
@@ -110,7 +111,14 @@ export async function startDocverifyGateway(
   };
   const session = {
     ...verify,
-    checkCapture: captureChecker(pool, contentChecks),
+    checkCapture: captureChecker(
+      pool,
+      contentChecks,
+      new CheckAdmission({
+        perCommunity: settings.CAPTURE_CHECKS_PER_COMMUNITY,
+        total: settings.CAPTURE_CHECKS_QUEUED,
+      }),
+    ),
     publicUrl: settings.DOCVERIFY_PUBLIC_URL,
     runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
     maxImageBytes: settings.SESSION_IMAGE_MAX_BYTES,

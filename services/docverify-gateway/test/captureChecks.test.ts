@@ -65,7 +65,7 @@ describe('capture checks', function () {
     expect(seen).to.deep.equal(['back:1000']);
   }); // prettier-ignore
 
-  it('fails a job that overruns alone, replacing its worker; the checker keeps that image, noted', async () => {
+  it('fails a job that overruns alone, replacing its worker; the checker asks for that image again', async () => {
     const hasty = new QualityPool(1, 1);
     try {
       const bytes = await png(documentImage());
@@ -74,10 +74,10 @@ describe('capture checks', function () {
         [1, 2, 3].map(() => hasty.measure(bytes, 'png').then(() => 'measured', (err: Error) => err.message)),
       );
       expect(outcomes).to.deep.equal(Array(3).fill('the image took too long to check'));
-      // through the checker: the image is kept unmeasured, noted, rather than lost
+      // through the checker: an unmeasured image is never accepted; the person sends it again
       const report = await captureChecker(hasty, noContentChecks)('front', bytes, journey);
-      expect(report).to.deep.include({ problems: [], notes: { measureUnchecked: 1 } });
-      expect(report.header).to.include({ format: 'png', width: 1000 });
+      expect(report.problems.map((p) => p.code)).to.deep.equal(['check_unavailable']);
+      expect(report).to.not.have.property('measures');
     } finally {
       await hasty.close();
     }

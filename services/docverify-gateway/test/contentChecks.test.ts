@@ -1,7 +1,7 @@
 // The content checks' parts on generated images: the face heuristic (faces of several skin tones
-// and sizes found; empty rooms, landscapes, documents and greyscale refused or left unchecked),
+// and sizes found; empty rooms, landscapes, documents and greyscale refused or flagged),
 // which side gets which check, the MRZ reader's time limit and queue bound, and a check that
-// overruns its worker thread failing open with a note.
+// overruns its worker thread answering check_unavailable, never accepting the image.
 import { expect } from 'chai';
 import { intToRGBA, Jimp } from 'jimp';
 import { createOcrEngine, type OcrEngine } from '@idv/docread';
@@ -106,7 +106,7 @@ describe('content checks: which side gets which check', () => {
   }); // prettier-ignore
 });
 
-describe('content checks: bounded and failing open', function () {
+describe('content checks: bounded, never accepting an unchecked image', function () {
   this.timeout(60_000);
   const logger = createLogger({ service: 'test', level: 'silent' });
   const pool = new QualityPool(1);
@@ -140,9 +140,10 @@ describe('content checks: bounded and failing open', function () {
     expect(scaled.width).to.equal(MRZ_PAGE_SIZE);
   });
 
-  it('a barcode check over its time accepts the image, noted unchecked, and the pool goes on', async () => {
+  it('a barcode check over its time is check_unavailable, never accepted, and the pool goes on', async () => {
     const report = await run(1, 'back', await png(await licenceBack()));
-    expect(report).to.deep.equal({ problems: [], notes: { barcodeUnchecked: 1 } });
+    expect(report.problems.map((p) => p.code)).to.deep.equal(['check_unavailable']);
+    expect(report.notes).to.deep.equal({ barcodeUnchecked: 1 });
     const after = await run(10_000, 'back', await png(documentImage(1000, 630, 13)));
     expect(after.problems.map((p) => p.code)).to.deep.equal(['barcode_unreadable']);
   });

@@ -121,6 +121,8 @@ export const en = {
     mrz_unreadable:
       'We could not read the lines of text at the bottom of the page. Make sure they are sharp and fully visible.',
     not_an_image: 'This file is not a picture we can read. Use a JPEG or PNG photo.',
+    check_unavailable:
+      'We could not check this photo just now. Please send it again in a moment; this does not use up an attempt.',
   } satisfies Record<CaptureProblem, string>,
   fileTooLarge:
     'This photo is too large to send, even after making it smaller. Take a new photo with a lower resolution, or choose another file.',

@@ -1,17 +1,21 @@
 // checkCapture(side, bytes, journey) -> problems[]: the one entry of the capture checks. Local
 // checks first (a readable PNG/JPEG/WebP within the pixel and decoded-byte caps, read from its
 // header by @idv/images; big enough, sharp, well lit: the decoding runs in a worker thread), then
-// the content checks of contentChecks.ts. Like those, a measure that overruns its worker's time
-// limit keeps the image, noted `measureUnchecked`. A refused image is a problem of the verdict
+// the content checks of contentChecks.ts. A refused image is a problem of the verdict
 // (not_an_image, its message saying why), counted against the side's retakes like any other.
+// A check that did not run (its threads busy for its session, community or gateway: see
+// checkAdmission.ts; a measure or content check out of time) is never an accepted image: the
+// verdict is check_unavailable, which captureActions neither keeps nor counts as a retake.
 import type { CaptureSide } from '@idv/contracts';
 import { admitImage, ImageRefused } from '@idv/images';
+import type { CheckAdmission, CheckOwner } from './checkAdmission.ts';
 import type { CaptureJourney, ContentChecks } from './contentChecks.ts';
 import type { ImageHeader } from './imageHeader.ts';
 import type { Measures } from './measures.ts';
 import { CheckTimedOut, UndecodableImage, type QualityPool } from './qualityPool.ts';
 import {
   CAPTURE_IMAGE_LIMITS,
+  checkUnavailable,
   measureProblems,
   NOT_AN_IMAGE,
   sizeProblems,
@@ -31,10 +35,16 @@ export type CheckCapture = (
   side: CaptureSide,
   bytes: Buffer,
   journey: CaptureJourney,
+  /** whose check it is: held to the bounds of `admission` */
+  owner?: CheckOwner,
 ) => Promise<CaptureReport>;
 
-export function captureChecker(pool: QualityPool, contentChecks: ContentChecks): CheckCapture {
-  return async (side, bytes, journey) => {
+export function captureChecker(
+  pool: QualityPool,
+  contentChecks: ContentChecks,
+  admission?: CheckAdmission,
+): CheckCapture {
+  return async (side, bytes, journey, owner) => {
     let header: ImageHeader;
     try {
       const { format, width, height } = admitImage(bytes, CAPTURE_IMAGE_LIMITS);
@@ -47,18 +57,33 @@ export function captureChecker(pool: QualityPool, contentChecks: ContentChecks):
     }
     const tooSmall = sizeProblems(side, header);
     if (tooSmall.length > 0) return { problems: tooSmall, header };
-    let measures: Measures;
+    const entry = admission && owner ? admission.enter(owner) : { release: () => {} };
+    if ('busy' in entry) return { problems: [checkUnavailable(entry.busy)], header };
     try {
-      measures = await pool.measure(bytes, header.format);
-    } catch (err) {
-      if (err instanceof UndecodableImage) return { problems: [NOT_AN_IMAGE] };
-      // a photo that takes a worker past its time limit is kept unmeasured (noted), not lost
-      if (err instanceof CheckTimedOut) return { problems: [], header, notes: { measureUnchecked: 1 } }; // prettier-ignore
-      throw err;
+      return await threadChecks(pool, contentChecks, { side, bytes, header, journey });
+    } finally {
+      entry.release();
     }
-    const local = measureProblems(measures);
-    if (local.length > 0) return { problems: local, header, measures };
-    const content = await contentChecks({ side, bytes, header, journey });
-    return { problems: content.problems, header, measures, notes: content.notes };
   };
+}
+
+/** The checks that run in the image threads: the measures, then the content checks. */
+async function threadChecks(
+  pool: QualityPool,
+  contentChecks: ContentChecks,
+  input: { side: CaptureSide; bytes: Buffer; header: ImageHeader; journey: CaptureJourney },
+): Promise<CaptureReport> {
+  const { header } = input;
+  let measures: Measures;
+  try {
+    measures = await pool.measure(input.bytes, header.format);
+  } catch (err) {
+    if (err instanceof UndecodableImage) return { problems: [NOT_AN_IMAGE] };
+    if (err instanceof CheckTimedOut) return { problems: [checkUnavailable(err.message)], header };
+    throw err;
+  }
+  const local = measureProblems(measures);
+  if (local.length > 0) return { problems: local, header, measures };
+  const content = await contentChecks(input);
+  return { problems: content.problems, header, measures, notes: content.notes };
 }

@@ -2,16 +2,16 @@
 // DL or ID card: its PDF417 must decode), mrz_unreadable (the passport page: its MRZ must read with
 // valid check digits) and no_face (the selfie, and the portrait on the document front or passport
 // page in the face journey). checkCapture runs them only on images that passed the local checks.
-// A check that cannot run (over its time, or its thread failed) fails open: the image is accepted
-// with a note in its quality record and a warning logged, so a slow check never costs the person
-// their capture.
+// A check that cannot run (over its time, or its thread failed) never accepts the image: the
+// report's problem is check_unavailable (the person sends it again; no retake is spent for it),
+// with a warning logged.
 import type { CaptureSide, SessionDocumentType } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
 import type { JourneyType } from '../domain/sessionJourney.ts';
 import type { ImageHeader } from './imageHeader.ts';
 import type { MrzReader } from './mrzReader.ts';
 import type { QualityPool } from './qualityPool.ts';
-import type { ProblemFound } from './qualityRules.ts';
+import { checkUnavailable, type ProblemFound } from './qualityRules.ts';
 
 export interface CaptureJourney {
   journeyType: JourneyType;
@@ -27,7 +27,7 @@ export interface ContentCheckInput {
 
 export interface ContentReport {
   problems: ProblemFound[];
-  /** figures kept with the image's quality record (faceShare, barcodeRead, mrzUnchecked...) */
+  /** figures kept with the image's quality record (faceShare, barcodeRead, mrzRead...) */
   notes: Record<string, number>;
 }
 
@@ -67,11 +67,13 @@ export function imageContentChecks(deps: ContentCheckDeps): ContentChecks {
         const problem = await RUN[check](deps, input, report.notes);
         if (problem) report.problems.push(problem);
       } catch (err) {
+        const reason = (err as Error).message;
         report.notes[`${check}Unchecked`] = 1;
         deps.logger.warn(
-          { side: input.side, check, reason: (err as Error).message },
-          'capture content check did not run; image accepted unchecked',
+          { side: input.side, check, reason },
+          'capture content check did not run; the person is asked to send the image again',
         );
+        return { problems: [checkUnavailable(reason)], notes: report.notes };
       }
     }
     return report;
@@ -114,7 +116,10 @@ const RUN: Record<Check, Runner> = {
     notes.faceShare = face.share;
     if (face.found) return undefined;
     // a greyscale portrait on a document has no skin colour to find: say nothing, not refuse
-    if (!face.colour && side !== 'selfie') throw new Error('a greyscale document: no skin to find');
+    if (!face.colour && side !== 'selfie') {
+      notes.faceGreyscale = 1;
+      return undefined;
+    }
     return side === 'selfie'
       ? {
           code: 'no_face',

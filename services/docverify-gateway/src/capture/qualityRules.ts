@@ -63,3 +63,11 @@ export const NOT_AN_IMAGE: ProblemFound = {
   code: 'not_an_image',
   message: 'the file is not a JPEG, PNG or WebP image that can be read',
 };
+
+/** The check did not run (`why`): never an accepted image, never a spent retake. */
+export function checkUnavailable(why: string): ProblemFound {
+  return { code: 'check_unavailable', message: `the image could not be checked (${why}): send it again in a moment` }; // prettier-ignore
+}
+
+export const uncheckedIn = (problems: ProblemFound[]): boolean =>
+  problems.some((p) => p.code === 'check_unavailable');

@@ -1,5 +1,5 @@
 // What the person does on the capture page: consent, choose the document, capture each side
-// (checked, counted against its retries), submit. Each acts on the live session of the token.
+// (checked, counted against its retries unless the check could not run), submit. Each acts on the live session of the token.
 import { randomUUID } from 'node:crypto';
 import {
   CONSENT_TEXT_VERSION,
@@ -9,6 +9,7 @@ import {
   type SessionState,
 } from '@idv/contracts';
 import { ConflictError, InputError } from '@idv/errors';
+import { uncheckedIn } from '../capture/qualityRules.ts';
 import { attemptsAllowed } from '../domain/captureSettings.ts';
 import { sidesOf } from '../domain/sessionJourney.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
@@ -87,10 +88,18 @@ export async function captureImage(
   if (!sidesOf(session.documentType, session.journeyType).includes(side))
     throw new ConflictError(`${side} is not part of this journey`);
   const allowed = attemptsAllowed(side, session.settings);
+  const noneLeft = () => new ConflictError(`no retakes of ${side} are left (${allowed} allowed)`);
+  if (attemptsLeft(session, side) === 0) throw noneLeft();
+  const report = await deps.checkCapture(side, bytes, session, {
+    sessionId: session.id,
+    communityId: session.communityId,
+  });
+  // a check that did not run judged nothing: the image is not kept and costs no retake
+  if (uncheckedIn(report.problems))
+    return { side, accepted: false, problems: report.problems, attemptsLeft: attemptsLeft(session, side) }; // prettier-ignore
   const used = await deps.sessions.countAttempt(session.id, side, allowed);
   if (used === undefined)
-    throw new ConflictError(`no retakes of ${side} are left (${allowed} allowed)`);
-  const report = await deps.checkCapture(side, bytes, session);
+    throw new ConflictError(`no retakes of ${side} are left, or the session stopped capturing`);
   let accepted = report.problems.length === 0 && report.header !== undefined;
   if (accepted && report.header) {
     accepted = await deps.images.accept(session.id, {
