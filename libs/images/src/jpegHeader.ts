@@ -8,8 +8,15 @@
 // (decode.ts). Bytes between segments that are no marker are skipped to the next FF, as libjpeg
 // does. The walk takes at most MAX_STEPS markers and fill bytes: real headers take a few dozen,
 // and a crafted file of nothing but markers must not hold the event loop for its whole length.
+// The scans (SOS) are counted over the whole file and more than MAX_SCANS refused as over_limit:
+// a progressive decoder walks every block once per scan, so a ~1 MB file of thousands of tiny
+// scans would run for as long as it is let. The count is a byte search for FF DA after the first
+// scan: entropy data stuffs every FF as FF 00, so FF DA there is a marker, but FF DA inside the
+// body of a later segment (a table or APPn between scans) counts too. That over-counts only
+// crafted files, never a real one, and the bound stays a bound: real progressive files from
+// cameras and libjpeg have about 10 scans.
 import type { ImageHeader } from './header.ts';
-import { malformed } from './refusal.ts';
+import { ImageRefused, malformed } from './refusal.ts';
 
 const SOI = 0xd8;
 const EOI = 0xd9;
@@ -25,6 +32,8 @@ const standsAlone = (m: number) => m === 0x00 || m === 0x01 || (m >= 0xd0 && m <
 
 const refuse = (why: string) => malformed('JPEG', why);
 const MAX_STEPS = 1024;
+/** Scans a JPEG may have: libjpeg's progressive files have 10, a baseline one 1 (or 1 per component). */
+export const MAX_SCANS = 32;
 
 interface Frame {
   width: number;
@@ -55,6 +64,7 @@ export function jpegHeader(bytes: Buffer): ImageHeader {
     }
     if (marker === SOS) {
       if (!frame) throw refuse('a scan before the frame header');
+      countScans(bytes, at + length);
       break;
     }
     at += length;
@@ -62,6 +72,16 @@ export function jpegHeader(bytes: Buffer): ImageHeader {
   if (!frame) throw refuse('no frame header (SOF)');
   return { format: 'jpeg', ...frame, interlaced: false };
 }
+
+/** Refuses a file with over MAX_SCANS scans: the first, then every FF DA from `at` on (see the top). */
+function countScans(bytes: Buffer, at: number): void {
+  let scans = 1;
+  for (let ff = bytes.indexOf(SOS_MARKER, at); ff >= 0; ff = bytes.indexOf(SOS_MARKER, ff + 2)) {
+    if (++scans > MAX_SCANS)
+      throw new ImageRefused('over_limit', `the JPEG has more than ${MAX_SCANS} scans, over the limit of ${MAX_SCANS}`); // prettier-ignore
+  }
+}
+const SOS_MARKER = Buffer.from([0xff, SOS]);
 
 /** The next marker at or after `at`: skips bytes that are no FF, and fill bytes FF FF. */
 function nextMarker(

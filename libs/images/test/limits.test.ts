@@ -2,7 +2,13 @@
 // counted; each refusal carries the HTTP status it stands for (413, 415, 422).
 import { expect } from 'chai';
 import { toHttpError, errorBody } from '@idv/http';
-import { jpegStuffedDecoy, pngBomb, pngHeaderOnly } from '../../../test/support/craftedImages.ts';
+import { documentImage, jpeg } from '../../../test/support/captureImages.ts';
+import {
+  jpegSegment,
+  jpegStuffedDecoy,
+  pngBomb,
+  pngHeaderOnly,
+} from '../../../test/support/craftedImages.ts';
 import { admitImage, DEFAULT_IMAGE_LIMITS, ImageRefused } from '../src/index.ts';
 
 function refused(bytes: Buffer, limits = DEFAULT_IMAGE_LIMITS): ImageRefused {
@@ -42,6 +48,22 @@ describe('image limits', () => {
 
   it('refuses the FF 00 crafted JPEG over the pixel cap by its true frame', () => {
     expect(refused(jpegStuffedDecoy()).message).to.equal('the image is 8000x6700 pixels, over the limit of 50 megapixels'); // prettier-ignore
+  });
+
+  it('refuses a JPEG of over 32 scans (the progressive one that held a decoder), at once; 32 pass', async () => {
+    const real = await jpeg(documentImage(320, 200));
+    expect(real.subarray(-2).equals(Buffer.from([0xff, 0xd9]))).to.equal(true);
+    // a minimal scan: one component, spectral 0-63, one byte of entropy data with a stuffed FF
+    const scan = Buffer.concat([jpegSegment(0xda, Buffer.from([1, 1, 0, 0, 63, 0])), Buffer.from([0x12, 0xff, 0x00])]); // prettier-ignore
+    const withScans = (extra: number) => Buffer.concat([real.subarray(0, -2), ...Array<Buffer>(extra).fill(scan), real.subarray(-2)]); // prettier-ignore
+    expect(admitImage(withScans(31), DEFAULT_IMAGE_LIMITS)).to.include({ width: 320, height: 200 });
+    const crafted = withScans(20_000); // ~220 KB of scans
+    const started = process.hrtime.bigint();
+    const err = refused(crafted);
+    console.log(`      ${crafted.length} bytes of 20001 scans refused in ${Number(process.hrtime.bigint() - started) / 1000} µs`); // prettier-ignore
+    expect(err).to.include({ reason: 'over_limit', status: 422 });
+    expect(err.message).to.equal('the JPEG has more than 32 scans, over the limit of 32');
+    expect(refused(withScans(32)).reason).to.equal('over_limit');
   });
 
   it('maps each refusal to its status and the standard error body', () => {
