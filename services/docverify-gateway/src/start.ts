@@ -118,6 +118,7 @@ export async function startDocverifyGateway(
         perCommunity: settings.CAPTURE_CHECKS_PER_COMMUNITY,
         total: settings.CAPTURE_CHECKS_QUEUED,
       }),
+      logger,
     ),
     publicUrl: settings.DOCVERIFY_PUBLIC_URL,
     runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,

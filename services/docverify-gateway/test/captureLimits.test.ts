@@ -46,6 +46,18 @@ describe('capture checks: image limits before decoding', function () {
     expect(sent).to.deep.equal(['png']);
   }); // prettier-ignore
 
+  it('a thread that died or a task that failed answers check_unavailable, logged at warn, never throws', async () => {
+    const warned: unknown[] = [];
+    const logger = { warn: (...args: unknown[]) => void warned.push(args) };
+    for (const failure of [new Error('Worker terminated due to reaching memory limit: JS heap out of memory'), new TypeError('task blew up')]) {
+      const failing = { measure: async () => { throw failure; } } as unknown as QualityPool;
+      const report = await captureChecker(failing, noContentChecks, undefined, logger)('front', await png(documentImage()), journey);
+      expect(report.problems.map((p) => p.code)).to.deep.equal(['check_unavailable']);
+      expect(report.header?.format).to.equal('png');
+    }
+    expect(warned).to.have.length(2);
+  }); // prettier-ignore
+
   it('decodes and measures a 16-bit PNG within the limits', async () => {
     const pool = new QualityPool(1);
     try {

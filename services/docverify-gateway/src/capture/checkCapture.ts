@@ -5,9 +5,12 @@
 // (not_an_image, its message saying why), counted against the side's retakes like any other.
 // A check that did not run (its threads busy for its session, community or gateway: see
 // checkAdmission.ts; a measure or content check out of time) is never an accepted image: the
-// verdict is check_unavailable, which captureActions neither keeps nor counts as a retake.
+// verdict is check_unavailable, which captureActions neither keeps nor counts as a retake. So is a
+// check whose thread crashed or whose task failed (any error but the image's refusal): logged at
+// warn, never a 500.
 import type { CaptureSide } from '@idv/contracts';
 import { admitImage, ImageRefused } from '@idv/images';
+import type { Logger } from '@idv/observability';
 import type { CheckAdmission, CheckOwner } from './checkAdmission.ts';
 import type { CaptureJourney, ContentChecks } from './contentChecks.ts';
 import type { ImageHeader } from './imageHeader.ts';
@@ -43,6 +46,7 @@ export function captureChecker(
   pool: QualityPool,
   contentChecks: ContentChecks,
   admission?: CheckAdmission,
+  logger?: Pick<Logger, 'warn'>,
 ): CheckCapture {
   return async (side, bytes, journey, owner) => {
     let header: ImageHeader;
@@ -61,6 +65,10 @@ export function captureChecker(
     if ('busy' in entry) return { problems: [checkUnavailable(entry.busy)], header };
     try {
       return await threadChecks(pool, contentChecks, { side, bytes, header, journey });
+    } catch (err) {
+      // a thread that died or a task that failed judged nothing: the image is asked for again
+      logger?.warn({ side, reason: (err as Error)?.message ?? String(err) }, 'capture check failed'); // prettier-ignore
+      return { problems: [checkUnavailable('the check failed')], header };
     } finally {
       entry.release();
     }
