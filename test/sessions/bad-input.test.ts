@@ -1,6 +1,7 @@
 // Bad input everywhere a session is touched: each gets its clear 4xx with the error body (never a
 // 500 or a hang), and nothing already captured is lost.
 import { expect } from 'chai';
+import http from 'node:http';
 import { CONSENT_TEXT_VERSION, type SessionView } from '@idv/contracts';
 import {
   blurred,
@@ -123,6 +124,72 @@ describe('sessions: bad input gets a clear 4xx', function () {
     expect((await page.put('front', Buffer.alloc(0), 'image/png')).status).to.equal(400);
     // none of these counted as an attempt
     expect((await page.get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({});
+  }); // prettier-ignore
+
+  /**
+   * A PUT of `total` bytes written as fast as the gateway reads them; writing stops when the answer
+   * arrives, and with `hold` the request stays open after the bytes until aborted.
+   */
+  const rawUpload = (token: string, total: number, opts: { contentLength?: number; hold?: boolean } = {}) => {
+    let sent = 0;
+    const req = http.request(`${w.url}/capture-api/images/front`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png', ...(opts.contentLength ? { 'content-length': String(opts.contentLength) } : {}) },
+    });
+    req.on('error', () => {}); // the gateway closes a refused upload's connection
+    const response = new Promise<{ status: number; retryAfter: string | undefined; body: unknown; sentBefore: number }>((resolve, reject) => {
+      req.on('response', (res) => {
+        const sentBefore = sent;
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('error', reject);
+        res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: JSON.parse(text) as unknown, sentBefore }));
+      });
+    });
+    let answered = false;
+    void response.finally(() => (answered = true));
+    void (async () => {
+      const chunk = Buffer.alloc(64 * 1024, 7);
+      while (!answered && !req.destroyed && sent < total) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (!req.write(chunk.subarray(0, n))) await Promise.race([new Promise((r) => req.once('drain', r)), response.catch(() => {})]);
+      }
+      if (!answered && !opts.hold) req.end();
+    })();
+    return { response, abort: () => req.destroy() };
+  }; // prettier-ignore
+
+  it('uploads: an unknown token is refused before its body is read; one upload per session at a time (429), released on abort', async () => {
+    // 20 MB with no length (the 413 on Content-Length does not apply): answered 404 while the client is still sending
+    const unknown = await rawUpload('A'.repeat(43), 20 * 1024 * 1024).response;
+    console.log(`      unknown token: ${unknown.status} after ${Math.round(unknown.sentBefore / 1024)} KB of 20 MB`);
+    expect(unknown.status).to.equal(404);
+    isErrorBody(unknown.body, 404);
+    // what was sent sits in the loopback's socket buffers (a few MB), not in the gateway
+    expect(unknown.sentBefore).to.be.below(10 * 1024 * 1024);
+    const { page } = await capturing('DL');
+    const token = tokenOf((await page.get<{ handoffUrl: string }>('/session')).body.handoffUrl);
+    // an upload of the session held open, its body half sent
+    const held = rawUpload(token, 1000, { contentLength: 900 * 1024, hold: true });
+    await new Promise((r) => setTimeout(r, 500));
+    const second = await page.put('front', w.images.front);
+    expect(second.status).to.equal(429);
+    isErrorBody(second.body, 429);
+    expect((second.body as { message: string }).message).to.contain('another photo of this session is being uploaded');
+    const withHeader = await rawUpload(token, 10).response;
+    expect(withHeader.status).to.equal(429);
+    expect(Number(withHeader.retryAfter)).to.be.at.least(1);
+    held.abort();
+    // the aborted upload released its place: the next one is read and checked
+    let next = await page.put('front', w.images.front);
+    for (let i = 0; i < 20 && next.status === 429; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      next = await page.put('front', w.images.front);
+    }
+    expect(next.status).to.equal(200);
+    expect((next.body as { accepted: boolean }).accepted).to.equal(true);
+    // none of the refused uploads counted as an attempt
+    expect((await page.get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({ front: 1 });
   }); // prettier-ignore
 
   it('checks each capture, counts it, refuses retakes beyond retryCount and keeps what passed', async () => {

@@ -15,6 +15,7 @@ import {
   NotFound,
   parseBody,
   PayloadTooLarge,
+  TooManyRequests,
   Unauthorized,
   UnsupportedMediaType,
   type Route,
@@ -26,12 +27,15 @@ import {
   giveConsent,
   submitCapture,
 } from '../sessions/captureActions.ts';
+import { UploadAdmission } from '../capture/uploadAdmission.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
-import { livePageSession, pageView, sessionOfToken } from '../sessions/pageSession.ts';
+import { livePageSession, pageView, refuseEnded, sessionOfToken } from '../sessions/pageSession.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 
 export interface CaptureApiDeps extends SessionDeps {
   maxImageBytes: number;
+  /** upload bytes this gateway reads at once (uploadAdmission.ts); 64 MiB when absent */
+  uploadBytesInFlight?: number;
 }
 
 /** The bearer token of the request, checked for shape only (the session lookup follows). */
@@ -54,13 +58,41 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
   const guards = [bearerToken];
   const mediaTypes: readonly string[] = CAPTURE_MEDIA_TYPES;
   /** 415 and 413 before the body is read; the raw parser holds the limit for bodies of no length */
-  const imageBody = (req: Request, _res: Response, next: NextFunction) => {
+  const imageBody = (req: Request, res: Response, next: NextFunction) => {
     const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const refuse = (err: Error) => (res.set('Connection', 'close'), next(err));
     if (!mediaTypes.includes(type))
-      return next(new UnsupportedMediaType(`the image must be one of ${mediaTypes.join(', ')}`));
+      return refuse(new UnsupportedMediaType(`the image must be one of ${mediaTypes.join(', ')}`));
     if (Number(req.get('content-length') ?? 0) > deps.maxImageBytes)
-      return next(new PayloadTooLarge(`the image is larger than ${deps.maxImageBytes} bytes`));
+      return refuse(new PayloadTooLarge(`the image is larger than ${deps.maxImageBytes} bytes`));
     next();
+  };
+  const uploads = new UploadAdmission(deps.uploadBytesInFlight);
+  /**
+   * Before a byte of the body is read: the token must name a live session (404, 410 as the
+   * handler would answer), and the upload must fit the bytes in flight, one upload of a session
+   * sending its body at a time (429 otherwise: uploadAdmission.ts). A refused upload's connection
+   * closes rather than reading the body; an admitted one is released when its response closes,
+   * finished or aborted.
+   */
+  const admitUpload = (req: Request, res: Response, next: NextFunction) => {
+    void (async () => {
+      const session = await sessionOfToken(deps, tokenOf(res));
+      refuseEnded(session);
+      const length = Number(req.get('content-length') ?? NaN); // none: as much as the parser takes
+      const declared = Number.isSafeInteger(length) && length >= 0 ? length : deps.maxImageBytes;
+      const entry = uploads.enter(session.id, declared);
+      if ('busy' in entry) throw new TooManyRequests(`${entry.busy}: send it again in a moment`, 2); // prettier-ignore
+      req.once('end', entry.bodyRead);
+      res.once('close', entry.release);
+      if (res.destroyed) entry.release();
+    })().then(
+      () => next(),
+      (err: unknown) => {
+        res.set('Connection', 'close');
+        next(err);
+      },
+    );
   };
   const raw = express.raw({ type: () => true, limit: deps.maxImageBytes });
   const base = '/capture-api';
@@ -114,13 +146,13 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
     {
       method: 'PUT',
       path: `${base}/images/:side`,
-      guards: [...guards, imageBody, raw],
+      guards: [...guards, imageBody, admitUpload, raw],
       jsonBody: false,
       doc: {
         summary:
-          'one capture of a side (front, back, passport, selfie), the raw image as the body (image/jpeg, image/png or image/webp, at most SESSION_IMAGE_MAX_BYTES): checked, kept if it passes, counted against the retries. 409: side not in the journey or no retakes left; 413 too large; 415 other media types',
+          'one capture of a side (front, back, passport, selfie), the raw image as the body (image/jpeg, image/png or image/webp, at most SESSION_IMAGE_MAX_BYTES): checked, kept if it passes, counted against the retries. 409: side not in the journey or no retakes left; 413 too large; 415 other media types; 429 (Retry-After) while another upload of the session, or too many uploads of the gateway, are being read',
         response: CaptureImageVerdict,
-        errors: [401, 409, 410, 413, 415],
+        errors: [401, 409, 410, 413, 415, 429],
       },
       handler: async (req, res) => {
         const side = String(req.params.side);
