@@ -4,6 +4,7 @@
 // provider sandbox reads (services/provider-sandbox/README.md).
 import { deflateSync } from 'node:zlib';
 import { Jimp } from 'jimp';
+import { pngChunk } from './craftedImages.ts';
 
 type Image = InstanceType<typeof Jimp>;
 
@@ -160,27 +161,6 @@ export function blurred(image: Image, radius = 12): Image {
   const copy = image.clone();
   copy.blur(radius);
   return copy;
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, body: Buffer): Buffer {
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(body.length);
-  const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typed));
-  return Buffer.concat([head, typed, crc]);
 }
 
 /** PNG bytes; each fixture name becomes a tEXt chunk `fixture`, right after IHDR. */
