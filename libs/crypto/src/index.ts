@@ -10,7 +10,7 @@ export {
 } from './keys.ts';
 export { deriveSharedKey, KeyAgreement } from './sharedKey.ts';
 export { encrypt, decrypt, DecryptError } from './cipher.ts';
-export { ECDSA_SIGNERS, isLowS, signMessage, toLowS, verifyMessage, type Signer } from './ecdsa.ts';
+export { ECDSA_SIGNERS, signMessage, toLowS, verifyMessage, type Signer } from './ecdsa.ts';
 export { createSecretBox, hashLicenceKey, randomToken, type SecretBox } from './secretBox.ts';
 export {
   signCallback,

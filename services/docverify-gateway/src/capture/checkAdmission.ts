@@ -3,6 +3,7 @@
 // check is not queued at all: the upload answers check_unavailable at once (no retake spent), so
 // one session or one community cannot line the threads' queue up and make everyone else wait.
 // The counts are this replica's own: each gateway process guards its own threads.
+import { CommunityShare } from '../verification/communityShare.ts';
 
 export interface CheckOwner {
   sessionId: string;
@@ -16,21 +17,22 @@ export interface CheckBounds {
 
 export class CheckAdmission {
   private readonly sessions = new Set<string>();
-  private readonly communities = new Map<string, number>();
+  private readonly communities: CommunityShare;
   private total = 0;
 
-  constructor(private readonly bounds: CheckBounds) {}
+  constructor(private readonly bounds: CheckBounds) {
+    this.communities = new CommunityShare(bounds.perCommunity);
+  }
 
   /** A release to call once the check is done, or why the check may not be queued now. */
   enter(owner: CheckOwner): { release: () => void } | { busy: string } {
     if (this.sessions.has(owner.sessionId))
       return { busy: 'another photo of this session is being checked' };
-    const community = this.communities.get(owner.communityId) ?? 0;
-    if (community >= this.bounds.perCommunity)
+    if (this.communities.running(owner.communityId) >= this.bounds.perCommunity)
       return { busy: "this service's image checks are all busy" };
     if (this.total >= this.bounds.total) return { busy: 'the image checks are all busy' };
     this.sessions.add(owner.sessionId);
-    this.communities.set(owner.communityId, community + 1);
+    this.communities.take(owner.communityId);
     this.total += 1;
     let released = false;
     return {
@@ -38,9 +40,7 @@ export class CheckAdmission {
         if (released) return;
         released = true;
         this.sessions.delete(owner.sessionId);
-        const left = (this.communities.get(owner.communityId) ?? 1) - 1;
-        if (left > 0) this.communities.set(owner.communityId, left);
-        else this.communities.delete(owner.communityId);
+        this.communities.release(owner.communityId);
         this.total -= 1;
       },
     };

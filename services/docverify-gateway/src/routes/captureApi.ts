@@ -34,8 +34,6 @@ import type { SessionRecord } from '../store/sessionRecord.ts';
 
 export interface CaptureApiDeps extends SessionDeps {
   maxImageBytes: number;
-  /** upload bytes this gateway reads at once (uploadAdmission.ts); 64 MiB when absent */
-  uploadBytesInFlight?: number;
 }
 
 /** The bearer token of the request, checked for shape only (the session lookup follows). */
@@ -67,7 +65,7 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
       return refuse(new PayloadTooLarge(`the image is larger than ${deps.maxImageBytes} bytes`));
     next();
   };
-  const uploads = new UploadAdmission(deps.uploadBytesInFlight);
+  const uploads = new UploadAdmission();
   /**
    * Before a byte of the body is read: the token must name a live session (404, 410 as the
    * handler would answer), and the upload must fit the bytes in flight, one upload of a session

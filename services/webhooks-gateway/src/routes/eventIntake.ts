@@ -39,7 +39,7 @@ function eventData(body: unknown, sharedKey: Buffer): unknown {
 function refusePlatformEvent(eventName: EventName, refused: ReadonlySet<string>): void {
   if (!refused.has(eventName)) return;
   throw new Forbidden(
-    `${eventName} is emitted by the platform itself (the ${platformEmitter(eventName) ?? 'platform'} ` +
+    `${eventName} is emitted by the platform itself (the ${platformEmitter(eventName)!} ` +
       'service) and this platform refuses it at the event intake (WEBHOOK_INTAKE_REFUSE_PLATFORM_EVENTS)',
   );
 }
