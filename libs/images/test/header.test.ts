@@ -72,11 +72,13 @@ describe('image headers', function () {
     }); // prettier-ignore
 
     it('the decoder is held to the pixel cap too, for a frame header the walk would not see', async () => {
-      // as if admitted at 1000x700: the decoder finds the 8000x6700 frame and refuses it itself
-      const seen = { format: 'jpeg' as const, width: 1000, height: 700, channels: 3, bitsPerChannel: 8, interlaced: false }; // prettier-ignore
-      const err = await decodeImage(jpegStuffedDecoy(), seen, DEFAULT_IMAGE_LIMITS).catch((e: unknown) => e); // prettier-ignore
+      // a real 640x400 JPEG as if admitted at 320x200 under a cap of 0.2 megapixels: the decoder
+      // reads the true frame and refuses it itself
+      const seen = { format: 'jpeg' as const, width: 320, height: 200, channels: 3, bitsPerChannel: 8, interlaced: false }; // prettier-ignore
+      const limits = { ...DEFAULT_IMAGE_LIMITS, maxPixels: 200_000 };
+      const err = await decodeImage(await jpeg(documentImage(640, 400)), seen, limits).catch((e: unknown) => e); // prettier-ignore
       expect(err).to.be.instanceOf(ImageRefused).and.include({ reason: 'undecodable' });
-      expect((err as Error).message).to.match(/maxResolutionInMP limit exceeded/);
+      expect((err as Error).message).to.match(/Input image exceeds pixel limit/);
     });
 
     it('a file of nothing but markers is refused after a bounded walk', () => {
