@@ -4,8 +4,16 @@
 // (RUNS_PER_COMMUNITY, here a quarter of 16), a run over it is parked in the broker instead of a
 // slot, and B's runs give up their slots between retries (parked until their backoff passed), so
 // they end failed after their bounded retries, not by holding slots until their deadline.
+//
+// And per tenant (review of issue 25): tenant B with four communities, each flooding runs whose
+// verifier never answers (a connector queue no worker takes from), held the gateway's 16 slots
+// with four runs per community; its communities together now hold at most the tenant's share.
 import { expect } from 'chai';
-import { CONSENT_TEXT_VERSION, type VerifyRequest } from '@idv/contracts';
+import amqp from 'amqplib';
+import { IdvClient } from '@idv/client';
+import { connectorQueue, CONSENT_TEXT_VERSION, type VerifyRequest } from '@idv/contracts';
+import { LicenceStore, TenantStore } from '@idv/platform';
+import { deleteQueues } from './support/amqpCleanup.ts';
 import { freePort } from './support/freePort.ts';
 import { eventually, startSessionWorld, type SessionWorld } from './support/sessionWorld.ts';
 
@@ -97,5 +105,80 @@ describe('verification runs: a community flooding its dead verifier does not sta
     const metrics = await (await fetch(`${w.url}/metrics`)).text();
     expect(metrics).to.match(/docverify_runs_parked_total\{reason="fair_share"[^}]*\} [1-9]/);
     expect(metrics).to.match(/docverify_runs_parked_total\{reason="retry"[^}]*\} [1-9]/);
+  });
+});
+
+describe('verification runs: a tenant with many communities holds no more than its share', function () {
+  this.timeout(150_000);
+  const COMMUNITIES = 4;
+  const RUNS_EACH = 6; // 24 in all, more than the 16 slots
+  let w: SessionWorld;
+  let flooder: IdvClient;
+  let stalled: string;
+
+  before(async () => {
+    // a try of B waits RUN_ATTEMPT_MS for its connector: far longer than the test looks
+    w = await startSessionWorld({
+      name: 'tenant-share',
+      platform: { ASYNC_VERIFY_DEADLINE_MS: '120000', RUN_ATTEMPT_MS: '90000', RUN_RETRIES: '0' },
+    });
+    const db = w.platform.database.db;
+    const tenantId = w.platform.otherCommunity.tenantId;
+    const tenants = new TenantStore(db);
+    const communities = [w.platform.otherCommunity];
+    for (let i = 1; i < COMMUNITIES; i++)
+      communities.push(await tenants.createCommunity(tenantId, `${communities[0]!.name}-${i}`));
+    const licence = await new LicenceStore(db).create({ level: 'service', communityIds: communities.map((c) => c.id) });
+    flooder = new IdvClient({ baseUrl: w.url, licenseKey: licence.licenseKey });
+    // B's verifiers' connector type has no worker here: its jobs wait in a queue nobody takes from
+    stalled = connectorQueue('face_compare_a', w.platform.env.CONNECTOR_QUEUE_PREFIX);
+    const connection = await amqp.connect(w.platform.env.AMQP_URL!);
+    await (await connection.createChannel()).assertQueue(stalled, { durable: false });
+    await connection.close();
+    for (const [i, c] of communities.entries()) {
+      const verifier = await flooder.request('PUT', `/verifier/community/${c.id}`, { name: 'stalled faces', tag: 'stalled', type: 'face_compare_a', connectorUrl: w.sandbox.url, config: {} });
+      const config = await flooder.request('PUT', `/verificationConfig/community/${c.id}`, { tenantId, tag: `kyc-t${i}`, face_compare: [{ verifier: 'stalled' }] });
+      expect([verifier.status, config.status], JSON.stringify([verifier.body, config.body])).to.deep.equal([200, 200]);
+    }
+  }); // prettier-ignore
+  after(async () => {
+    await w?.stop();
+    if (stalled) await deleteQueues(w.platform.env.AMQP_URL!, [stalled]);
+  });
+
+  it("keeps A's async run prompt while B's four communities flood runs that never get an answer", async () => {
+    const flood = await Promise.all(
+      Array.from({ length: COMMUNITIES * RUNS_EACH }, (_, i) =>
+        flooder.verifyAsync({
+          dvcID: `kyc-t${i % COMMUNITIES}`,
+          verifications: ['face_compare'],
+          document: { id: `doc-t${i}`, type: 'selfie', liveId: w.images.selfie.toString('base64'), image2: Buffer.from('FACE:testy').toString('base64') },
+        }),
+      ),
+    ); // prettier-ignore
+    const db = w.platform.database.db;
+    const ids = flood.map((f) => f.verificationId);
+    const startedOfB = async () =>
+      Number(
+        ((await db('docverify.verification_runs').whereIn('id', ids).where('starts', '>', 0).count({ n: '*' }).first()) as { n: string }).n,
+      ); // prettier-ignore
+    // B's tries that got a slot hold it: wait until they did
+    await eventually('B runs in their slots', async () =>
+      (await startedOfB()) >= 4 ? true : undefined,
+    );
+
+    const a = w.client('service');
+    const { verificationId } = await a.verifyAsync({
+      dvcID: 'kyc-session',
+      verifications: ['face_compare', 'face_liveness'],
+      document: { id: 'doc-a', type: 'selfie', liveId: w.images.selfie.toString('base64'), image2: Buffer.from('FACE:testy').toString('base64') },
+    }); // prettier-ignore
+    // before: B's 16 tries held every slot for RUN_ATTEMPT_MS (90 s), A's run waited behind them
+    const run = await a.waitForVerification(verificationId, { intervalMs: 50, timeoutMs: 30_000 });
+    expect(run.status).to.equal('completed');
+    // B's communities together were held to the tenant's share (a quarter of 16), none tried twice
+    expect(await startedOfB()).to.equal(4);
+    const metrics = await (await fetch(`${w.url}/metrics`)).text();
+    expect(metrics).to.match(/docverify_runs_parked_total\{reason="fair_share"[^}]*\} [1-9]/);
   });
 });

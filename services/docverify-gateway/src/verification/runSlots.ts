@@ -1,18 +1,23 @@
 // This gateway's slots for verification runs (RUNS_PREFETCH) and what a run message from the runs
-// queue gets: a retry still backing off is parked again; a run of a community already at its share
-// on this gateway is deferred (parked for the shortest wait, no retry counted), so one community's
-// backlog waits behind its own work and never holds the slots others need; any other run gets a
-// slot for one try, and a try no verifier could serve parks the run until its retry, its slot free.
+// queue gets: a retry still backing off is parked again; a run whose tenant (all its communities
+// together) or community is already at its share on this gateway is deferred (parked for the
+// shortest wait, no retry counted), so one tenant's backlog waits behind its own work and never
+// holds the slots others need; any other run gets a slot for one try (waiting its turn when every
+// slot is taken), and a try no verifier could serve parks the run until its retry, its slot free.
 import { RequeueMessageError } from '@idv/broker';
 import { RUN_WAIT_TIERS_MS, type VerificationRunMessage } from '@idv/contracts';
 import { waitTier } from '../domain/runRetries.ts';
-import type { CommunityShare } from './communityShare.ts';
+import type { CommunityTenants } from './communityTenants.ts';
 import { processRun, type ProcessDeps } from './processRun.ts';
 import type { RunQueue } from './runQueue.ts';
+import type { RunShares } from './runShares.ts';
+import type { SlotPool } from './slotPool.ts';
 
 export interface RunSlotsDeps extends ProcessDeps {
   runQueue: RunQueue;
-  share: CommunityShare;
+  shares: RunShares;
+  slotPool: SlotPool;
+  communityTenants: CommunityTenants;
   onRunParked: (reason: 'fair_share' | 'retry') => void;
 }
 
@@ -36,18 +41,25 @@ export function runSlots(deps: RunSlotsDeps, signal: AbortSignal) {
     if (backingOff !== undefined) return park(message, backingOff);
     const communityId = message.communityId ?? (await deps.runs.get(runId))?.communityId;
     if (!communityId) return; // no such run
-    if (!deps.share.take(communityId)) {
+    const owner = { tenantId: await deps.communityTenants.tenantOf(communityId), communityId };
+    if (!deps.shares.take(owner)) {
       deps.onRunParked('fair_share');
       return park({ ...message, communityId }, SHORTEST_WAIT_MS);
     }
     try {
-      const tried = await processRun(deps, runId, signal);
-      if ('over' in tried) return;
-      deps.onRunParked('retry');
-      const tier = waitTier(RUN_WAIT_TIERS_MS, tried.retryAt - Date.now()) ?? SHORTEST_WAIT_MS;
-      await park({ runId, communityId, notBefore: tried.retryAt }, tier);
+      // within its shares: a slot is its turn, however many others wait (see runPrefetch)
+      await deps.slotPool.acquire();
+      try {
+        const tried = await processRun(deps, runId, signal);
+        if ('over' in tried) return;
+        deps.onRunParked('retry');
+        const tier = waitTier(RUN_WAIT_TIERS_MS, tried.retryAt - Date.now()) ?? SHORTEST_WAIT_MS;
+        await park({ runId, communityId, notBefore: tried.retryAt }, tier);
+      } finally {
+        deps.slotPool.release();
+      }
     } finally {
-      deps.share.release(communityId);
+      deps.shares.release(owner);
     }
   };
 }
