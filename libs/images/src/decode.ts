@@ -50,10 +50,12 @@ export async function decodeImage(
     if (err instanceof ImageRefused) throw err;
     throw new ImageRefused('undecodable', `the ${header.format} image does not decode: ${(err as Error).message}`); // prettier-ignore
   }
-  // turned upright by its EXIF orientation, which may swap the sides
+  // turned upright by its EXIF orientation, which may swap the sides; a scaled one may round apart
   const [width, height] = fitted(header, options.maxSide);
-  const upright = bitmap.width === width && bitmap.height === height;
-  const turned = bitmap.width === height && bitmap.height === width;
+  const slack = width === header.width && height === header.height ? 0 : 1;
+  const near = (a: number, b: number) => Math.abs(a - b) <= slack;
+  const upright = near(bitmap.width, width) && near(bitmap.height, height);
+  const turned = near(bitmap.width, height) && near(bitmap.height, width);
   if (!upright && !turned)
     throw new ImageRefused('undecodable', `decoded ${bitmap.width}x${bitmap.height}, not the ${width}x${height} of its header`); // prettier-ignore
   return bitmap;

@@ -3,6 +3,7 @@
 // overruns, runs out of memory or is aborted, while the next jobs are answered.
 import { expect } from 'chai';
 import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
 import { documentImage, jpeg, png, webp } from '../../../test/support/captureImages.ts';
 import {
   jpegStuffedDecoy,
@@ -39,6 +40,15 @@ describe('image pool', function () {
       expect(await images.run<Size>({ task: 'size' }, bytes)).to.deep.equal({ width: 320, height: 200, bytes: 320 * 200 * 4 }); // prettier-ignore
     const deep = pngFile({ width: 40, height: 30, bitDepth: 16, colourType: 6 }, () => Buffer.alloc(320, 0x7f)); // prettier-ignore
     expect(await images.run<Size>({ task: 'size' }, deep)).to.deep.equal({ width: 40, height: 30, bytes: 40 * 30 * 4 }); // prettier-ignore
+  });
+
+  it('turns a JPEG upright by its EXIF orientation, and scales to the working size a task asks', async () => {
+    const images = pool();
+    const card = await sharp(await jpeg(documentImage(640, 400))).withMetadata({ orientation: 6 }).jpeg().toBuffer(); // prettier-ignore
+    expect(await images.run<Size>({ task: 'size' }, card)).to.deep.equal({ width: 400, height: 640, bytes: 400 * 640 * 4 }); // prettier-ignore
+    expect(await images.run<Size>({ task: 'size', maxSide: 320 }, card)).to.deep.equal({ width: 200, height: 320, bytes: 200 * 320 * 4 }); // prettier-ignore
+    const small = await png(documentImage(300, 200));
+    expect(await images.run<Size>({ task: 'size', maxSide: 320 }, small)).to.include({ width: 300, height: 200 }); // prettier-ignore
   });
 
   it('refuses the bomb, the FF 00 JPEG and the deep PNG before queueing: no thread, no memory', async () => {
