@@ -86,7 +86,7 @@ async function configureAttacks(b: Tenant, sandboxUrl: string): Promise<void> {
     put(b.docverify, `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag, ...arrays }); // prettier-ignore
   await config('kyc-dead', { face_compare: [{ verifier: 'dead' }] });
   await config('kyc-hang', { face_compare: [{ verifier: 'hang' }] });
-  await config('kyc-ocr', { id_capture: [{ verifier: 'ocr' }] });
+  await config('kyc-ocr', { dl_authenticate: [{ verifier: 'ocr' }] });
 }
 
 /**

@@ -44,7 +44,8 @@ function serverRssMb(): Record<string, number> {
       const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
       const server = Object.entries(SERVERS).find(([, name]) => name === comm)?.[0];
       const rss = server ? memoryMb(Number(pid))?.rss : undefined;
-      if (server && rss !== undefined) totals[server] = (totals[server] ?? 0) + rss;
+      // a process between fork and exec, or exiting, has no VmRSS line
+      if (server && Number.isFinite(rss)) totals[server] = (totals[server] ?? 0) + rss!;
     } catch {
       // ended meanwhile
     }
