@@ -1,6 +1,7 @@
 // Target slots: a saturated target makes a delivery wait briefly for a slot when it answers
 // fast, and refuses it when it is slow; a callback's slots are its webhook's, its community's share
-// of the origin and the origin's, so a hanging webhook holds back no other webhook on its host.
+// of the origin and the origin's, so a hanging webhook holds back no other webhook on its host, and
+// its tenant's share across every origin, so a tenant hanging on many origins holds back no other.
 import { expect } from 'chai';
 import { CallbackSlots, type CallbackTarget } from '../src/delivery/callbackSlots.ts';
 import { TargetBusy } from '../src/delivery/targetBusy.ts';
@@ -9,6 +10,7 @@ import { TargetSlots } from '../src/delivery/targetSlots.ts';
 const SHARED_HOST = 'https://hooks.example.test';
 const target = (webhookId: string, community: string): CallbackTarget => ({
   webhookId,
+  tenant: community.split('/')[0]!,
   community,
   url: `${SHARED_HOST}/${webhookId}`,
   origin: SHARED_HOST,
@@ -74,7 +76,7 @@ describe('webhook dispatcher: target slots', () => {
   describe('callback slots on a host several tenants share', () => {
     let now = 0;
     const slots = () =>
-      new CallbackSlots({ webhook: 1, communityPerOrigin: 2, origin: 3 }, () => now);
+      new CallbackSlots({ webhook: 1, tenant: 4, communityPerOrigin: 2, origin: 3 }, () => now);
     /** the calls taken so far never finish: every later wait would be longer than allowed */
     const stall = () => (now += 5000);
 
@@ -107,6 +109,19 @@ describe('webhook dispatcher: target slots', () => {
       expect(await refusal(host.acquire(target('c1', 'tenant-c/c')))).to.equal('origin_busy');
       const elsewhere = { ...target('c1', 'tenant-c/c'), origin: 'https://other.example.test' };
       expect(await refusal(host.acquire(elsewhere))).to.equal('granted');
+    });
+
+    it("holds a tenant to its share across all of its communities' origins", async () => {
+      const host = slots();
+      // four origins of tenant b (a.evil.example, b.evil.example, ...), each within its own shares
+      const evil = (i: number) => ({
+        ...target(`b${i}`, `tenant-b/c${i}`),
+        origin: `https://${'abcde'[i]}.evil.example.test`,
+      });
+      for (let i = 0; i < 4; i++) expect(await refusal(host.acquire(evil(i)))).to.equal('granted');
+      stall();
+      expect(await refusal(host.acquire(evil(4)))).to.equal('tenant_busy');
+      expect(await refusal(host.acquire(target('a1', 'tenant-a/c')))).to.equal('granted');
     });
   });
 });

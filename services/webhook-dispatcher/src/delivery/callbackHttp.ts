@@ -46,10 +46,14 @@ export function callbackSender(
           resolve({ status: response.statusCode ?? 0, headers: flatHeaders(response.headers) });
         },
       );
-      // no byte for this long (connect, answer): the attempt failed as a transport error
-      request.setTimeout(timeoutMs, () =>
-        request.destroy(new Error(`timeout of ${timeoutMs}ms exceeded`)),
+      // the whole exchange, answer drained, within timeoutMs: a receiver that accepts and never
+      // answers, or trickles a byte now and then (an idle timeout never fires on it), fails the
+      // attempt as a transport error, which its webhook's breaker counts, and frees the socket
+      const deadline = setTimeout(
+        () => request.destroy(new Error(`timeout of ${timeoutMs}ms exceeded`)),
+        timeoutMs,
       );
+      request.on('close', () => clearTimeout(deadline));
       request.on('error', reject);
       request.end(body);
     });

@@ -1,14 +1,19 @@
-// The slots one callback takes before it is sent: one of its webhook's, one of its community's
+// The slots one callback takes before it is sent: one of its webhook's, one of its tenant's share
+// of the dispatcher (all its communities' webhooks, whatever their origins), one of its community's
 // share of the receiver's origin, and one of the origin's (the bound that keeps the platform from
 // hammering one host). Taken in that order within one wait and all given back when a level is full,
-// so a webhook that hangs holds only its own slots, and a community's webhooks together hold at
-// most its share of a host that other tenants' receivers live on too.
+// so a webhook that hangs holds only its own slots, a community's webhooks together hold at most its
+// share of a host that other tenants' receivers live on too, and a tenant whose receivers hang on
+// many origins (a.evil.example, b.evil.example, ...) holds at most its share of the callbacks in
+// flight, never all of them.
 import { TargetBusy, type BusyReason } from './targetBusy.ts';
 import { MAX_WAIT_MS, TargetSlots } from './targetSlots.ts';
 
 /** Who a callback goes to, as far as slots and breakers care. */
 export interface CallbackTarget {
   webhookId: string;
+  /** the tenant the webhook's community belongs to */
+  tenant: string;
   /** `${tenantId}/${communityId}` of the webhook */
   community: string;
   url: string;
@@ -19,6 +24,8 @@ export interface CallbackTarget {
 export interface SlotLimits {
   /** in flight to one webhook */
   webhook: number;
+  /** in flight from one tenant's webhooks, every community and origin together */
+  tenant: number;
   /** in flight from one community's webhooks to one origin */
   communityPerOrigin: number;
   /** in flight to one origin, all communities together */
@@ -47,6 +54,7 @@ export class CallbackSlots {
     });
     this.levels = [
       level(limits.webhook, (t) => t.webhookId, 'webhook_busy', 'webhook'),
+      level(limits.tenant, (t) => t.tenant, 'tenant_busy', "tenant's share"),
       level(
         limits.communityPerOrigin,
         (t) => `${t.community} ${t.origin}`,

@@ -43,7 +43,7 @@ export function dispatcherMetrics(registry: Registry) {
   });
   const deferred = new Counter({
     name: 'webhook_callbacks_deferred_total',
-    help: 'callbacks put back without a call, by reason (breaker_open, webhook_busy, community_busy, origin_busy)',
+    help: 'callbacks put back without a call, by reason (breaker_open, webhook_busy, tenant_busy, community_busy, origin_busy)',
     labelNames: ['reason'],
     registers: [registry],
   });

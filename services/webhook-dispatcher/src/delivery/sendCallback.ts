@@ -80,6 +80,7 @@ export async function sendCallback(
   deps.checkUrl(url);
   const target: CallbackTarget = {
     webhookId: webhook.id,
+    tenant: webhook.tenantId,
     community: `${webhook.tenantId}/${webhook.communityId}`,
     url,
     origin: new URL(url).origin,

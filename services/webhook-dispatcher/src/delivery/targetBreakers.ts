@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import CircuitBreaker from 'opossum';
 import { CallbackSlots, type CallbackTarget, type SlotLimits } from './callbackSlots.ts';
 import { TargetBusy } from './targetBusy.ts';
+import { MAX_BUSY_PAUSE_MS } from './targetSlots.ts';
 
 export { TargetBusy, type CallbackTarget };
 
@@ -41,8 +42,29 @@ interface Entry {
   usedAt: number;
 }
 
-/** opossum's rolling window: 10 buckets of 1 s */
+/** one bucket of opossum's rolling window, turned by one timer for every breaker */
 const BUCKET_MS = 1000;
+/** the calls a breaker judges before it may open, when its webhook's slots allow that many */
+const VOLUME_THRESHOLD = 10;
+
+/**
+ * The rolling window and the volume a webhook's breaker judges. A receiver that accepts the
+ * connection and never answers ends each call only at the call timeout, and holds every slot of
+ * its webhook meanwhile: with a 10 s window, a 10 s timeout and 8 slots, at most 8 calls (all
+ * failed) ended in any window, below the 10 opossum waited for, so the breaker of a hanging
+ * receiver never opened. The window spans two timeouts and the longest busy pause (its jitter too), so each slot ends at least
+ * one call in it, and the volume is at most the slots.
+ */
+export function breakerWindow(
+  webhookSlots: number,
+  callTimeoutMs: number,
+): { buckets: number; volumeThreshold: number } {
+  const windowMs = Math.max(10 * BUCKET_MS, 2 * callTimeoutMs + 1.2 * MAX_BUSY_PAUSE_MS);
+  return {
+    buckets: Math.ceil(windowMs / BUCKET_MS),
+    volumeThreshold: Math.max(1, Math.min(VOLUME_THRESHOLD, webhookSlots)),
+  };
+}
 /** A breaker and slots unused this long are dropped (deleted webhooks, origins no longer called). */
 const IDLE_MS = 10 * 60_000;
 
@@ -71,6 +93,10 @@ export class TargetBreakers {
     const known = this.breakers.get(target.webhookId);
     if (known?.url === target.url) return known;
     known?.breaker.shutdown();
+    const { buckets, volumeThreshold } = breakerWindow(
+      this.options.slots.webhook,
+      this.options.callTimeoutMs,
+    );
     const breaker = new CircuitBreaker(
       async (send: Send) => {
         const response = await send();
@@ -81,9 +107,9 @@ export class TargetBreakers {
         timeout: this.options.callTimeoutMs,
         resetTimeout: this.options.resetTimeoutMs,
         errorThresholdPercentage: 50,
-        volumeThreshold: 10,
-        rollingCountTimeout: 10 * BUCKET_MS,
-        rollingCountBuckets: 10,
+        volumeThreshold,
+        rollingCountTimeout: buckets * BUCKET_MS,
+        rollingCountBuckets: buckets,
         rotateBucketController: this.rotation,
         enableSnapshots: false,
       },

@@ -20,7 +20,7 @@ interface Target {
 export const MAX_WAIT_MS = 1000;
 /** The bounds of the pause after which a refused delivery is looked at again. */
 const MIN_BUSY_PAUSE_MS = 100;
-const MAX_BUSY_PAUSE_MS = 5000;
+export const MAX_BUSY_PAUSE_MS = 5000;
 
 /**
  * A refused delivery comes back when a slot can be expected, not sooner: each return costs a claim
