@@ -11,6 +11,7 @@ import { admitImage, type ImageLimits } from './limits.ts';
 import { ImageRefused } from './refusal.ts';
 
 export type { Bitmap } from './decode.ts';
+export { greyPng, type GreyPngOptions } from './greyPng.ts';
 
 export type ImageTaskRunner<Task> = (bitmap: Bitmap, task: Task) => unknown;
 

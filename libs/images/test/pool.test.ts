@@ -12,7 +12,13 @@ import {
   pngHeaderOnly,
 } from '../../../test/support/craftedImages.ts';
 import { measureMemory } from '../../../test/support/memoryUse.ts';
-import { DEFAULT_IMAGE_LIMITS, ImageJobTimedOut, ImagePool, ImageRefused } from '../src/index.ts';
+import {
+  DEFAULT_IMAGE_LIMITS,
+  ImageJobTimedOut,
+  ImagePool,
+  ImageRefused,
+  readImageHeader,
+} from '../src/index.ts';
 import type { TestTask } from './taskWorker.ts';
 
 const script = new URL('./taskWorker.ts', import.meta.url);
@@ -49,6 +55,12 @@ describe('image pool', function () {
     expect(await images.run<Size>({ task: 'size', maxSide: 320 }, card)).to.deep.equal({ width: 200, height: 320, bytes: 200 * 320 * 4 }); // prettier-ignore
     const small = await png(documentImage(300, 200));
     expect(await images.run<Size>({ task: 'size', maxSide: 320 }, small)).to.include({ width: 300, height: 200 }); // prettier-ignore
+  });
+
+  it('makes a grey PNG of a band of rows, scaled down to a width', async () => {
+    const images = pool();
+    const grey = Buffer.from(await images.run<Uint8Array>({ task: 'grey', top: 100, width: 160 }, await jpeg(documentImage(640, 400)))); // prettier-ignore
+    expect(readImageHeader(grey)).to.include({ format: 'png', width: 160, height: 75, channels: 1, bitsPerChannel: 8 }); // prettier-ignore
   });
 
   it('refuses the bomb, the FF 00 JPEG and the deep PNG before queueing: no thread, no memory', async () => {

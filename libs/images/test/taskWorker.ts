@@ -1,12 +1,17 @@
-// A pool script for the tests: reports the decoded size (scaled to maxSide when asked), or holds
-// its thread (sleep), or fills its heap until the thread's resourceLimits stop it (hog).
-import { serveImageTasks } from '../src/worker.ts';
+// A pool script for the tests: reports the decoded size (scaled to maxSide when asked), or makes a
+// grey PNG of it (grey), or holds its thread (sleep), or fills its heap until the thread's
+// resourceLimits stop it (hog).
+import { greyPng, serveImageTasks, type GreyPngOptions } from '../src/worker.ts';
 
 export type TestTask =
-  { task: 'size'; maxSide?: number } | { task: 'sleep'; ms: number } | { task: 'hog' };
+  | { task: 'size'; maxSide?: number }
+  | ({ task: 'grey' } & GreyPngOptions)
+  | { task: 'sleep'; ms: number }
+  | { task: 'hog' };
 
 serveImageTasks<TestTask>(
-  (bitmap, job) => {
+  async (bitmap, job) => {
+    if (job.task === 'grey') return new Uint8Array(await greyPng(bitmap, job));
     if (job.task === 'sleep') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, job.ms);
     if (job.task === 'hog') {
       const kept: object[] = [];
