@@ -2,16 +2,13 @@
 // @idv/images and reads it: the PDF417 text, or the greyscale PNG the passport OCR reads best.
 // CPU and memory work, kept off the event loop the worker's other jobs share.
 import { readPdf417 } from '@idv/docread';
-import { serveImageTasks, type Bitmap } from '@idv/images/worker';
-import { Jimp } from 'jimp';
+import { greyPng, serveImageTasks, type Bitmap } from '@idv/images/worker';
 import type { ImageTask } from './imageReader.ts';
 
 async function run(bitmap: Bitmap, job: ImageTask): Promise<string | Uint8Array | undefined> {
   const data = new Uint8Array(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength);
   if (job.task === 'pdf417') return readPdf417({ ...bitmap, data });
-  // a copy: greyscale() works in place and the decoded pixels may serve the next task
-  const image = Jimp.fromBitmap({ ...bitmap, data: Buffer.from(data) });
-  return new Uint8Array(await image.greyscale().getBuffer('image/png'));
+  return new Uint8Array(await greyPng(bitmap));
 }
 
 serveImageTasks(run);
