@@ -9,7 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { IdvClient } from '@idv/client';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import type { Knex } from '@idv/db';
-import { LicenceStore, TenantStore, type Community } from '@idv/platform';
+import {
+  LicenceStore,
+  RateLimitStore,
+  TenantStore,
+  type Community,
+  type RateLimit,
+} from '@idv/platform';
 import { jpeg, png, selfieImage } from '../test/support/captureImages.ts';
 import { licenceBack, licenceFront } from '../test/support/idDocuments.ts';
 import { freePort } from './processes.ts';
@@ -29,17 +35,20 @@ async function makeTenant(db: Knex, urls: Record<string, string>, name: string) 
   const tenant = await tenants.createTenant(`bench-${name}-${suffix}`);
   const community = await tenants.createCommunity(tenant.id, `bench-${name}-${suffix}`);
   const licences = new LicenceStore(db);
-  const licence = (await licences.create({ level: 'service', communityIds: [community.id] }))
-    .licenseKey;
+  const made = await licences.create({ level: 'service', communityIds: [community.id] });
+  const licence = made.licenseKey;
+  const licenceIds = [made.licence.id];
   const client = (baseUrl: string) => new IdvClient({ baseUrl, licenseKey: licence });
   return {
     community,
     licence,
+    licenceIds,
     docverify: client(urls['docverify-gateway']!),
     webhooks: client(urls['webhooks-gateway']!),
     /** another service licence of the same community (B's flood has its own bucket) */
     another: async () => {
       const made = await licences.create({ level: 'service', communityIds: [community.id] });
+      licenceIds.push(made.licence.id);
       return new IdvClient({ baseUrl: urls['docverify-gateway']!, licenseKey: made.licenseKey });
     },
   };
@@ -143,10 +152,15 @@ export interface Tenants {
   bFlood: IdvClient;
 }
 
+/**
+ * A and B; each of B's licences gets `bLimit` as an operator sets it (admin ratelimit set), A
+ * keeps the platform's defaults.
+ */
 export async function makeTenants(
   db: Knex,
   urls: Record<string, string>,
   receivers: { url: (path: string) => string },
+  bLimit: RateLimit,
 ): Promise<Tenants> {
   const a = await makeTenant(db, urls, 'a');
   const b = await makeTenant(db, urls, 'b');
@@ -157,7 +171,10 @@ export async function makeTenants(
   await subscribe(a, receivers.url('/a'));
   await subscribe(b, receivers.url('/hang'));
   await subscribe(b, receivers.url('/fail'));
-  return { a, b, bFlood: await b.another() };
+  const bFlood = await b.another();
+  const limits = new RateLimitStore(db);
+  for (const id of b.licenceIds) await limits.set({ scope: 'licence', id }, bLimit);
+  return { a, b, bFlood };
 }
 
 /** Session page calls with a page token. */
