@@ -105,6 +105,11 @@ export {
 } from './connectors/results.ts';
 export { FollowUpAnswer, FollowUpJob, FollowUpSecrets } from './messages/connectorFollowUp.ts';
 export {
+  CAPTURE_CHECK_QUEUE,
+  CaptureCheckReply,
+  CaptureCheckRequest,
+} from './messages/captureCheck.ts';
+export {
   RUN_WAIT_TIERS_MS,
   runWaitQueue,
   VerificationRunMessage,

@@ -1,21 +1,20 @@
-// The connector workers of docker-compose.yml: one service per type from the list (no host port,
-// so `docker compose up --scale <type>=N` scales that type alone). The rest is written by hand.
-import type { ConnectorOf, ConnectorType } from '@idv/contracts';
+// The queue workers of docker-compose.yml: one service per worker of the list (infra/workers.ts: a
+// connector type, or the capture checker), no host port, so `docker compose up --scale <name>=N`
+// scales that worker alone. The rest, their settings' anchors included, is written by hand.
 import { withGeneratedBlock } from './generatedBlock.ts';
+import type { QueueWorker } from './workers.ts';
 
 export const COMPOSE_FILE = 'docker-compose.yml';
 
-export function withConnectorServices(
-  text: string,
-  connectors: readonly ConnectorOf<ConnectorType>[],
-): string {
-  const services = connectors.flatMap((c, i) => [
+export function withWorkerServices(text: string, workers: readonly QueueWorker[]): string {
+  const services = workers.flatMap((w, i) => [
     ...(i > 0 ? [''] : []),
-    `  ${c.type}:`,
-    '    <<: *connector',
+    `  ${w.name}:`,
+    '    <<: *queue-worker',
+    `    command: ['node', '--import', 'tsx', '${w.entry}']`,
     '    environment:',
-    '      <<: *connector-env',
-    `      CONNECTOR_TYPE: ${c.type}`,
+    `      <<: *${w.composeEnv}`,
+    ...Object.entries(w.env).map(([name, value]) => `      ${name}: ${value}`),
   ]);
-  return withGeneratedBlock(text, COMPOSE_FILE, 'connector workers', services);
+  return withGeneratedBlock(text, COMPOSE_FILE, 'queue workers', services);
 }

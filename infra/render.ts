@@ -1,6 +1,7 @@
-// Every file generated from the code, rendered in one place: the lists per connector type (worker
-// table, docker-compose services, RabbitMQ queues, Prometheus targets, Kubernetes manifests) from
-// contracts/connectors/types/index.ts, and the Kubernetes objects of infra/k8s/manifests.ts.
+// Every file generated from the code, rendered in one place: the worker table of the connector
+// types (contracts/connectors/types/index.ts), the lists per queue worker (infra/workers.ts: each
+// connector type and the capture checker; docker-compose services, RabbitMQ queues, Prometheus
+// targets, Kubernetes manifests), and the Kubernetes objects of infra/k8s/manifests.ts.
 //   npx tsx infra/render.ts --write   rewrites whatever differs (after adding a connector type)
 //   npx tsx infra/render.ts           lists what differs and fails; test/infra/generated.test.ts too
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -8,11 +9,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { CONNECTORS, type ConnectorOf, type ConnectorType } from '@idv/contracts';
-import { COMPOSE_FILE, withConnectorServices } from './compose.ts';
+import { COMPOSE_FILE, withWorkerServices } from './compose.ts';
 import { KUSTOMIZATION_FILE, renderKubernetes } from './k8s/render.ts';
-import { PROMETHEUS_FILE, withConnectorTargets } from './observability/prometheus.ts';
+import { PROMETHEUS_FILE, withWorkerTargets } from './observability/prometheus.ts';
 import { rabbitDefinitions } from './rabbitmq/definitions.ts';
 import { WORKER_TABLE_FILE, workerTable } from './workerTable.ts';
+import { queueWorkers } from './workers.ts';
 
 /** The repository's root: generated paths are relative to it. */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,12 +24,13 @@ const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
 export async function renderAll(
   connectors: readonly ConnectorOf<ConnectorType>[] = CONNECTORS,
 ): Promise<Record<string, string>> {
+  const workers = queueWorkers(connectors);
   const files: Record<string, string> = {
     [WORKER_TABLE_FILE]: workerTable(connectors),
-    [COMPOSE_FILE]: withConnectorServices(read(COMPOSE_FILE), connectors),
+    [COMPOSE_FILE]: withWorkerServices(read(COMPOSE_FILE), workers),
     'infra/rabbitmq/definitions.json': rabbitDefinitions(connectors),
-    [PROMETHEUS_FILE]: withConnectorTargets(read(PROMETHEUS_FILE), connectors),
-    ...renderKubernetes(connectors, read(KUSTOMIZATION_FILE)),
+    [PROMETHEUS_FILE]: withWorkerTargets(read(PROMETHEUS_FILE), workers),
+    ...renderKubernetes(workers, read(KUSTOMIZATION_FILE)),
   };
   const formatted = await Promise.all(
     Object.entries(files).map(async ([file, text]) => {

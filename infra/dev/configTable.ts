@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describeConfig, PlatformConfig } from '@idv/config';
 import type { TObject } from '@sinclair/typebox';
+import { CaptureCheckerConfig } from '../../services/capture-checker/src/config.ts';
 import { ConnectorWorkerConfig } from '../../services/connector-worker/src/config.ts';
 import { DocverifyGatewayConfig } from '../../services/docverify-gateway/src/config.ts';
 import { OauthConfig } from '../../services/oauth/src/config.ts';
@@ -16,6 +17,7 @@ const SECTIONS: [string, TObject][] = [
   ['webhooks gateway', WebhooksGatewayConfig],
   ['webhook dispatcher', WebhookDispatcherConfig],
   ['connector worker', ConnectorWorkerConfig],
+  ['capture checker', CaptureCheckerConfig],
 ];
 
 const EXTRA = [

@@ -1,6 +1,8 @@
-// The processes `make run` starts: the HTTP services, the provider sandbox and one connector
-// worker per type; later services and workers add their line here.
-import { CONNECTOR_TYPES } from '@idv/contracts';
+// The processes `make run` starts: the HTTP services, the provider sandbox, and one process per
+// queue worker of infra/workers.ts (a connector worker per type, the capture checker); later
+// services add their line here, later workers their entry in that list.
+import { queueWorkers } from '../workers.ts';
+
 export interface DevProcess {
   name: string;
   entry: string;
@@ -44,10 +46,10 @@ export function devProcesses(env: Record<string, string | undefined>): DevProces
       entry: 'services/provider-sandbox/src/main.ts',
       healthUrl: `http://127.0.0.1:${port('SANDBOX_PORT', 8090)}/healthz`,
     },
-    ...CONNECTOR_TYPES.map((type) => ({
-      name: `connector-${type}`,
-      entry: 'services/connector-worker/src/main.ts',
-      env: { CONNECTOR_TYPE: type },
+    ...queueWorkers().map((worker) => ({
+      name: worker.process,
+      entry: worker.entry,
+      env: worker.env,
     })),
   ];
 }

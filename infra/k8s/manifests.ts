@@ -9,7 +9,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IVolume } from 'kubernetes-models/v1/Volume';
 import type { IVolumeMount } from 'kubernetes-models/v1/VolumeMount';
 import { Service } from 'kubernetes-models/v1/Service';
-import { connectorQueue, type ConnectorOf, type ConnectorType } from '@idv/contracts';
+import type { QueueWorker } from '../workers.ts';
 
 export const IMAGE = 'idv-platform';
 /** ConfigMap of the settings every process shares; Secret of the ones that must stay secret */
@@ -183,19 +183,20 @@ const certificates: ExtraVolume = {
   mount: { name: 'certs', mountPath: CERT_DIR, readOnly: true },
 };
 
-/** The workers of one connector type, shaped by its contract's deployment profile. */
-export function connector(contract: ConnectorOf<ConnectorType>) {
-  const { type, deployment: profile } = contract;
-  const name = `connector-${type.replaceAll('_', '-')}`;
+/** The replicas of one queue worker (a connector type, the capture checker), shaped by its
+ *  deployment profile, scaled by KEDA on its queue's length. */
+export function queueWorker(worker: QueueWorker) {
+  const { deployment: profile } = worker;
+  const name = worker.process;
   const cpu = profile.compute === 'cpu';
   const mtls = profile.clientCertificates === true;
   const container: IContainer = {
     name: 'worker',
     image: IMAGE,
-    command: command('services/connector-worker/src/main.ts'),
+    command: command(worker.entry),
     ...fromConfig,
     env: [
-      { name: 'CONNECTOR_TYPE', value: type },
+      ...Object.entries(worker.env).map(([key, value]) => ({ name: key, value })),
       { name: 'WORKER_METRICS_PORT', value: String(METRICS_PORT) },
       ...(mtls ? [{ name: 'CONNECTOR_CERT_DIR', value: CERT_DIR }] : []),
     ],
@@ -221,7 +222,7 @@ export function connector(contract: ConnectorOf<ConnectorType>) {
             type: 'rabbitmq',
             metadata: {
               protocol: 'amqp',
-              queueName: connectorQueue(type),
+              queueName: worker.queue,
               mode: 'QueueLength',
               value: String(profile.backlogPerReplica ?? BACKLOG_PER_REPLICA),
             },
@@ -233,7 +234,7 @@ export function connector(contract: ConnectorOf<ConnectorType>) {
   ];
 }
 
-export function baseObjects(connectors: readonly ConnectorOf<ConnectorType>[]) {
+export function baseObjects(workers: readonly QueueWorker[]) {
   return {
     'migrate.yaml': [
       new Job({
@@ -271,7 +272,7 @@ export function baseObjects(connectors: readonly ConnectorOf<ConnectorType>[]) {
       }),
     ],
     ...Object.fromEntries(HTTP_SERVICES.map((s) => [`${s.name}.yaml`, httpService(s)])),
-    ...Object.fromEntries(connectors.map((c) => [`connectors/${c.type}.yaml`, connector(c)])),
+    ...Object.fromEntries(workers.map((w) => [w.manifest, queueWorker(w)])),
   };
 }
 

@@ -1,9 +1,9 @@
-// The Kubernetes files as YAML: the manifests of manifests.ts (one file per connector type of the
-// list) and the list of them in the base kustomization. infra/render.ts writes them with the rest.
+// The Kubernetes files as YAML: the manifests of manifests.ts (one file per queue worker of
+// infra/workers.ts) and the list of them in the base kustomization. infra/render.ts writes them with the rest.
 import { readFileSync } from 'node:fs';
 import { stringify } from 'yaml';
-import type { ConnectorOf, ConnectorType } from '@idv/contracts';
 import { withGeneratedBlock } from '../generatedBlock.ts';
+import type { QueueWorker } from '../workers.ts';
 import { baseObjects, devObjects } from './manifests.ts';
 
 const ROOT = 'infra/k8s';
@@ -16,15 +16,15 @@ export function toYaml(objects: { toJSON(): unknown }[]): string {
 
 /** Every generated file under infra/k8s, by its path from the repository's root. */
 export function renderKubernetes(
-  connectors: readonly ConnectorOf<ConnectorType>[],
+  workers: readonly QueueWorker[],
   kustomization: string = readFileSync(KUSTOMIZATION_FILE, 'utf8'),
 ): Record<string, string> {
   const files: Record<string, string> = {};
-  const base = Object.keys(baseObjects(connectors));
-  for (const [file, objects] of Object.entries(baseObjects(connectors)))
-    files[`${ROOT}/base/${file}`] = toYaml(objects);
-  for (const [file, objects] of Object.entries(devObjects()))
-    files[`${ROOT}/overlays/dev/${file}`] = toYaml(objects);
+  const objects = baseObjects(workers);
+  const base = Object.keys(objects);
+  for (const [file, list] of Object.entries(objects)) files[`${ROOT}/base/${file}`] = toYaml(list);
+  for (const [file, list] of Object.entries(devObjects()))
+    files[`${ROOT}/overlays/dev/${file}`] = toYaml(list);
   const resources = base.map((file) => `  - ${file}`);
   files[KUSTOMIZATION_FILE] = withGeneratedBlock(
     kustomization,

@@ -1,13 +1,10 @@
-// The compose scrape targets of prometheus.yml: one DNS name per connector type, from the list.
-import type { ConnectorOf, ConnectorType } from '@idv/contracts';
+// The compose scrape targets of prometheus.yml: one DNS name per queue worker (infra/workers.ts).
 import { withGeneratedBlock } from '../generatedBlock.ts';
+import type { QueueWorker } from '../workers.ts';
 
 export const PROMETHEUS_FILE = 'infra/observability/prometheus.yml';
 
-export function withConnectorTargets(
-  text: string,
-  connectors: readonly ConnectorOf<ConnectorType>[],
-): string {
-  const names = connectors.map((c) => `          - ${c.type}`);
-  return withGeneratedBlock(text, PROMETHEUS_FILE, 'connector types', names);
+export function withWorkerTargets(text: string, workers: readonly QueueWorker[]): string {
+  const names = workers.map((w) => `          - ${w.name}`);
+  return withGeneratedBlock(text, PROMETHEUS_FILE, 'queue workers', names);
 }

@@ -1,5 +1,5 @@
-// The broker topology of definitions.json, built from the list of connector types and the broker
-// lib's own queue arguments, so the file the broker loads and what the services declare agree.
+// The broker topology of definitions.json, built from the list of queue workers (infra/workers.ts:
+// the connector types and the capture checker) and the broker lib's own queue arguments, so the file the broker loads and what the services declare agree.
 import {
   deadLetterQueueArguments,
   deadLetterQueueName,
@@ -8,7 +8,6 @@ import {
   type WorkQueue,
 } from '@idv/broker';
 import {
-  connectorQueue,
   FOLLOW_UP_WAIT_TIERS_MS,
   FOLLOW_UP_ANSWER_RETRY_MS,
   followUpAnswersWaitQueue,
@@ -19,6 +18,7 @@ import {
   type ConnectorOf,
   type ConnectorType,
 } from '@idv/contracts';
+import { queueWorkers } from '../workers.ts';
 
 const VHOST = '/';
 const DLX = 'dlx';
@@ -70,9 +70,10 @@ export function rabbitDefinitions(connectors: readonly ConnectorOf<ConnectorType
     .filter((c) => 'followUps' in c && c.followUps !== undefined)
     .map((c) => c.type);
   const work: WorkQueue[] = [
-    // transient jobs bounded by their deadline: classic (connector-worker start.ts says why)
-    ...connectors.map((c) => ({
-      name: connectorQueue(c.type),
+    // transient jobs and checks bounded by their deadline: classic (connector-worker start.ts says
+    // why)
+    ...queueWorkers(connectors).map((w) => ({
+      name: w.queue,
       deadLetterExchange: DLX,
       type: 'classic' as const,
     })),

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { parse } from 'yaml';
 import { PlatformConfig } from '@idv/config';
 import { CONNECTOR_TYPES } from '@idv/contracts';
+import { CaptureCheckerConfig } from '../../services/capture-checker/src/config.ts';
 import { ConnectorWorkerConfig } from '../../services/connector-worker/src/config.ts';
 import { DocverifyGatewayConfig } from '../../services/docverify-gateway/src/config.ts';
 import { OauthConfig } from '../../services/oauth/src/config.ts';
@@ -121,6 +122,13 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('gives the capture checker a service of its own, scaled alone like a connector type', () => {
+    const service = compose.services.capture_checker;
+    expect(service?.command).to.deep.equal(['node', '--import', 'tsx', 'services/capture-checker/src/main.ts']); // prettier-ignore
+    expect(service?.ports ?? []).to.deep.equal([]);
+    expect(service?.environment?.CAPTURE_CHECK_QUEUE).to.equal(compose.services['docverify-gateway']?.environment?.CAPTURE_CHECK_QUEUE); // prettier-ignore
+  });
+
   it('runs the migrations once, before every service that uses the database', () => {
     expect(compose.services.migrate?.command?.join(' ')).to.contain('admin-cli/src/migrate.ts');
     for (const name of Object.keys(httpSettings)) {
@@ -136,6 +144,7 @@ describe('docker-compose.yml', () => {
       ...Object.fromEntries(
         CONNECTOR_TYPES.map((t) => [t, settingsOf(ConnectorWorkerConfig)] as const),
       ),
+      capture_checker: settingsOf(CaptureCheckerConfig),
     };
     for (const [name, settings] of Object.entries(services)) {
       const given = Object.keys(compose.services[name]?.environment ?? {});
@@ -152,6 +161,7 @@ describe('docker-compose.yml', () => {
       WebhooksGatewayConfig,
       WebhookDispatcherConfig,
       ConnectorWorkerConfig,
+      CaptureCheckerConfig,
     );
     const offered = offeredDefaults();
     expect(offered.get('OAUTH_PORT')).to.equal('8080');
@@ -166,7 +176,8 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts every HTTP service with a health check on its /healthz', () => {
-    for (const name of [...Object.keys(httpSettings), 'provider-sandbox', ...CONNECTOR_TYPES]) {
+    const workers = [...CONNECTOR_TYPES, 'capture_checker'];
+    for (const name of [...Object.keys(httpSettings), 'provider-sandbox', ...workers]) {
       expect(compose.services[name]?.healthcheck?.test.join(' '), name).to.contain('/healthz');
     }
   });

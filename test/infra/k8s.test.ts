@@ -39,6 +39,7 @@ async function modelOf(apiVersion: string, kind: string): Promise<Model> {
 
 interface Container {
   name: string;
+  command?: string[];
   env?: { name: string; value?: string }[];
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   readinessProbe?: { httpGet?: { path: string } };
@@ -110,14 +111,20 @@ describe('Kubernetes manifests', () => {
     }
   });
 
-  it('each connector type has its Deployment and a KEDA ScaledObject on its queue from the definitions file', () => {
+  it('each queue worker (connector types, capture checker) has its Deployment and a KEDA ScaledObject on its queue from the definitions file', () => {
     const definitions = JSON.parse(readFileSync('infra/rabbitmq/definitions.json', 'utf8')) as {
       queues: { name: string }[];
     };
     const queues = new Set(definitions.queues.map((q) => q.name));
     const deployments = new Map(ofKind('Deployment').map((d) => [d.metadata.name, d]));
     const scalers = ofKind('ScaledObject');
-    expect(scalers).to.have.length(CONNECTOR_TYPES.length);
+    expect(scalers).to.have.length(CONNECTOR_TYPES.length + 1);
+    const checker = scalers.find((s) => s.metadata.name === 'capture-checker');
+    const checkerQueue = (checker?.spec as { triggers: { metadata: { queueName: string } }[] }).triggers[0]?.metadata.queueName; // prettier-ignore
+    expect(checkerQueue).to.equal('capture.checks');
+    expect(queues.has('capture.checks')).to.equal(true);
+    const checkerContainer = (deployments.get('capture-checker')?.spec as DeploymentSpec).template.spec.containers[0]; // prettier-ignore
+    expect(checkerContainer?.command).to.include('services/capture-checker/src/main.ts');
     for (const type of CONNECTOR_TYPES) {
       const scaler = scalers.find((s) =>
         (s.spec as { triggers: { metadata: { queueName: string } }[] }).triggers.some(

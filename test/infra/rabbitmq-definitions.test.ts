@@ -28,6 +28,7 @@ import {
 import { startWebhookDispatcher } from '../../services/webhook-dispatcher/src/start.ts';
 import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
 import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
+import { startCaptureChecker } from '../../services/capture-checker/src/start.ts';
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
 import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
 import { deleteQueues } from '../support/amqpCleanup.ts';
@@ -63,6 +64,7 @@ const CONNECTOR_PREFIX = 'idv.connector';
 const EVENTS_QUEUE = 'webhooks.dispatcher';
 const RUNS_QUEUE = 'docverify.runs';
 const FOLLOWUPS_QUEUE = 'docverify.followups';
+const CAPTURE_QUEUE = 'capture.checks';
 const followUpQueueOf = (type: string, prefix = CONNECTOR_PREFIX) => `${prefix}.${type}.followup`;
 /** the wait queues of a follow-up queue, one per TTL tier */
 const waitQueuesOf = (followUps: string) =>
@@ -71,6 +73,7 @@ const waitQueuesOf = (followUps: string) =>
 /** The work queues the services declare at start, with the queue type each one asks for. */
 const WORK_QUEUES: { name: string; type: QueueType }[] = [
   ...CONNECTOR_TYPES.map((t) => ({ name: `${CONNECTOR_PREFIX}.${t}`, type: 'classic' as const })),
+  { name: CAPTURE_QUEUE, type: 'classic' },
   { name: EVENTS_QUEUE, type: 'classic' },
   { name: RUNS_QUEUE, type: 'quorum' },
   { name: FOLLOWUPS_QUEUE, type: 'quorum' },
@@ -207,10 +210,12 @@ describe('RabbitMQ definitions file against the running services', function () {
   const publishedQueue = `test-${suffix}.published.${EVENTS_QUEUE}`;
   const runsQueue = `test-${suffix}.${RUNS_QUEUE}`;
   const followUpsQueue = `test-${suffix}.${FOLLOWUPS_QUEUE}`;
+  const captureQueue = `test-${suffix}.${CAPTURE_QUEUE}`;
   const workers: RunningWorker[] = [];
   let database: TestDatabase | undefined;
   let stopDispatcher: (() => Promise<void>) | undefined;
   let stopGateway: (() => Promise<void>) | undefined;
+  let stopChecker: (() => Promise<void>) | undefined;
   let stopWebhooksGateway: (() => Promise<void>) | undefined;
   let amqpUrl: string;
 
@@ -255,12 +260,15 @@ describe('RabbitMQ definitions file against the running services', function () {
       DOCVERIFY_FOLLOWUPS_QUEUE: followUpsQueue,
     });
     stopGateway = () => gateway.stop();
+    const checker = await startCaptureChecker({ ...env, CAPTURE_CHECK_QUEUE: captureQueue });
+    stopChecker = () => checker.stop();
   });
 
   after(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await stopDispatcher?.();
     await stopGateway?.();
+    await stopChecker?.();
     await stopWebhooksGateway?.();
     await database?.drop();
     await deleteQueues(amqpUrl, [
@@ -271,6 +279,7 @@ describe('RabbitMQ definitions file against the running services', function () {
       ...RUN_WAIT_TIERS_MS.map((tier) => runWaitQueue(runsQueue, tier)),
       followUpsQueue,
       `${followUpsQueue}.wait`,
+      captureQueue,
       ...FOLLOW_UP_TYPES.flatMap((t) => [
         followUpQueueOf(t, prefix),
         ...waitQueuesOf(followUpQueueOf(t, prefix)).map((w) => w.name),
@@ -374,6 +383,14 @@ describe('RabbitMQ definitions file against the running services', function () {
           }),
         ),
       )),
+    ].filter((p) => p !== undefined);
+    expect(problems).to.deep.equal([]);
+  });
+
+  it('the capture checker declared its queue and dead letters exactly as the file does', async () => {
+    const problems = [
+      await redeclareAs(captureQueue, CAPTURE_QUEUE),
+      await redeclareAs(deadLetterQueueName(captureQueue), deadLetterQueueName(CAPTURE_QUEUE)),
     ].filter((p) => p !== undefined);
     expect(problems).to.deep.equal([]);
   });

@@ -1,4 +1,5 @@
-// Starts the three HTTP services in this process on one fresh database, plus seeded licences.
+// Starts the three HTTP services in this process on one fresh database, plus seeded licences, and a
+// capture-check worker (the gateway sends it the captured images) on the suite's own queue.
 import { randomBytes } from 'node:crypto';
 import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
@@ -11,6 +12,7 @@ import {
   startDocverifyGateway,
   type GatewayOptions,
 } from '../../services/docverify-gateway/src/start.ts';
+import { startCaptureChecker } from '../../services/capture-checker/src/start.ts';
 import { startOauth } from '../../services/oauth/src/start.ts';
 import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
 
@@ -57,12 +59,17 @@ export async function startPlatform(
     DOCVERIFY_RUNS_QUEUE: `test.runs.${randomBytes(4).toString('hex')}`,
     // and its own queue of connectors' follow-up answers, for the same reason
     DOCVERIFY_FOLLOWUPS_QUEUE: `test.followups.${randomBytes(4).toString('hex')}`,
+    // and its own queue of capture checks, served by its own capture-check worker (one thread)
+    CAPTURE_CHECK_QUEUE: `test.capture.${randomBytes(4).toString('hex')}`,
+    CAPTURE_CHECK_THREADS: '1',
     // suites make far more requests a second from one licence than a caller should: limits above
     // them, still enforced (test/rate-limits.test.ts sets small ones)
     RATE_LIMIT_LICENCE_RPS: '100000',
     RATE_LIMIT_LICENCE_BURST: '100000',
     RATE_LIMIT_COMMUNITY_RPS: '100000',
     RATE_LIMIT_COMMUNITY_BURST: '100000',
+    RATE_LIMIT_TENANT_RPS: '100000',
+    RATE_LIMIT_TENANT_BURST: '100000',
     ...overrides,
     ...overridesFor(database.url),
   };
@@ -91,13 +98,14 @@ export async function startPlatform(
     disabled: disabled.licenseKey,
   };
 
-  const [oauth, docverify, webhooks] = await Promise.all([
+  const [oauth, docverify, webhooks, checker] = await Promise.all([
     startOauth(env),
     startDocverifyGateway(env, gatewayOptions),
     startWebhooksGateway(env),
+    startCaptureChecker(env),
   ]);
   await Promise.all(
-    [oauth, docverify, webhooks].map((s) =>
+    [oauth, docverify, webhooks, checker].map((s) =>
       s.runtime.broker.waitUntilConnected(15_000).catch(() => undefined),
     ),
   );
@@ -114,13 +122,14 @@ export async function startPlatform(
     otherCommunity,
     licences,
     async stop() {
-      await Promise.all(Object.values(services).map((s) => s.stop()));
+      await Promise.all([...Object.values(services), checker].map((s) => s.stop()));
       await database.drop();
       await deleteQueues(env.AMQP_URL!, [
         env.DOCVERIFY_RUNS_QUEUE!,
         ...RUN_WAIT_TIERS_MS.map((tier) => runWaitQueue(env.DOCVERIFY_RUNS_QUEUE!, tier)),
         env.DOCVERIFY_FOLLOWUPS_QUEUE!,
         `${env.DOCVERIFY_FOLLOWUPS_QUEUE!}.wait`,
+        env.CAPTURE_CHECK_QUEUE!,
       ]);
     },
   };

@@ -9,7 +9,7 @@ import {
   type SessionState,
 } from '@idv/contracts';
 import { ConflictError, InputError } from '@idv/errors';
-import { uncheckedIn } from '../capture/qualityRules.ts';
+import { uncheckedIn } from '@idv/capture-checks';
 import { attemptsAllowed } from '../domain/captureSettings.ts';
 import { sidesOf } from '../domain/sessionJourney.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';

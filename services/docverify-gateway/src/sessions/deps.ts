@@ -2,7 +2,7 @@
 import type { EventEnvelope } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { EventOutbox } from '@idv/db';
-import type { CheckCapture } from '../capture/checkCapture.ts';
+import type { CheckCapture } from '@idv/capture-checks';
 import type { Clock } from '../domain/clock.ts';
 import type { RunStore } from '../store/runs.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';

@@ -12,10 +12,10 @@ import {
   selfieImage,
   webp,
 } from '../../../test/support/captureImages.ts';
-import { captureChecker } from '../src/capture/checkCapture.ts';
-import { noContentChecks, type ContentChecks } from '../src/capture/contentChecks.ts';
-import { readImageHeader } from '../src/capture/imageHeader.ts';
-import { QualityPool } from '../src/capture/qualityPool.ts';
+import { captureChecker } from '../src/checkCapture.ts';
+import { noContentChecks, type ContentChecks } from '../src/contentChecks.ts';
+import { readImageHeader } from '../src/imageHeader.ts';
+import { QualityPool } from '../src/qualityPool.ts';
 
 const journey = { journeyType: 'KYC_WITH_FACE_COMPARISON' as const, documentType: 'DL' as const };
 

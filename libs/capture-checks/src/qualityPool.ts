@@ -14,7 +14,23 @@ export class UndecodableImage extends Error {
 /** A job ran past its time limit, queueing included (a running job's thread was replaced). */
 export class CheckTimedOut extends Error {
   override readonly name = 'CheckTimedOut';
+  constructor(
+    message: string,
+    /** it ran in a thread for most of its limit: the image's own work, not the wait, used it up */
+    readonly imageAtFault: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
+
+/** Running for most of the limit, and for a second at least (a limit of a few ms judges nothing),
+ *  not waiting for a thread: the image is what costs. */
+const COSTLY_RUN_MS = 1000;
+export const imageAtFault = (err: ImageJobTimedOut): boolean => {
+  const runningMs = err.timeoutMs - err.queuedMs;
+  return err.started && runningMs >= Math.max(err.timeoutMs / 2, COSTLY_RUN_MS);
+};
 
 export class QualityPool {
   private readonly pool: ImagePool<ImageTask>;
@@ -48,7 +64,9 @@ export class QualityPool {
     } catch (err) {
       if (err instanceof ImageRefused) throw new UndecodableImage(err.message);
       if (err instanceof ImageJobTimedOut)
-        throw new CheckTimedOut('the image took too long to check', { cause: err });
+        throw new CheckTimedOut('the image took too long to check', imageAtFault(err), {
+          cause: err,
+        });
       throw err;
     }
   }

@@ -1,14 +1,13 @@
-// The bounds on capture checks in the image threads (checkAdmission.ts): one check per session, a
+// The bounds on capture checks in flight (checkAdmission.ts): one check per session, a
 // few per community, a few in all; over a bound the answer is check_unavailable at once. One
 // community flooding the threads with large images leaves another community's upload a prompt,
 // real verdict (issue 25, finding 3: it used to wait ~49 s behind them, then be accepted unchecked).
 import { expect } from 'chai';
 import { documentImage, png } from '../../../test/support/captureImages.ts';
-import { CheckAdmission } from '../src/capture/checkAdmission.ts';
-import { captureChecker } from '../src/capture/checkCapture.ts';
-import { noContentChecks } from '../src/capture/contentChecks.ts';
-import { QualityPool } from '../src/capture/qualityPool.ts';
-import { UploadAdmission } from '../src/capture/uploadAdmission.ts';
+import { CheckAdmission } from '../src/checkAdmission.ts';
+import { captureChecker } from '../src/checkCapture.ts';
+import { noContentChecks } from '../src/contentChecks.ts';
+import { QualityPool } from '../src/qualityPool.ts';
 
 const journey = { journeyType: 'KYC_WITH_FACE_COMPARISON' as const, documentType: 'DL' as const };
 const owner = (community: string, session: string) => ({ communityId: community, sessionId: session }); // prettier-ignore
@@ -70,30 +69,5 @@ describe('capture check admission', function () {
     } finally {
       await pool.close();
     }
-  });
-});
-
-describe('upload admission', () => {
-  it('admits one upload per session sending its body and bytes up to the bound; a release (once) frees each', () => {
-    const uploads = new UploadAdmission(10 * 1024);
-    const a = uploads.enter('s1', 8 * 1024);
-    expect(a).to.have.property('release');
-    expect(uploads.enter('s1', 10)).to.deep.equal({ busy: 'another photo of this session is being uploaded' }); // prettier-ignore
-    expect(uploads.enter('s2', 4 * 1024)).to.deep.equal({ busy: 'too many photos are being uploaded' }); // prettier-ignore
-    const b = uploads.enter('s2', 2 * 1024);
-    expect(b).to.have.property('release');
-    expect(uploads.inFlight).to.equal(10 * 1024);
-    if ('release' in a) (a.release(), a.release());
-    expect(uploads.inFlight).to.equal(2 * 1024);
-    const c = uploads.enter('s1', 8 * 1024);
-    expect(c).to.have.property('release');
-    // once its body is in, the session may send another (its check is bounded by CheckAdmission)
-    if ('bodyRead' in c) c.bodyRead();
-    expect(uploads.enter('s1', 10)).to.deep.equal({ busy: 'too many photos are being uploaded' }); // prettier-ignore
-    // alone, an upload over the bound is admitted: a bound under the image limit refuses nothing for good
-    if ('release' in b) b.release();
-    const big = new UploadAdmission(100);
-    expect(big.enter('s3', 1000)).to.have.property('release');
-    expect(big.enter('s4', 1)).to.have.property('busy');
   });
 });

@@ -2,21 +2,19 @@
 // DL or ID card: its PDF417 must decode), mrz_unreadable (the passport page: its MRZ must read with
 // valid check digits) and no_face (the selfie, and the portrait on the document front or passport
 // page in the face journey). checkCapture runs them only on images that passed the local checks.
-// A check that cannot run (over its time, or its thread failed) never accepts the image: the
-// report's problem is check_unavailable (the person sends it again; no retake is spent for it),
-// with a warning logged.
-import type { CaptureSide, SessionDocumentType } from '@idv/contracts';
+// A check that cannot run (over its time waiting for a thread, or its thread failed) never accepts
+// the image: the report's problem is check_unavailable (the person sends it again; no retake is
+// spent for it), with a warning logged. One that ran its whole time on the image is the image's
+// cost: refused, the retake spent (qualityRules.ts TOO_COSTLY).
+import type { CaptureCheckRequest, CaptureSide } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
-import type { JourneyType } from '../domain/sessionJourney.ts';
 import type { ImageHeader } from './imageHeader.ts';
 import type { MrzReader } from './mrzReader.ts';
-import type { QualityPool } from './qualityPool.ts';
-import { checkUnavailable, type ProblemFound } from './qualityRules.ts';
+import { CheckTimedOut, type QualityPool } from './qualityPool.ts';
+import { checkUnavailable, TOO_COSTLY, type ProblemFound } from './qualityRules.ts';
 
-export interface CaptureJourney {
-  journeyType: JourneyType;
-  documentType: SessionDocumentType | null;
-}
+/** What of the session's journey its checks depend on (a capture-check request carries it). */
+export type CaptureJourney = CaptureCheckRequest['journey'];
 
 export interface ContentCheckInput {
   side: CaptureSide;
@@ -67,6 +65,11 @@ export function imageContentChecks(deps: ContentCheckDeps): ContentChecks {
         const problem = await RUN[check](deps, input, report.notes);
         if (problem) report.problems.push(problem);
       } catch (err) {
+        // a barcode or face search that ran its whole time on this image: the image is what costs
+        if (err instanceof CheckTimedOut && err.imageAtFault) {
+          report.notes[`${check}TooCostly`] = 1;
+          return { problems: [TOO_COSTLY], notes: report.notes };
+        }
         const reason = (err as Error).message;
         report.notes[`${check}Unchecked`] = 1;
         deps.logger.warn(

@@ -1,6 +1,6 @@
 // What the capture worker threads do with a decoded image: measure it (the local checks), look for
 // a PDF417, look for a face, or prepare the page for the MRZ OCR (the grey lower half, bounded).
-// CPU work, run in qualityWorker.ts, never on the gateway's event loop.
+// CPU work, run in qualityWorker.ts, never on an event loop (a capture-check worker's threads).
 import { readPdf417 } from '@idv/docread';
 import { Jimp } from 'jimp';
 import { findFace, type FaceFinding } from './faceFinder.ts';

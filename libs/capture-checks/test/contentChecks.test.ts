@@ -22,12 +22,12 @@ import {
   passportPage,
   TESTY_MRZ,
 } from '../../../test/support/idDocuments.ts';
-import { checksFor, imageContentChecks } from '../src/capture/contentChecks.ts';
-import { findFace } from '../src/capture/faceFinder.ts';
-import { readImageHeader } from '../src/capture/imageHeader.ts';
-import { MRZ_PAGE_SIZE } from '../src/capture/imageTasks.ts';
-import { MrzReader } from '../src/capture/mrzReader.ts';
-import { QualityPool } from '../src/capture/qualityPool.ts';
+import { checksFor, imageContentChecks } from '../src/contentChecks.ts';
+import { findFace } from '../src/faceFinder.ts';
+import { readImageHeader } from '../src/imageHeader.ts';
+import { MRZ_PAGE_SIZE } from '../src/imageTasks.ts';
+import { MrzReader } from '../src/mrzReader.ts';
+import { QualityPool } from '../src/qualityPool.ts';
 
 type Image = InstanceType<typeof Jimp>;
 const pixels = (image: { bitmap: { width: number; height: number; data: Buffer } }) => image.bitmap;

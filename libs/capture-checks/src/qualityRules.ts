@@ -64,6 +64,17 @@ export const NOT_AN_IMAGE: ProblemFound = {
   message: 'the file is not a JPEG, PNG or WebP image that can be read',
 };
 
+/**
+ * The image itself took the check's whole time, running (not waiting for a thread): a photo that
+ * costs this much is refused like an unreadable one, and the retake counts, so that sending it
+ * again and again is not free work for the platform.
+ */
+export const TOO_COSTLY: ProblemFound = {
+  code: 'not_an_image',
+  message:
+    'the image took too long to check: send an ordinary photo from the camera, not an edited or very large file',
+};
+
 /** The check did not run (`why`): never an accepted image, never a spent retake. */
 export function checkUnavailable(why: string): ProblemFound {
   return { code: 'check_unavailable', message: `the image could not be checked (${why}): send it again in a moment` }; // prettier-ignore

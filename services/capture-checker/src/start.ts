@@ -1,0 +1,93 @@
+// Composition root of a capture-check worker, read top to bottom: the runtime (config, logger,
+// metrics, broker), the image threads and the MRZ OCR, the checks within this worker's bounds, the
+// consumer of capture.checks, stop handlers, and serve (/healthz and /metrics only). No database:
+// a request carries its image, sealed, and the verdict goes back to the gateway that waits for it.
+// It scales like a connector type: more replicas on the queue's length (infra/k8s, KEDA).
+import { CheckAdmission } from '@idv/capture-checks';
+import {
+  captureChecker,
+  imageContentChecks,
+  MrzReader,
+  QualityPool,
+} from '@idv/capture-checks/engine';
+import type { Broker } from '@idv/broker';
+import { createSecretBox } from '@idv/crypto';
+import type { Lifecycle } from '@idv/http';
+import type { Logger, Registry } from '@idv/observability';
+import { createProcessRuntime, serveHealth, type ProcessRuntime } from '@idv/service-runtime';
+import { capacityOf, loadCheckerConfig, type CaptureCheckerSettings } from './config.ts';
+import { checkMetrics, createCheckHandler } from './handleCheck.ts';
+
+export interface RunningChecker {
+  runtime: ProcessRuntime;
+  settings: CaptureCheckerSettings;
+  queue: string;
+  logger: Logger;
+  registry: Registry;
+  broker: Broker;
+  lifecycle: Lifecycle;
+  /** base URL of /healthz and /metrics when WORKER_METRICS_PORT is set */
+  metricsUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+export interface CheckerOptions {
+  logDestination?: NodeJS.WritableStream;
+}
+
+export async function startCaptureChecker(
+  env: Record<string, string | undefined> = process.env,
+  options: CheckerOptions = {},
+): Promise<RunningChecker> {
+  const settings = loadCheckerConfig(env);
+  const runtime = createProcessRuntime({
+    name: 'capture-checker',
+    settings,
+    broker: { connectionName: 'capture-checker' },
+    ...(options.logDestination ? { logDestination: options.logDestination } : {}),
+  });
+  const { logger, registry, broker, lifecycle } = runtime;
+
+  // the image threads, the OCR, and the checks over them within this worker's bounds: it holds
+  // `held` checks (its prefetch), a community at most `perCommunity` of them, a session one
+  const { threads, held, perCommunity } = capacityOf(settings);
+  const pool = new QualityPool(threads);
+  const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
+  const contentChecks = imageContentChecks({
+    pool,
+    mrz,
+    logger,
+    timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS,
+  });
+  const admission = new CheckAdmission({ perCommunity, total: held });
+  const handler = createCheckHandler({
+    box: createSecretBox(runtime.masterKey),
+    check: captureChecker(pool, contentChecks, admission, logger),
+    metrics: checkMetrics(registry),
+  });
+  const queue = settings.CAPTURE_CHECK_QUEUE;
+  // a classic queue: a check is transient, bounded by its deadline (per-message expiration), and
+  // its gateway waits for it
+  const consumer = await broker.consume(queue, handler, { prefetch: held, queueType: 'classic' });
+
+  // stop handlers: 0 take no new checks and finish the running ones; 10 end the threads
+  lifecycle.onStop('consumer', 0, () => consumer.stop());
+  lifecycle.onStop('image threads', 10, () => Promise.all([pool.close(), mrz.close()]));
+  logger.info({ queue, threads, held, perCommunity }, 'capture checker consuming');
+
+  const served =
+    settings.WORKER_METRICS_PORT > 0
+      ? await serveHealth(runtime, { port: settings.WORKER_METRICS_PORT })
+      : undefined;
+  return {
+    runtime,
+    settings,
+    queue,
+    logger,
+    registry,
+    broker,
+    lifecycle,
+    metricsUrl: served?.server.url,
+    stop: () => lifecycle.stop(),
+  };
+}

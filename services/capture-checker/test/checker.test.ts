@@ -1,0 +1,163 @@
+// The capture-check worker over real RabbitMQ, as a gateway reaches it: a request with a sealed
+// image gets the engine's verdict; a request past its deadline is not checked; one that does not
+// open gets an error reply and the worker goes on; a community over its share of the worker is
+// answered check_unavailable at once while another community's check runs. And the gateway's
+// side (remoteChecks.ts): no worker answering, or no queue at all, is check_unavailable, never an
+// accepted image; the image on the queue is sealed, not the plain bytes.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import amqp from 'amqplib';
+import { createBroker, RpcRemoteError, type Broker } from '@idv/broker';
+import { CheckAdmission } from '@idv/capture-checks';
+import { CaptureCheckReply, validate, type CaptureCheckRequest } from '@idv/contracts';
+import { createSecretBox } from '@idv/crypto';
+import { testAmqpUrl } from '@idv/db/testing';
+import { createLogger } from '@idv/observability';
+import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
+import { blurred, documentImage, hugePngHeader, png } from '../../../test/support/captureImages.ts';
+import { remoteCaptureChecker } from '../../docverify-gateway/src/capture/remoteChecks.ts';
+import { startCaptureChecker, type RunningChecker } from '../src/start.ts';
+
+const journey = { journeyType: 'DOCUMENT_VERIFICATION_ONLY' as const, documentType: 'DL' as const };
+const logger = createLogger({ service: 'test', level: 'silent' });
+
+describe('capture checker', function () {
+  this.timeout(120_000);
+  const masterKey = randomBytes(32);
+  const box = createSecretBox(masterKey);
+  const queue = `test.capture.${randomBytes(4).toString('hex')}`;
+  const idle = `test.capture.idle.${randomBytes(4).toString('hex')}`;
+  let amqpUrl: string;
+  let checker: RunningChecker;
+  let client: Broker;
+
+  before(async () => {
+    amqpUrl = await testAmqpUrl();
+    checker = await startCaptureChecker({
+      AMQP_URL: amqpUrl,
+      MASTER_KEY: masterKey.toString('base64'),
+      LOG_LEVEL: 'silent',
+      CAPTURE_CHECK_QUEUE: queue,
+      CAPTURE_CHECK_THREADS: '1',
+    });
+    client = createBroker({ url: amqpUrl, logger });
+    await Promise.all([checker.broker, client].map((b) => b.waitUntilConnected(15_000)));
+  });
+
+  after(async () => {
+    await client?.close();
+    await checker?.stop();
+    await deleteQueues(amqpUrl, [queue, idle]);
+  });
+
+  const request = (image: Buffer, over: Partial<CaptureCheckRequest> = {}): CaptureCheckRequest => {
+    const checkId = randomUUID();
+    return {
+      checkId,
+      side: 'front',
+      journey,
+      owner: { sessionId: randomUUID(), communityId: 'community-a' },
+      deadline: Date.now() + 60_000,
+      image: box.sealBytes(image, checkId).toString('base64'),
+      ...over,
+    };
+  };
+  const ask = async (body: CaptureCheckRequest) => {
+    const reply = validate(CaptureCheckReply, await client.request(queue, body, { timeoutMs: 60_000 })); // prettier-ignore
+    if (!reply.ok) throw new Error(JSON.stringify(reply.issues));
+    return reply.value;
+  };
+  const codes = (reply: CaptureCheckReply) => reply.problems.map((p) => p.code);
+
+  it("answers the engine's verdict: a sharp document accepted with its measures, a blurred one refused", async () => {
+    const sharp = await ask(request(await png(documentImage(1000, 630, 3))));
+    expect(sharp.problems).to.deep.equal([]);
+    expect(sharp.measures?.sharpness).to.be.above(40);
+    const soft = await ask(request(await png(blurred(documentImage(1000, 630, 3)))));
+    expect(codes(soft)).to.deep.equal(['blurred']);
+  });
+
+  it('a request past its deadline is not checked: check_unavailable', async () => {
+    const late = await ask(request(await png(documentImage(1000, 630, 4)), { deadline: Date.now() - 1 })); // prettier-ignore
+    expect(codes(late)).to.deep.equal(['check_unavailable']);
+    expect(late.measures).to.equal(undefined);
+  });
+
+  it('an image sealed under another key, or a request out of contract, gets an error reply; the worker goes on', async () => {
+    const other = createSecretBox(randomBytes(32));
+    const checkId = randomUUID();
+    const foreign = request(Buffer.from('x'), { checkId, image: other.sealBytes(await png(documentImage()), checkId).toString('base64') }); // prettier-ignore
+    let failure: unknown;
+    await client.request(queue, foreign, { timeoutMs: 30_000 }).catch((err: unknown) => (failure = err)); // prettier-ignore
+    expect(failure).to.be.instanceOf(RpcRemoteError);
+    expect((failure as Error).message).to.match(/does not open/);
+    failure = undefined;
+    await client.request(queue, { ...request(Buffer.from('x')), side: 'elbow' }, { timeoutMs: 30_000 }).catch((err: unknown) => (failure = err)); // prettier-ignore
+    expect((failure as Error).message).to.match(/invalid capture check request/);
+    expect((await ask(request(await png(documentImage(1000, 630, 5))))).problems).to.deep.equal([]);
+  });
+
+  it("a community over its share of the worker is answered at once; another community's check runs", async () => {
+    // one thread: the worker holds two checks, one of them a community's
+    const large = await png(documentImage(3000, 2000, 6));
+    const started = Date.now();
+    const first = ask(request(large));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the first is taken
+    const second = await ask(request(large));
+    expect(codes(second)).to.deep.equal(['check_unavailable']);
+    const secondMs = Date.now() - started;
+    const other = await ask(request(await png(documentImage(1000, 630, 8)), { owner: { sessionId: randomUUID(), communityId: 'community-b' } })); // prettier-ignore
+    expect(other.problems).to.deep.equal([]);
+    expect((await first).problems).to.deep.equal([]);
+    expect(secondMs, 'the busy answer did not wait for the running check').to.be.below(Date.now() - started); // prettier-ignore
+  });
+
+  describe("the gateway's side", () => {
+    const remote = (to: string, waitMs: number) =>
+      remoteCaptureChecker({
+        broker: client,
+        box,
+        queue: to,
+        waitMs,
+        admission: new CheckAdmission({ perCommunity: 4, total: 8 }),
+        logger,
+      });
+    const owner = () => ({ sessionId: randomUUID(), communityId: 'community-a' });
+
+    it('checks through the worker; a bomb or a tiny image is answered without it', async () => {
+      const check = remote(queue, 30_000);
+      const report = await check('front', await png(documentImage(1000, 630, 9)), journey, owner());
+      expect(report.problems).to.deep.equal([]);
+      expect(report.header).to.deep.equal({ format: 'png', width: 1000, height: 630 });
+      const tiny = await check('front', await png(documentImage(200, 120, 9)), journey, owner());
+      expect(codes(tiny)).to.deep.equal(['too_small']);
+      const bomb = await check('front', hugePngHeader(20_000, 20_000), journey, owner());
+      expect(codes(bomb)).to.deep.equal(['not_an_image']);
+    });
+
+    it('no queue to send to: check_unavailable at once; a queue nobody consumes: check_unavailable after the wait', async () => {
+      const image = await png(documentImage(1000, 630, 10));
+      const none = await remote(`test.capture.none.${randomBytes(4).toString('hex')}`, 30_000)('front', image, journey, owner()); // prettier-ignore
+      expect(codes(none)).to.deep.equal(['check_unavailable']);
+      expect(none.problems[0]?.message).to.match(/not reachable/);
+      const connection = await amqp.connect(amqpUrl);
+      try {
+        const channel = await connection.createChannel();
+        await channel.assertQueue(idle, { durable: false });
+        const waiting = remote(idle, 2000)('front', image, journey, owner());
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // what waits on the queue: the request, its image sealed (not the PNG's bytes)
+        const message = await channel.get(idle, { noAck: true });
+        expect(message, 'the request on the queue').to.not.equal(false);
+        const content = (message as amqp.GetMessage).content;
+        expect(content.includes(image.subarray(0, 48).toString('base64'))).to.equal(false);
+        expect(content.includes(image.subarray(0, 48))).to.equal(false);
+        const waited = await waiting;
+        expect(codes(waited)).to.deep.equal(['check_unavailable']);
+        expect(waited.problems[0]?.message).to.match(/in time/);
+      } finally {
+        await connection.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,104 @@
+// The gateway's side of the capture checks: the header is read here (a bomb or a too small image is
+// answered at once, never sent on), then the image goes to a capture-check worker over RabbitMQ
+// (contracts/messages/captureCheck.ts), sealed under MASTER_KEY, and the worker's verdict comes
+// back. The gateway decodes nothing: the image threads run in services/capture-checker, scaled on
+// their own. Within the bounds of `admission` (one check per session, a share per community, a
+// total per gateway) a check waits at most `waitMs`; no worker answering in time, or none reachable,
+// is check_unavailable (not kept, no retake spent), never an accepted image.
+import { randomUUID } from 'node:crypto';
+import { BrokerUnavailableError, RpcTimeoutError, type Broker } from '@idv/broker';
+import {
+  admitCapture,
+  boundedCheck,
+  checkUnavailable,
+  type CaptureReport,
+  type CheckAdmission,
+  type CheckCapture,
+} from '@idv/capture-checks';
+import { CaptureCheckReply, validate, type CaptureCheckRequest } from '@idv/contracts';
+import type { SecretBox } from '@idv/crypto';
+import { Counter, Gauge, type Logger, type Registry } from '@idv/observability';
+
+export interface RemoteCheckDeps {
+  broker: Pick<Broker, 'request'>;
+  box: SecretBox;
+  /** CAPTURE_CHECK_QUEUE */
+  queue: string;
+  /** CAPTURE_CHECK_WAIT_MS: the whole check, queueing included */
+  waitMs: number;
+  admission: CheckAdmission;
+  logger: Pick<Logger, 'warn'>;
+  metrics?: RemoteCheckMetrics;
+}
+
+export interface RemoteCheckMetrics {
+  inFlight: Gauge;
+  checks: Counter<'outcome'>;
+}
+
+export function remoteCheckMetrics(registry: Registry): RemoteCheckMetrics {
+  return {
+    inFlight: new Gauge({
+      name: 'docverify_capture_checks_in_flight',
+      help: 'capture checks this gateway has sent to the capture-check workers and waits for',
+      registers: [registry],
+    }),
+    checks: new Counter({
+      name: 'docverify_capture_checks_total',
+      help: 'capture checks sent to the workers, by outcome (answered, timeout, unreachable, failed)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+  };
+}
+
+export function remoteCaptureChecker(deps: RemoteCheckDeps): CheckCapture {
+  return async (side, bytes, journey, owner) => {
+    const admitted = admitCapture(side, bytes);
+    if ('report' in admitted) return admitted.report;
+    const { header } = admitted;
+    return boundedCheck(header, owner, deps.admission, deps.logger, async () => {
+      deps.metrics?.inFlight.inc();
+      try {
+        return await ask();
+      } finally {
+        deps.metrics?.inFlight.dec();
+      }
+    });
+
+    async function ask(): Promise<CaptureReport> {
+      const counted = (outcome: string) => deps.metrics?.checks.inc({ outcome });
+      const checkId = randomUUID();
+      const request: CaptureCheckRequest = {
+        checkId,
+        side,
+        journey: { journeyType: journey.journeyType, documentType: journey.documentType },
+        owner: owner ?? { sessionId: checkId, communityId: '-' },
+        deadline: Date.now() + deps.waitMs,
+        image: deps.box.sealBytes(bytes, checkId).toString('base64'),
+      };
+      let answer: unknown;
+      try {
+        answer = await deps.broker.request(deps.queue, request, { timeoutMs: deps.waitMs });
+      } catch (err) {
+        if (err instanceof RpcTimeoutError) {
+          counted('timeout');
+          return { problems: [checkUnavailable('no image check answered in time')], header };
+        }
+        if (err instanceof BrokerUnavailableError) {
+          counted('unreachable');
+          return { problems: [checkUnavailable('the image checks are not reachable')], header };
+        }
+        counted('failed');
+        throw err;
+      }
+      const reply = validate(CaptureCheckReply, answer);
+      if (!reply.ok) {
+        counted('failed');
+        throw new Error(`the capture check's reply is invalid: ${reply.issues[0]?.path} ${reply.issues[0]?.message}`); // prettier-ignore
+      }
+      counted('answered');
+      return { ...reply.value, header };
+    }
+  };
+}
