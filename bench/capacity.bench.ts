@@ -145,6 +145,8 @@ export async function capacityBenchmarks(): Promise<Comparison[]> {
     RATE_LIMIT_LICENCE_BURST: '1000000',
     RATE_LIMIT_COMMUNITY_RPS: '1000000',
     RATE_LIMIT_COMMUNITY_BURST: '1000000',
+    RATE_LIMIT_TENANT_RPS: '1000000',
+    RATE_LIMIT_TENANT_BURST: '1000000',
   };
   const worker = (type: string, port: number) =>
     startChild(`${type} worker`, 'services/connector-worker/src/main.ts', {

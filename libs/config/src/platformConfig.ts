@@ -61,6 +61,19 @@ export const platformConfigFields = {
     maximum: 1_000_000,
     description: 'requests the licences of one community may make at once',
   }),
+  RATE_LIMIT_TENANT_RPS: Type.Number({
+    default: 600,
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      "requests a second all licences of one tenant's communities may make together, as RATE_LIMIT_LICENCE_RPS, so a tenant holding many licences does not multiply its limit; 0: no limit",
+  }),
+  RATE_LIMIT_TENANT_BURST: Type.Integer({
+    default: 1200,
+    minimum: 1,
+    maximum: 1_000_000,
+    description: "requests the licences of one tenant's communities may make at once",
+  }),
   RATE_LIMIT_SYNC_MS: Type.Integer({
     default: 100,
     minimum: 10,

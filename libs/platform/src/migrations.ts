@@ -3,6 +3,7 @@ import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_platform.ts';
 import * as retiredServiceKeys from '../migrations/002_retired_service_keys.ts';
 import * as rateLimits from '../migrations/003_rate_limits.ts';
+import * as tenantRateLimits from '../migrations/004_tenant_rate_limits.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
@@ -10,5 +11,6 @@ export const platformMigrations: MigrationSet = {
     '001_platform': initial,
     '002_retired_service_keys': retiredServiceKeys,
     '003_rate_limits': rateLimits,
+    '004_tenant_rate_limits': tenantRateLimits,
   },
 };

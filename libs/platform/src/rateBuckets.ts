@@ -1,4 +1,4 @@
-// Token buckets per licence and per community, shared by every replica through PostgreSQL: a replica
+// Token buckets per licence, per community and per tenant, shared by every replica through PostgreSQL: a replica
 // decides on its own view of each bucket and adds what it admitted to the shared one every syncMs.
 import { runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { RateLimit, RateScope, RateSubject } from './rateLimits.ts';
@@ -34,14 +34,16 @@ export interface RateBucketOptions {
  * statement for every bucket of the batch. The limit is the operator's (rate_limits) or else the
  * replica's default, so a limit set by the admin CLI applies at the next sync. A bucket refills
  * by rps a second up to burst on the database clock; what replicas together admitted beyond it
- * leaves it below 0 until the refill pays it back. Rows are taken in key order, so two replicas
+ * leaves it below 0 until the refill pays it back; requests given back (replays) count as taken
+ * below 0 and fill it no further than burst. Rows are taken in key order, so two replicas
  * syncing the same buckets cannot deadlock. The table is unlogged: no WAL, nothing to flush.
  */
 export const SYNC_BUCKETS: PreparedStatement = {
   name: 'platform_rate_buckets_sync',
   text: `INSERT INTO platform.rate_buckets AS b (scope, subject_id, tokens, taken, rps, burst, refilled_at)
     SELECT u.scope, u.subject_id,
-      CASE WHEN coalesce(l.rps, u.rps) > 0 THEN coalesce(l.burst, u.burst) - u.taken ELSE 0 END,
+      CASE WHEN coalesce(l.rps, u.rps) > 0
+        THEN least(coalesce(l.burst, u.burst), coalesce(l.burst, u.burst) - u.taken) ELSE 0 END,
       u.taken, coalesce(l.rps, u.rps), coalesce(l.burst, u.burst), clock_timestamp()
     FROM unnest($1::text[], $2::uuid[], $3::int[], $4::float8[], $5::int[])
       AS u(scope, subject_id, taken, rps, burst)
@@ -50,10 +52,10 @@ export const SYNC_BUCKETS: PreparedStatement = {
     ON CONFLICT (scope, subject_id) DO UPDATE SET
       tokens = CASE
         WHEN excluded.rps <= 0 THEN 0
-        WHEN b.rps <= 0 THEN excluded.burst - excluded.taken
-        ELSE least(excluded.burst, b.tokens + excluded.rps
+        WHEN b.rps <= 0 THEN least(excluded.burst, excluded.burst - excluded.taken)
+        ELSE least(excluded.burst, least(excluded.burst, b.tokens + excluded.rps
           * greatest(0, extract(epoch FROM excluded.refilled_at - b.refilled_at)::float8))
-          - excluded.taken
+          - excluded.taken)
       END,
       taken = excluded.taken, rps = excluded.rps, burst = excluded.burst,
       refilled_at = excluded.refilled_at
@@ -135,11 +137,23 @@ export class RateBuckets {
     };
   }
 
+  /**
+   * Gives back the request `take` admitted on `subjects` when it turned out not to count (its
+   * request id was a replay): a captured request sent again spends none of its licence's budget.
+   */
+  giveBack(subjects: RateSubject[]): void {
+    for (const subject of subjects) {
+      const bucket = this.buckets.get(keyOf(subject));
+      if (bucket) bucket.unsent -= 1;
+    }
+    void this.sync(false);
+  }
+
   /** Sends what was admitted and not yet sent; for shutdown. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    if ([...this.buckets.values()].some((b) => b.unsent > 0)) await this.sync(true);
+    if ([...this.buckets.values()].some((b) => b.unsent !== 0)) await this.sync(true);
   }
 
   private bucketOf(subject: RateSubject): Bucket {
@@ -156,7 +170,8 @@ export class RateBuckets {
 
   private available(b: Bucket, now: number): number {
     const refilled = Math.min(b.burst, b.tokens + (b.rps * Math.max(0, now - b.at)) / 1000);
-    return refilled - b.unsent - b.sending;
+    // what was given back (unsent below 0) fills the bucket no further than full
+    return Math.min(b.burst, refilled - b.unsent - b.sending);
   }
 
   /** The next statement: at once (urgent) or within syncMs; resolves once it answered. */
@@ -204,7 +219,7 @@ export class RateBuckets {
     const now = this.now();
     const batch: Bucket[] = [];
     for (const [key, b] of this.buckets) {
-      if (b.unsent > 0 || now - b.at > this.staleMs) batch.push(b);
+      if (b.unsent !== 0 || now - b.at > this.staleMs) batch.push(b);
       else if (now - b.usedAt > IDLE_MS) this.buckets.delete(key);
     }
     if (batch.length === 0) return;

@@ -1,8 +1,9 @@
-// Rate limits an operator set for one licence or one community, in place of the configured defaults.
+// Rate limits an operator set for one licence, one community or one tenant (all its communities'
+// licences together), in place of the configured defaults.
 import type { Knex } from '@idv/db';
 import { InvalidInPlatform } from './tenants.ts';
 
-export const RATE_SCOPES = ['licence', 'community'] as const;
+export const RATE_SCOPES = ['licence', 'community', 'tenant'] as const;
 export type RateScope = (typeof RATE_SCOPES)[number];
 
 /** A token bucket: refills by `rps` a second up to `burst`; rps 0 means no limit. */

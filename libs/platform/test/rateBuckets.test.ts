@@ -1,5 +1,6 @@
 // The shared token buckets against a real PostgreSQL database: one replica exact, replicas bounded by
-// what each may admit within one sync, operator limits read at the next sync, no database no admission.
+// what each may admit within one sync, requests given back, operator limits read at the next sync, no
+// database no admission.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { createDatabase } from '@idv/db';
@@ -17,6 +18,7 @@ const SYNC_MS = 20;
 const DEFAULTS: RateDefaults = {
   licence: { rps: 0.01, burst: 10 },
   community: { rps: 0, burst: 1 },
+  tenant: { rps: 0.01, burst: 10 },
 };
 
 describe('shared rate buckets', () => {
@@ -85,6 +87,23 @@ describe('shared rate buckets', () => {
     expect(rows[0].tokens).to.be.below(1 - (fromA + fromB + 2 - 10));
     expect(await admitted(a, [subject], 3)).to.equal(0);
     expect(await admitted(b, [subject], 3)).to.equal(0);
+  });
+
+  it('a request given back (a replay) is available again, on this replica and the others, never beyond the burst', async () => {
+    const [a, b] = [replica(), replica()];
+    const subject = licence();
+    const tenant: RateSubject = { scope: 'tenant', id: randomUUID() };
+    expect(await admitted(a, [subject, tenant], 10)).to.equal(10);
+    a.giveBack([subject, tenant]);
+    a.giveBack([subject, tenant]);
+    await synced();
+    expect(await admitted(b, [subject, tenant], 5)).to.equal(2);
+    // given back on a full bucket: still at most the burst
+    const fresh = licence();
+    await a.take([fresh]);
+    for (let i = 0; i < 3; i++) a.giveBack([fresh]);
+    await synced();
+    expect(await admitted(b, [fresh], 15)).to.equal(10);
   });
 
   it("an operator's limit replaces the default at the next sync", async () => {

@@ -162,6 +162,7 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     defaults: {
       licence: { rps: config.RATE_LIMIT_LICENCE_RPS, burst: config.RATE_LIMIT_LICENCE_BURST },
       community: { rps: config.RATE_LIMIT_COMMUNITY_RPS, burst: config.RATE_LIMIT_COMMUNITY_BURST },
+      tenant: { rps: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
     },
     syncMs: config.RATE_LIMIT_SYNC_MS,
     onError: (err) => logger.warn({ err }, 'rate limit sync failed; retried with the next one'),
