@@ -1,9 +1,12 @@
-// Rate limits per licence and per community through real HTTP: 429 with Retry-After, RateLimit-Policy
-// and RateLimit past a limit, other tenants unaffected, the community cap over its licences, a limit
-// set by the admin CLI, and two gateway replicas sharing one bucket through PostgreSQL.
+// Rate limits per licence, per community and per tenant through real HTTP: 429 with Retry-After,
+// RateLimit-Policy and RateLimit past a limit, other tenants unaffected, the community cap over its
+// licences, the tenant cap over its communities' licences, a route naming no community charging no
+// community of a licence covering several, nothing written for a 429 (its request id unspent) and a
+// replay spending no budget, limits set by the admin CLI, and two gateway replicas sharing one bucket
+// through PostgreSQL.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { LicenceStore, TenantStore } from '@idv/platform';
 import { startDocverifyGateway } from '../services/docverify-gateway/src/start.ts';
@@ -18,6 +21,8 @@ const LIMITS = {
   RATE_LIMIT_LICENCE_BURST: '5',
   RATE_LIMIT_COMMUNITY_RPS: '0.2',
   RATE_LIMIT_COMMUNITY_BURST: '8',
+  RATE_LIMIT_TENANT_RPS: '0.2',
+  RATE_LIMIT_TENANT_BURST: '12',
   RATE_LIMIT_SYNC_MS: String(SYNC_MS),
 };
 
@@ -27,31 +32,52 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-describe('rate limits per licence and per community', function () {
+describe('rate limits per licence, per community and per tenant', function () {
   this.timeout(60_000);
   let platform: RunningPlatform;
   let second: Awaited<ReturnType<typeof startDocverifyGateway>>;
   let servicePublicKey: string;
 
+  const name = () => `rl-${randomBytes(4).toString('hex')}`;
   /** a community of a tenant of its own with `count` service licences */
   const freshCommunity = async (count: number) => {
     const tenants = new TenantStore(platform.database.db);
-    const tenant = await tenants.createTenant(`rl-${randomBytes(4).toString('hex')}`);
-    const community = await tenants.createCommunity(
-      tenant.id,
-      `rl-${randomBytes(4).toString('hex')}`,
-    );
+    const tenant = await tenants.createTenant(name());
+    const community = await tenants.createCommunity(tenant.id, name());
     const store = new LicenceStore(platform.database.db);
     const licences = [];
     for (let i = 0; i < count; i++)
       licences.push(await store.create({ level: 'service', communityIds: [community.id] }));
-    return { community, licences };
+    return { tenant, community, licences };
   };
+  /** `count` more communities of `tenantId` */
+  const moreCommunities = async (tenantId: string, count: number) => {
+    const tenants = new TenantStore(platform.database.db);
+    const communities = [];
+    for (let i = 0; i < count; i++)
+      communities.push(await tenants.createCommunity(tenantId, name()));
+    return communities;
+  };
+  const licenceOf = async (communityIds: string[]) =>
+    (await new LicenceStore(platform.database.db).create({ level: 'service', communityIds }))
+      .licenseKey;
 
   /** GET the community's verifiers (404 when it has none: the request got through) */
-  const call = async (base: string, licenseKey: string, communityId: string): Promise<Answer> => {
+  const call = async (
+    base: string,
+    licenseKey: string,
+    communityId: string,
+    uuid?: string,
+  ): Promise<Answer> => {
     const res = await fetch(`${base}/verifier/community/${communityId}`, {
-      headers: credentialHeaders({ licenseKey, servicePublicKey }),
+      headers: credentialHeaders({ licenseKey, servicePublicKey, ...(uuid ? { uuid } : {}) }),
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Answer['body'] };
+  };
+  /** GET /environment, a route that names no community (the plain licence header) */
+  const environment = async (licenseKey: string): Promise<Answer> => {
+    const res = await fetch(`${platform.services.docverify.url}/environment`, {
+      headers: { license: licenseKey },
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as Answer['body'] };
   };
@@ -80,10 +106,12 @@ describe('rate limits per licence and per community', function () {
       const answer = await call(base, key, community.id);
       through(answer);
       expect(answer.headers.get('ratelimit-policy')).to.equal(
-        '"licence";q=5;w=25, "community";q=8;w=40',
+        '"licence";q=5;w=25, "community";q=8;w=40, "tenant";q=12;w=60',
       );
       expect(answer.headers.get('ratelimit')).to.match(
-        new RegExp(`^"licence";r=${4 - i};t=\\d+, "community";r=${7 - i};t=\\d+$`),
+        new RegExp(
+          `^"licence";r=${4 - i};t=\\d+, "community";r=${7 - i};t=\\d+, "tenant";r=${11 - i};t=\\d+$`,
+        ),
       );
     }
     const refused = await call(base, key, community.id);
@@ -97,10 +125,10 @@ describe('rate limits per licence and per community', function () {
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).to.be.within(1, 5);
     expect(refused.headers.get('ratelimit-policy')).to.equal(
-      '"licence";q=5;w=25, "community";q=8;w=40',
+      '"licence";q=5;w=25, "community";q=8;w=40, "tenant";q=12;w=60',
     );
     expect(refused.headers.get('ratelimit')).to.match(
-      /^"licence";r=0;t=\d+, "community";r=3;t=\d+$/,
+      /^"licence";r=0;t=\d+, "community";r=3;t=\d+, "tenant";r=7;t=\d+$/,
     );
 
     // a licence of another tenant's community, on this replica and the other
@@ -122,11 +150,11 @@ describe('rate limits per licence and per community', function () {
     limited(refused);
     expect(refused.body.message).to.contain(`rate limit of community ${community.id} reached`);
     expect(refused.headers.get('ratelimit')).to.match(
-      /^"licence";r=2;t=\d+, "community";r=0;t=\d+$/,
+      /^"licence";r=2;t=\d+, "community";r=0;t=\d+, "tenant";r=4;t=\d+$/,
     );
   });
 
-  it('a limit set by the admin CLI takes effect, for a licence and for a community', async function () {
+  it('a limit set by the admin CLI takes effect, for a licence, a community and a tenant', async function () {
     this.timeout(120_000); // four admin CLI processes
     const base = platform.services.docverify.url;
     const env = { ...process.env, ...platform.env };
@@ -139,11 +167,14 @@ describe('rate limits per licence and per community', function () {
     const { community, licences } = await freshCommunity(1);
     const key = licences[0]!.licenseKey;
     const capped = await freshCommunity(1);
+    const tenantCapped = await freshCommunity(1);
     through(await call(base, key, community.id));
     const cap = ['--community', capped.community.id];
-    const [set, capSet] = await Promise.all([
+    const tenantCap = ['--tenant', tenantCapped.tenant.id];
+    const [set, capSet, tenantSet] = await Promise.all([
       admin('ratelimit', 'set', '--licence', key, '--rps', '0.1', '--burst', '2'),
       admin('ratelimit', 'set', ...cap, '--rps', '0.1', '--burst', '3'),
+      admin('ratelimit', 'set', ...tenantCap, '--rps', '0.1', '--burst', '4'),
     ]);
     expect(set).to.deep.include({
       scope: 'licence',
@@ -157,6 +188,12 @@ describe('rate limits per licence and per community', function () {
       rps: 0.1,
       burst: 3,
     });
+    expect(tenantSet).to.deep.include({
+      scope: 'tenant',
+      id: tenantCapped.tenant.id,
+      rps: 0.1,
+      burst: 4,
+    });
     await settle();
 
     // 4 of 5 were left; the bucket now holds at most 2
@@ -164,7 +201,7 @@ describe('rate limits per licence and per community', function () {
     const refused = await call(base, key, community.id);
     limited(refused);
     expect(refused.headers.get('ratelimit-policy')).to.equal(
-      '"licence";q=2;w=20, "community";q=8;w=40',
+      '"licence";q=2;w=20, "community";q=8;w=40, "tenant";q=12;w=60',
     );
 
     // a community capped below the default: its licence gets 3, not 5
@@ -174,22 +211,143 @@ describe('rate limits per licence and per community', function () {
     limited(full);
     expect(full.body.message).to.contain(`community ${capped.community.id}`);
     expect(full.headers.get('ratelimit-policy')).to.equal(
-      '"licence";q=5;w=25, "community";q=3;w=30',
+      '"licence";q=5;w=25, "community";q=3;w=30, "tenant";q=12;w=60',
     );
 
-    const [shown, one] = await Promise.all([
+    // a tenant capped below the default: its licence gets 4, not 5
+    const tenantKey = tenantCapped.licences[0]!.licenseKey;
+    for (let i = 0; i < 4; i++) through(await call(base, tenantKey, tenantCapped.community.id));
+    const tenantFull = await call(base, tenantKey, tenantCapped.community.id);
+    limited(tenantFull);
+    expect(tenantFull.body.message).to.contain(`tenant ${tenantCapped.tenant.id}`);
+    expect(tenantFull.headers.get('ratelimit-policy')).to.equal(
+      '"licence";q=5;w=25, "community";q=8;w=40, "tenant";q=4;w=40',
+    );
+
+    const [shown, one, oneTenant] = await Promise.all([
       admin('ratelimit', 'show'),
       admin('ratelimit', 'show', '--licence', licences[0]!.licence.id),
+      admin('ratelimit', 'show', ...tenantCap),
     ]);
     expect(shown.defaults).to.deep.equal({
       licence: { rps: 0.2, burst: 5 },
       community: { rps: 0.2, burst: 8 },
+      tenant: { rps: 0.2, burst: 12 },
     });
-    expect(shown.limits).to.deep.include.members([set, capSet]);
+    expect(shown.limits).to.deep.include.members([set, capSet, tenantSet]);
     expect(one).to.deep.equal({ ...set, source: 'operator' });
-    const unset = await admin('ratelimit', 'unset', '--licence', key);
+    expect(oneTenant).to.deep.equal({ ...tenantSet, source: 'operator' });
+    const [unset, tenantUnset] = await Promise.all([
+      admin('ratelimit', 'unset', '--licence', key),
+      admin('ratelimit', 'unset', ...tenantCap),
+    ]);
     expect(unset).to.deep.include({ removed: true, rps: 0.2, burst: 5, source: 'default' });
+    expect(tenantUnset).to.deep.include({ removed: true, rps: 0.2, burst: 12, source: 'default' });
   });
+
+  it("the tenant limit caps the sum of its communities' licences", async () => {
+    const base = platform.services.docverify.url;
+    const { tenant, community, licences } = await freshCommunity(1);
+    const [second, third] = await moreCommunities(tenant.id, 2);
+    const keys = [
+      [licences[0]!.licenseKey, community.id],
+      [await licenceOf([second!.id]), second!.id],
+      [await licenceOf([third!.id]), third!.id],
+    ] as const;
+    // before: three licences, three times a licence's 5; the tenant's 12 hold them all
+    for (const [key, id] of keys.slice(0, 2)) for (let i = 0; i < 5; i++) through(await call(base, key, id));
+    const [key, id] = keys[2];
+    for (let i = 0; i < 2; i++) through(await call(base, key, id));
+    const refused = await call(base, key, id);
+    limited(refused);
+    expect(refused.body.message).to.contain(`rate limit of tenant ${tenant.id} reached`);
+    expect(refused.headers.get('ratelimit')).to.match(
+      /^"licence";r=3;t=\d+, "community";r=6;t=\d+, "tenant";r=0;t=\d+$/,
+    );
+    // another tenant's licence is not held back
+    const other = await freshCommunity(1);
+    through(await call(base, other.licences[0]!.licenseKey, other.community.id));
+  }); // prettier-ignore
+
+  it('a route naming no community charges the licence and its tenant, none of its communities', async () => {
+    const base = platform.services.docverify.url;
+    const { tenant, community } = await freshCommunity(0);
+    const [second] = await moreCommunities(tenant.id, 1);
+    const key = await licenceOf([community.id, second!.id]);
+    for (let i = 0; i < 3; i++) {
+      const answer = await environment(key);
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+      expect(answer.headers.get('ratelimit-policy')).to.equal('"licence";q=5;w=25, "tenant";q=12;w=60');
+    }
+    // before: each of those took a request from both communities' buckets too
+    for (const id of [community.id, second!.id]) {
+      const named = await call(base, key, id);
+      through(named);
+      expect(named.headers.get('ratelimit'), id).to.match(/^"licence";r=\d+;t=\d+, "community";r=7;t=\d+, "tenant";r=\d+;t=\d+$/);
+    }
+  }); // prettier-ignore
+
+  it('writes nothing for a 429: its request id stays unspent; a replay spends no budget', async () => {
+    const base = platform.services.docverify.url;
+    const db = platform.database.db;
+    const { community, licences } = await freshCommunity(1);
+    const key = licences[0]!.licenseKey;
+    const first = randomUUID();
+    through(await call(base, key, community.id, first));
+    // a captured request sent again: refused as a replay, its token given back
+    for (let i = 0; i < 3; i++) {
+      const replay = await call(base, key, community.id, first);
+      expect(replay.status, JSON.stringify(replay.body)).to.equal(401);
+      expect(replay.body.message).to.contain('replay');
+    }
+    await settle();
+    const next = await call(base, key, community.id);
+    through(next);
+    // 5 - 2 (a refill on a slow machine may add one); before: 5 - 2 - 3 replays, none left
+    expect(next.headers.get('ratelimit')).to.match(/^"licence";r=[34];t=\d+/);
+    for (let i = 0; i < 3; i++) through(await call(base, key, community.id));
+    // over the limit: 429 before the replay log, so no row for its request id
+    const unspent = randomUUID();
+    const refused = await call(base, key, community.id, unspent);
+    limited(refused);
+    expect(refused.headers.get('retry-after')).to.match(/^[1-5]$/);
+    expect(refused.headers.get('ratelimit')).to.match(/^"licence";r=0;t=\d+/);
+    const rows = await db('platform.request_nonces').whereIn('uuid', [first, unspent]).pluck('uuid');
+    expect(rows).to.deep.equal([first]);
+    // before: the 429 had spent it, so the same request sent again was a replay (401); now it is a
+    // request never seen (refused by the limit again, or admitted should a refill have come)
+    const again = await call(base, key, community.id, unspent);
+    expect(again.status, JSON.stringify(again.body)).to.be.oneOf([429, 404]);
+  }); // prettier-ignore
+
+  it("counts the licence's requests to every service: event intake and the EAM context are limited alike", async () => {
+    const { tenant, community, licences } = await freshCommunity(1);
+    const key = licences[0]!.licenseKey;
+    for (let i = 0; i < 5; i++) through(await call(platform.services.docverify.url, key, community.id));
+    await settle();
+    const signed = async (service: 'webhooks' | 'oauth', path: string, init: RequestInit = {}) => {
+      const base = platform.services[service].url;
+      const keys = (await (await fetch(`${base}/publickeys`)).json()) as { publicKey: string };
+      const headers = credentialHeaders({ licenseKey: key, servicePublicKey: keys.publicKey });
+      const res = await fetch(`${base}${path}`, { ...init, headers: { ...headers, 'content-type': 'application/json' } });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as Answer['body'] };
+    };
+    const answers = [
+      await signed('webhooks', `/tenant/${tenant.id}/community/${community.id}/event/E_IDV_DOCUMENT_VALIDATE`, {
+        method: 'PUT',
+        body: JSON.stringify({ dvcID: 'kyc-basic', docType: 'passport', status: 'verified' }),
+      }),
+      await signed('oauth', `/community/${community.name}/v1/interaction/${randomUUID()}/eam-context`),
+    ];
+    for (const refused of answers) {
+      limited(refused);
+      expect(refused.body).to.include({ statusCode: 429, error: 'Too Many Requests' });
+      expect(refused.body.message).to.match(/rate limit of this licence reached/);
+      expect(refused.headers.get('retry-after')).to.match(/^[1-5]$/);
+      expect(refused.headers.get('ratelimit-policy')).to.equal('"licence";q=5;w=25, "community";q=8;w=40, "tenant";q=12;w=60');
+      expect(refused.headers.get('ratelimit')).to.match(/^"licence";r=0;t=\d+, "community";r=3;t=\d+, "tenant";r=7;t=\d+$/);
+    }
+  }); // prettier-ignore
 
   it('two gateway replicas share one bucket through PostgreSQL', async () => {
     const [a, b] = [platform.services.docverify.url, second.server.url];

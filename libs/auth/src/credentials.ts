@@ -1,6 +1,7 @@
 // Checks the credential headers of DESIGN 2.2 (publickey, licensekey, requestid) against the
 // service keys (the current one, or a previous one still in its grace after a reset), the request
-// a requestid may be bound to, the time window, the licence and the replay log, in that order.
+// a requestid may be bound to, the time window, the licence and the replay log, in that order; the
+// replay log (the one write) can be left to the caller, after its own checks (rate limits).
 import { DecryptError, decrypt, InvalidKeyError } from '@idv/crypto';
 import { RequestId, validate } from '@idv/contracts';
 import { CredentialRefused } from './refusal.ts';
@@ -138,10 +139,21 @@ function checkBinding(req: Request, requestId: RequestId): void {
   }
 }
 
-export async function checkCredentials(
+/** Credentials checked but for the replay log, and the step that records their request id there. */
+export interface OpenedCredentials {
+  credentials: Credentials;
+  /** writes the request id to the replay log; CredentialRefused (replay) when it was used before */
+  recordUse(): Promise<void>;
+}
+
+/**
+ * Every check but the replay log's, writing nothing, so a request refused later (a rate limit)
+ * spends neither its request id nor a row; the guard records the use once the request is admitted.
+ */
+export async function openCredentials(
   req: Request,
   deps: CredentialCheckDeps,
-): Promise<Credentials> {
+): Promise<OpenedCredentials> {
   const callerPublicKey = header(req, 'publickey');
   const encryptedLicence = header(req, 'licensekey');
   const encryptedRequestId = header(req, 'requestid');
@@ -167,10 +179,7 @@ export async function checkCredentials(
   if (!verdict.ok)
     throw new CredentialRefused(`licence_${verdict.reason}`, LICENCE_REFUSALS[verdict.reason]);
   const keepUntil = Math.ceil(Math.max(now, requestId.ts) + deps.allowedTimeSpan + 1);
-  if (!(await deps.replay.firstUse(requestId.uuid, keepUntil))) {
-    throw new CredentialRefused('replay', 'requestid uuid was already used (replay)');
-  }
-  return {
+  const credentials: Credentials = {
     licence: verdict.licence,
     requestId,
     callerPublicKey,
@@ -179,4 +188,19 @@ export async function checkCredentials(
     currentServicePublicKey: keys.current.key.keyId,
     ...(serviceKey.acceptedUntil ? { previousKeyAcceptedUntil: serviceKey.acceptedUntil } : {}),
   };
+  const recordUse = async () => {
+    if (!(await deps.replay.firstUse(requestId.uuid, keepUntil)))
+      throw new CredentialRefused('replay', 'requestid uuid was already used (replay)');
+  };
+  return { credentials, recordUse };
+}
+
+/** All the checks, the replay log's included (which records the request id). */
+export async function checkCredentials(
+  req: Request,
+  deps: CredentialCheckDeps,
+): Promise<Credentials> {
+  const opened = await openCredentials(req, deps);
+  await opened.recordUse();
+  return opened.credentials;
 }

@@ -1,13 +1,18 @@
 // Public surface of libs/auth: credential headers and declared access rules.
-export { checkCredentials, type Credentials, type CredentialCheckDeps } from './credentials.ts';
+export {
+  checkCredentials,
+  openCredentials,
+  type Credentials,
+  type CredentialCheckDeps,
+} from './credentials.ts';
 export { encryptedAnswer, type EncryptedAnswerBody } from './encryptedAnswer.ts';
 export { openEncryptedBody, openEncryptedData } from './encryptedBody.ts';
 export { ACCEPTED_UNTIL_HEADER, CURRENT_KEY_HEADER } from './previousKey.ts';
 export {
-  createRateLimitCheck,
+  createRateLimiter,
   rateLimitFields,
   rateSubjectsOf,
-  type RateLimitCheck,
+  type RateLimiter,
 } from './rateLimit.ts';
 export { CredentialRefused, AccessRefused, type RefusalReason } from './refusal.ts';
 export {

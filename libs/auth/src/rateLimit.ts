@@ -1,26 +1,36 @@
-// Rate limits per licence and per community on licence-checked requests: every answer carries the
-// RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers); past a limit, 429.
+// Rate limits per licence, per community and per tenant on licence-checked requests: every answer
+// carries the RateLimit-Policy and RateLimit fields (draft-ietf-httpapi-ratelimit-headers); past a
+// limit, 429. The check runs before anything of the request is written (its request id included).
 import { TooManyRequests } from '@idv/http';
 import { Counter, type Registry } from '@idv/observability';
 import type { BucketView, Community, Licence, RateBuckets, RateSubject } from '@idv/platform';
 import type { Response } from 'express';
 
-export type RateLimitCheck = (
-  res: Response,
-  licence: Licence,
-  community: Community | undefined,
-) => Promise<void>;
+export interface RateLimiter {
+  /** Takes one request from each bucket the request counts against, or throws 429; answers them. */
+  check(res: Response, licence: Licence, community: Community | undefined): Promise<RateSubject[]>;
+  /** Gives back what `check` took for a request that does not count after all (a replay). */
+  giveBack(subjects: RateSubject[]): void;
+}
 
 /**
- * What a request counts against: its licence, and the community it addresses when its route names
- * one the licence covers, else every community the licence lists (usually one; a system licence
- * lists none, so only its own limit applies).
+ * What a request counts against: its licence; the community it addresses, which is the one its
+ * route names (and the licence covers), or the licence's only community, the one community it can
+ * address; and the tenant of that community, or where none is addressed the tenants of the
+ * licence's communities (one, but for a licence an operator made across tenants). A route naming
+ * no community charges no community of a licence covering several: it used to charge every one of
+ * them. A system licence lists no communities, so only its own limit applies.
  */
 export function rateSubjectsOf(licence: Licence, community: Community | undefined): RateSubject[] {
-  const communities = community ? [community] : licence.communities;
+  const only = licence.communities.length === 1 ? licence.communities[0] : undefined;
+  const addressed = community ?? only;
+  const tenants = addressed
+    ? [addressed.tenantId]
+    : [...new Set(licence.communities.map((c) => c.tenantId))];
   return [
     { scope: 'licence', id: licence.id },
-    ...communities.map((c) => ({ scope: 'community' as const, id: c.id })),
+    ...(addressed ? [{ scope: 'community' as const, id: addressed.id }] : []),
+    ...tenants.map((id) => ({ scope: 'tenant' as const, id })),
   ];
 }
 
@@ -51,12 +61,12 @@ export function rateLimitFields(buckets: BucketView[]): Record<string, string> {
 }
 
 function refusal(bucket: BucketView, retryAfterS: number): string {
-  const whose =
-    bucket.subject.scope === 'licence' ? 'this licence' : `community ${bucket.subject.id}`;
+  const { scope, id } = bucket.subject;
+  const whose = scope === 'licence' ? 'this licence' : `${scope} ${id}`;
   return `rate limit of ${whose} reached (${bucket.rps} requests a second, ${bucket.burst} at once); retry after ${retryAfterS} s`;
 }
 
-export function createRateLimitCheck(buckets: RateBuckets, registry?: Registry): RateLimitCheck {
+export function createRateLimiter(buckets: RateBuckets, registry?: Registry): RateLimiter {
   const refused = registry
     ? new Counter({
         name: 'rate_limited_total',
@@ -65,18 +75,22 @@ export function createRateLimitCheck(buckets: RateBuckets, registry?: Registry):
         registers: [registry],
       })
     : undefined;
-  return async (res, licence, community) => {
-    const decision = await buckets.take(rateSubjectsOf(licence, community));
-    const fields = rateLimitFields(decision.buckets);
-    if (decision.admitted) {
-      res.set(fields);
-      return;
-    }
-    refused?.inc({ scope: decision.refusedBy.subject.scope });
-    throw new TooManyRequests(
-      refusal(decision.refusedBy, decision.retryAfterS),
-      decision.retryAfterS,
-      fields,
-    );
+  return {
+    async check(res, licence, community) {
+      const subjects = rateSubjectsOf(licence, community);
+      const decision = await buckets.take(subjects);
+      const fields = rateLimitFields(decision.buckets);
+      if (decision.admitted) {
+        res.set(fields);
+        return subjects;
+      }
+      refused?.inc({ scope: decision.refusedBy.subject.scope });
+      throw new TooManyRequests(
+        refusal(decision.refusedBy, decision.retryAfterS),
+        decision.retryAfterS,
+        fields,
+      );
+    },
+    giveBack: (subjects) => buckets.giveBack(subjects),
   };
 }

@@ -3,9 +3,9 @@ import type { Registry } from '@idv/observability';
 import { AccessRefused, CredentialRefused, refusalCounter } from './refusal.ts';
 import type { Community, Licence, LicenceLevel, LicenceStore, RateBuckets } from '@idv/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { checkCredentials, type CredentialCheckDeps, type Credentials } from './credentials.ts';
+import { openCredentials, type CredentialCheckDeps, type Credentials } from './credentials.ts';
 import { previousKeyNotice } from './previousKey.ts';
-import { createRateLimitCheck } from './rateLimit.ts';
+import { createRateLimiter } from './rateLimit.ts';
 
 export interface AccessRule {
   /** licence levels allowed; absent: any valid licence */
@@ -55,6 +55,24 @@ function enforce(rule: AccessRule, licence: Licence, req: Request): Community | 
   return undefined;
 }
 
+/**
+ * enforce(), and a request it refuses still spends its request id (a replay of it is 401): one
+ * not bound to its route (no htm/htu) could otherwise be sent again where its licence is allowed.
+ */
+async function enforceSpending(
+  rule: AccessRule,
+  licence: Licence,
+  req: Request,
+  recordUse: () => Promise<void>,
+): Promise<Community | undefined> {
+  try {
+    return enforce(rule, licence, req);
+  } catch (err) {
+    await recordUse();
+    throw err;
+  }
+}
+
 export function credentialsOf(res: Response): Credentials {
   const credentials = res.locals.credentials as Credentials | undefined;
   if (!credentials) throw new Error('credentialsOf called on a route without a credential rule');
@@ -83,7 +101,7 @@ export function createCredentialAuth(
   },
 ): CredentialAuth {
   const count = refusalCounter(deps.registry);
-  const limit = deps.rateBuckets && createRateLimitCheck(deps.rateBuckets, deps.registry);
+  const limiter = deps.rateBuckets && createRateLimiter(deps.rateBuckets, deps.registry);
   const notice = previousKeyNotice(deps.registry);
   const refuse = (next: NextFunction) => (err: unknown) => {
     count(err);
@@ -92,11 +110,17 @@ export function createCredentialAuth(
   return {
     require(rule = {}) {
       const guard = (req: Request, res: Response, next: NextFunction) => {
-        checkCredentials(req, deps)
-          .then(async (credentials) => {
-            const community = enforce(rule, credentials.licence, req);
-            // after the replay check, so replays of a captured request cannot spend its budget
-            await limit?.(res, credentials.licence, community);
+        openCredentials(req, deps)
+          .then(async ({ credentials, recordUse }) => {
+            const community = await enforceSpending(rule, credentials.licence, req, recordUse);
+            // before the request id is written: a request over a limit writes nothing and may be
+            // sent again; a replay gives its token back, so a captured request sent again and
+            // again spends none of its licence's budget
+            const charged = await limiter?.check(res, credentials.licence, community);
+            await recordUse().catch((err: unknown) => {
+              if (charged) limiter?.giveBack(charged);
+              throw err;
+            });
             res.locals.credentials = credentials;
             res.locals.licence = credentials.licence;
             notice(res, credentials);
@@ -118,7 +142,7 @@ export function createCredentialAuth(
               const said = verdict.reason === 'unknown' ? 'not known' : verdict.reason;
               throw new CredentialRefused(`licence_${verdict.reason}`, `licence is ${said}`);
             }
-            await limit?.(res, verdict.licence, undefined);
+            await limiter?.check(res, verdict.licence, undefined);
             res.locals.licence = verdict.licence;
             next();
           })

@@ -16,6 +16,7 @@ import {
   LICENCE_LEVELS,
   LicenceStore,
   NotFoundInPlatform,
+  RATE_SCOPES,
   RateLimitStore,
   SERVICE_NAMES,
   ServiceKeyStore,
@@ -85,18 +86,22 @@ function serviceKeyStore({ db, master }: CommandContext, options: Options): Serv
   });
 }
 
-/** `--licence KEY_OR_ID` or `--community ID`, one of the two, resolved to an existing subject. */
+/** The id an existing subject of `scope` has, from what the operator gave; undefined: none. */
+async function subjectId(db: Knex, scope: RateScope, value: string): Promise<string | undefined> {
+  if (scope === 'licence') return new LicenceStore(db).idOf(value);
+  const tenants = new TenantStore(db);
+  if (scope === 'tenant') return (await tenants.findTenant(value))?.id;
+  return UUID.test(value) ? (await tenants.findCommunityById(value))?.id : undefined;
+}
+
+/** `--licence KEY_OR_ID`, `--community ID` or `--tenant ID`, one of them, resolved to an existing subject. */
 async function rateSubject({ db }: CommandContext, options: Options): Promise<RateSubject> {
-  const given = (['licence', 'community'] as const).filter((name) => options[name]);
-  if (given.length !== 1) throw new UsageError('give one of --licence KEY_OR_ID or --community ID');
+  const given = RATE_SCOPES.filter((name) => options[name]);
+  if (given.length !== 1)
+    throw new UsageError('give one of --licence KEY_OR_ID, --community ID or --tenant ID');
   const scope: RateScope = given[0]!;
   const value = one(options, scope);
-  const id =
-    scope === 'licence'
-      ? await new LicenceStore(db).idOf(value)
-      : UUID.test(value)
-        ? (await new TenantStore(db).findCommunityById(value))?.id
-        : undefined;
+  const id = await subjectId(db, scope, value);
   if (!id)
     throw new NotFoundInPlatform(`${scope} ${scope === 'licence' ? '' : `${value} `}not found`);
   return { scope, id };
@@ -108,6 +113,7 @@ function defaultRateLimits(): Record<RateScope, RateLimit> {
   return {
     licence: { rps: config.RATE_LIMIT_LICENCE_RPS, burst: config.RATE_LIMIT_LICENCE_BURST },
     community: { rps: config.RATE_LIMIT_COMMUNITY_RPS, burst: config.RATE_LIMIT_COMMUNITY_BURST },
+    tenant: { rps: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
   };
 }
 
@@ -199,7 +205,7 @@ export const commands: Record<string, Command> = {
 
   'ratelimit show': async (ctx, options) => {
     const store = new RateLimitStore(ctx.db);
-    if (!options.licence && !options.community)
+    if (!RATE_SCOPES.some((scope) => options[scope]))
       return { defaults: defaultRateLimits(), limits: await store.list() };
     const subject = await rateSubject(ctx, options);
     const set = await store.get(subject);
