@@ -1,8 +1,10 @@
 // What the capture worker threads do with a decoded image: measure it (the local checks), look for
 // a PDF417, look for a face, or prepare the page for the MRZ OCR (the grey lower half, bounded).
 // CPU work, run in qualityWorker.ts, never on an event loop (a capture-check worker's threads).
+// Each task says the working size it needs (workingSize): the thread decodes a larger image scaled
+// down to it.
 import { readPdf417 } from '@idv/docread';
-import { Jimp } from 'jimp';
+import { greyPng } from '@idv/images/worker';
 import { findFace, type FaceFinding } from './faceFinder.ts';
 import { measure, type Bitmap, type Measures } from './measures.ts';
 
@@ -10,6 +12,13 @@ import { measure, type Bitmap, type Measures } from './measures.ts';
 export const MRZ_PAGE_SIZE = 1800;
 /** The OCR reads the lower half only: the MRZ closes the page, and the half reads 3-4x faster. */
 export const MRZ_PAGE_PART = 0.5;
+/**
+ * The longest side the measures, the face and the MRZ page are worked out from: each scales
+ * further down itself (640, 200 and 1800 px), so a 12 MP photo is decoded at half its size (a
+ * JPEG shrinks while it decodes) for the same verdicts, a quarter of the pixels to hold and walk.
+ * The PDF417 is read from the whole image: a barcode photographed from afar has modules of 2-3 px.
+ */
+export const TASK_WORKING_SIZE = 2000;
 
 export type ImageTask =
   | { task: 'measure' }
@@ -26,6 +35,10 @@ export interface TaskResults {
 
 export type TaskResult<T extends ImageTask> = TaskResults[T['task']];
 
+/** The longest side `job` needs its image decoded at; undefined for the whole image. */
+export const workingSize = (job: ImageTask): number | undefined =>
+  job.task === 'pdf417' ? undefined : TASK_WORKING_SIZE;
+
 export async function runTask(bitmap: Bitmap, job: ImageTask): Promise<TaskResult<ImageTask>> {
   switch (job.task) {
     case 'measure':
@@ -37,19 +50,13 @@ export async function runTask(bitmap: Bitmap, job: ImageTask): Promise<TaskResul
     case 'face':
       return findFace(bitmap, job.minShare);
     case 'mrzPage':
-      return { png: await greyPage(bitmap) };
+      return { png: new Uint8Array(await mrzPage(bitmap)) };
   }
 }
 
-/** The lower part of the page, copied (the decoded pixels may be reused), scaled and grey. */
-async function greyPage(bitmap: Bitmap): Promise<Uint8Array> {
+/** The lower part of the page, scaled to at most MRZ_PAGE_SIZE on the page's longest side, grey. */
+function mrzPage(bitmap: Bitmap): Promise<Buffer> {
   const top = Math.floor(bitmap.height * (1 - MRZ_PAGE_PART));
-  const rows = bitmap.data.subarray(top * bitmap.width * 4);
-  const data = Buffer.from(rows.buffer, rows.byteOffset, rows.length);
-  const image = Jimp.fromBitmap({ width: bitmap.width, height: bitmap.height - top, data: Buffer.from(data) }); // prettier-ignore
-  if (Math.max(bitmap.width, bitmap.height) > MRZ_PAGE_SIZE) {
-    const scale = MRZ_PAGE_SIZE / Math.max(bitmap.width, bitmap.height);
-    image.resize({ w: Math.round(image.width * scale) });
-  }
-  return new Uint8Array(await image.greyscale().getBuffer('image/png'));
+  const scale = Math.min(1, MRZ_PAGE_SIZE / Math.max(bitmap.width, bitmap.height));
+  return greyPng(bitmap, { top, width: Math.round(bitmap.width * scale) });
 }

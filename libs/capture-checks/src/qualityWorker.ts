@@ -1,7 +1,8 @@
-// Worker thread of the capture checks: @idv/images decodes each image (the last one is kept a few
-// seconds, so the content checks that follow the measures of the same upload reuse its pixels:
-// about a second saved on a 10-megapixel photo) and one task of imageTasks.ts runs on it.
+// Worker thread of the capture checks: @idv/images decodes each image at the working size its task
+// needs (imageTasks.ts workingSize: 2000 px on the long side but for the PDF417), and keeps the
+// last one a few seconds, so the content checks that follow the measures of the same upload reuse
+// its pixels; one task of imageTasks.ts runs on it.
 import { serveImageTasks } from '@idv/images/worker';
-import { runTask } from './imageTasks.ts';
+import { runTask, workingSize } from './imageTasks.ts';
 
-serveImageTasks(runTask, { keepDecodedMs: 5_000 });
+serveImageTasks(runTask, { keepDecodedMs: 5_000, workingSize });
