@@ -4,231 +4,125 @@
 // basic_ocr image bombs, 16-bit PNG uploads from many session links, webhooks at a hanging and a
 // 500-ing receiver on A's receiver host) plus a flood of /verify at 10 times A's rate, which the
 // rate limits answer 429. The platform runs as `make run` runs it (every process of its list).
+// Alone and beside B alternate for ROUNDS rounds, with a pause between them for B's retries to
+// end; each p99 is over the rounds' calls together, and every round's ratio is reported.
 // Goal: A's p99 of each at most 1.5 times its solo p99 with no error; every B answer 2xx, 429 or
 // 503 with Retry-After, none hanging; the peak memory of every process reported.
-import { randomBytes } from 'node:crypto';
-import { IdvRequestError, type IdvClient } from '@idv/client';
-import { pngBomb, pngFile } from '../test/support/craftedImages.ts';
 import type { Comparison } from './harness.ts';
-import {
-  makeTenants,
-  openSession,
-  ordinaryImages,
-  startReceivers,
-  type Tenant,
-} from './noisyTenants.ts';
-import { startPlatform } from './platformProcesses.ts';
+import { A_RATE, A_RATES, Answers, attacker, pct, victim, type Series } from './noisyLoad.ts';
+import { makeTenants, startReceivers } from './noisyTenants.ts';
+import { startPlatform, type RunningPlatform } from './platformProcesses.ts';
 import { ownCpuMs } from './processes.ts';
 
-const PHASE_MS = Number(process.env.NOISY_PHASE_MS ?? 30_000);
-/** A's calls per second of each kind */
-const A_RATES = { verify: 4, async: 1, upload: 1, webhook: 2 } as const;
-const A_RATE = Object.values(A_RATES).reduce((sum, rate) => sum + rate, 0);
-/** an answer later than this is a hang */
-const HANG_MS = 35_000;
-const face = Buffer.from('FACE:testy').toString('base64');
-
-class Hung extends Error {}
-
-const within = <T>(work: Promise<T>, ms = HANG_MS): Promise<T> =>
-  Promise.race([
-    work,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Hung(`no answer in ${ms} ms`)), ms)),
-  ]);
-
-interface Series {
-  latencies: number[];
-  errors: number;
-  firstError?: string;
-}
-const series = (): Series => ({ latencies: [], errors: 0 });
-
-const pct = (values: number[], p: number) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+const PHASE_MS = Number(process.env.NOISY_PHASE_MS ?? 20_000);
+const ROUNDS = Number(process.env.NOISY_ROUNDS ?? 2);
+/** B attacks this long before A is measured beside it, and waits this long after */
+const RAMP_MS = 5000;
+const COOL_MS = 15_000;
+const KINDS = ['verify', 'async', 'upload', 'webhook'] as const;
+type Kind = (typeof KINDS)[number];
+const TITLES: Record<Kind, string> = {
+  verify: '/verify',
+  async: 'async /verify',
+  upload: 'session upload',
+  webhook: 'webhook delivery',
 };
 
-/** `op` started every 1000/rate ms until `until`, not waiting for answers (open loop). */
-async function steady(rate: number, until: number, op: () => Promise<void>): Promise<void> {
-  const calls: Promise<void>[] = [];
-  for (let at = Date.now(); at < until; at += 1000 / rate) {
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-    calls.push(op());
-  }
-  await Promise.all(calls);
-}
-
-/**
- * One of A's calls, timed into `into`: it answers true, or the latency it measured itself (a
- * webhook's from publish to arrival), or what was wrong with its answer; an exception is an error.
- */
-async function timed(into: Series, call: () => Promise<true | number | string>): Promise<void> {
-  const started = Date.now();
-  try {
-    const answer = await within(call());
-    if (typeof answer === 'string') throw new Error(answer.slice(0, 300));
-    into.latencies.push(typeof answer === 'number' ? answer : Date.now() - started);
-  } catch (err) {
-    into.errors += 1;
-    into.firstError ??= (err as Error).message;
-  }
-}
-
-/** B's answers by class: every one should be 2xx, 429, or 503 with Retry-After. */
-class Answers {
-  readonly counts: Record<string, number> = {};
-  readonly examples: Record<string, string> = {};
-  record(attack: string, status: number | 'hung' | 'error', retryAfter?: string | null): void {
-    const kind =
-      typeof status === 'string'
-        ? status
-        : status < 300
-          ? '2xx'
-          : status === 429
-            ? retryAfter
-              ? '429'
-              : '429 without Retry-After'
-            : status === 503 && retryAfter
-              ? '503'
-              : String(status);
-    const key = `${attack} ${kind}`;
-    this.counts[key] = (this.counts[key] ?? 0) + 1;
-  }
-  async of(
-    attack: string,
-    call: () => Promise<{ status: number; headers: Headers; body?: unknown }>,
-  ) {
-    try {
-      const res = await within(call());
-      this.record(attack, res.status, res.headers.get('retry-after'));
-      const expected = res.status < 300 || res.status === 429 || res.status === 503;
-      if (!expected) this.examples[`${attack} ${res.status}`] ??= JSON.stringify(res.body).slice(0, 300); // prettier-ignore
-    } catch (err) {
-      this.record(attack, err instanceof Hung ? 'hung' : 'error');
-      this.examples[attack] ??= (err as Error).message;
-    }
-  }
-  bad(): number {
-    return Object.entries(this.counts)
-      .filter(([key]) => !/ (2xx|429|503)$/.test(key))
-      .reduce((sum, [, n]) => sum + n, 0);
-  }
-}
-
-const faceRequest = (dvcID: string, id = randomBytes(4).toString('hex')) => ({
-  dvcID,
-  verifications: ['face_compare'],
-  document: { id, type: 'dl', image1: face, image2: face },
-});
-
-/** A's four workloads at their steady rates for one phase. */
-async function victim(a: Tenant, docverifyUrl: string, arrivals: Map<string, number>, ms: number) {
-  const until = Date.now() + ms;
-  const images = await ordinaryImages();
-  const s = { verify: series(), async: series(), upload: series(), webhook: series() };
-  const base = `/tenant/${a.community.tenantId}/community/${a.community.id}`;
-  await Promise.all([
-    steady(A_RATES.verify, until, () =>
-      timed(s.verify, async () => {
-        const res = await a.docverify.encryptedRequest<{ status: string }>('POST', '/verify', faceRequest('kyc')); // prettier-ignore
-        return (res.status === 200 && res.body.status === 'verified') || `${res.status} ${JSON.stringify(res.body)}`; // prettier-ignore
-      }),
-    ),
-    steady(A_RATES.async, until, () =>
-      timed(s.async, async () => {
-        const { verificationId } = await a.docverify.verifyAsync(faceRequest('kyc') as never);
-        const view = await a.docverify.waitForVerification(verificationId, { intervalMs: 100, timeoutMs: HANG_MS }); // prettier-ignore
-        return (view.status === 'completed' && view.result?.status === 'verified') || JSON.stringify(view); // prettier-ignore
-      }),
-    ),
-    steady(A_RATES.upload, until, async () => {
-      // the session link is opened before the clock starts: the upload is what is timed
-      const page = await openSession(a, docverifyUrl).catch(() => undefined);
-      await timed(s.upload, async () => {
-        if (!page) return 'the session link did not open';
-        const res = await page('PUT', '/images/front', new Uint8Array(images.front), 'image/png');
-        return (res.status === 200 && res.body.includes('"accepted":true')) || `${res.status} ${res.body}`; // prettier-ignore
-      });
-    }),
-    steady(A_RATES.webhook, until, () =>
-      timed(s.webhook, async () => {
-        const at = Date.now();
-        const res = await a.webhooks.request<{ eventId: string }>('PUT', `${base}/event/E_IDV_DOCUMENT_VALIDATE`, { dvcID: 'kyc', docType: 'passport', status: 'verified' }); // prettier-ignore
-        if (res.status !== 202) return `${res.status} ${JSON.stringify(res.body)}`;
-        while (!arrivals.has(res.body.eventId))
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        return arrivals.get(res.body.eventId)! - at;
-      }),
-    ),
-  ]);
-  return s;
-}
-
-/** Every attack of B at once until `until`. */
-async function attacker(b: Tenant, bFlood: IdvClient, docverifyUrl: string, until: number) {
-  const answers = new Answers();
-  const bomb = pngBomb();
-  // under the 50 MP cap, 1 bit deep: decoded, it is 49 MP of RGBA
-  const nearBomb = pngFile({ width: 7000, height: 7000, bitDepth: 1, colourType: 0 });
-  // 16-bit RGBA of 12 MP: 96 MB of samples, under the 200 MB cap, a few hundred KB sent
-  const heavy = pngFile({ width: 4000, height: 3000, bitDepth: 16, colourType: 6 });
-  const base = `/tenant/${b.community.tenantId}/community/${b.community.id}`;
-  const loop = async (op: () => Promise<void>) => {
-    while (Date.now() < until) await op();
-  };
-  let n = 0;
-  await Promise.all([
-    steady(10, until, () =>
-      answers.of(
-        'async /verify at a dead verifier',
-        async () =>
-        b.docverify.request('POST', '/verify', { data: await b.docverify.encryptJson(faceRequest(++n % 2 ? 'kyc-dead' : 'kyc-hang')) }, { prefer: 'respond-async' }), // prettier-ignore
-      ),
-    ),
-    ...[bomb, nearBomb].map((image) =>
-      loop(() =>
-        answers.of(
-          'basic_ocr bomb',
-          () =>
-          b.docverify.encryptedRequest('POST', '/verify', { dvcID: 'kyc-ocr', verifications: ['dl_authenticate'], document: { id: 'bomb', type: 'dl', barcode_image: image.toString('base64') } }), // prettier-ignore
-        ),
-      ),
-    ),
-    ...[1, 2, 3].map(() =>
-      loop(async () => {
-        const page = await openSession(b, docverifyUrl).catch((err: Error) => {
-          // the SDK's error keeps the status, not the headers: its 429 is counted as one
-          if (err instanceof IdvRequestError) answers.record('session link', err.status, 'unseen');
-          else answers.record('session link', 'error');
-          if (!(err instanceof IdvRequestError && err.status === 429))
-            answers.examples['session link'] ??= err.message;
-        });
-        if (!page) return new Promise((resolve) => setTimeout(resolve, 200));
-        await answers.of('16-bit PNG upload', async () => {
-          const res = await page('PUT', '/images/front', new Uint8Array(heavy), 'image/png');
-          return { status: res.status, body: res.body, headers: new Headers(res.retryAfter ? { 'retry-after': res.retryAfter } : {}) }; // prettier-ignore
-        });
-      }),
-    ),
-    steady(10, until, () =>
-      answers.of(
-        'event to failing webhooks',
-        () =>
-        b.webhooks.request('PUT', `${base}/event/E_IDV_DOCUMENT_VALIDATE`, { dvcID: 'kyc', docType: 'passport', status: 'verified' }), // prettier-ignore
-      ),
-    ),
-    steady(10 * A_RATE, until, () =>
-      answers.of('flood of /verify', () =>
-        bFlood.encryptedRequest('POST', '/verify', faceRequest('kyc')),
-      ),
-    ),
-  ]);
-  return answers;
-}
-
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const p99 = (s: Series) => pct(s.latencies, 0.99);
 const describe = (s: Series) =>
   `p50 ${pct(s.latencies, 0.5).toFixed(0)} ms, p99 ${p99(s).toFixed(0)} ms, ${s.latencies.length} ok, ${s.errors} errors${s.firstError ? ` (${s.firstError})` : ''}`;
+
+type Phase = Record<Kind, Series>;
+interface Round {
+  solo: Phase;
+  beside: Phase;
+}
+
+/** The calls of every round's phase together. */
+const pooled = (phases: Phase[], kind: Kind): Series => ({
+  latencies: phases.flatMap((p) => p[kind].latencies),
+  errors: phases.reduce((sum, p) => sum + p[kind].errors, 0),
+  ...(phases.find((p) => p[kind].firstError) && {
+    firstError: phases.find((p) => p[kind].firstError)![kind].firstError!,
+  }),
+});
+
+/** CPU ms of every process, the shared servers and this process (A's and B's clients). */
+const cpuNow = (platform: RunningPlatform) => ({
+  ...platform.cpuMs(),
+  'load generator (A and B)': ownCpuMs(),
+});
+
+/**
+ * The longest event-loop stall of each HTTP service since its last scrape (prom-client's default
+ * metrics restart their measure at every scrape), in ms; a service that did not answer is left out.
+ */
+async function loopStalls(urls: Record<string, string>): Promise<Record<string, number>> {
+  const stalls: Record<string, number> = {};
+  for (const [name, url] of Object.entries(urls)) {
+    const text = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(10_000) })
+      .then((res) => res.text())
+      .catch(() => '');
+    const max = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1];
+    if (max) stalls[name] = Number(max) * 1000;
+  }
+  return stalls;
+}
+
+/** The worst stall of each service over the phases, alone and beside B. */
+class Stalls {
+  private readonly worst: Record<string, [number, number]> = {};
+  add(phase: 0 | 1, stalls: Record<string, number>): void {
+    for (const [name, ms] of Object.entries(stalls)) {
+      this.worst[name] ??= [0, 0];
+      this.worst[name][phase] = Math.max(this.worst[name][phase], ms);
+    }
+  }
+  toString(): string {
+    return Object.entries(this.worst)
+      .map(([name, [alone, beside]]) => `${name} ${alone.toFixed(0)}/${beside.toFixed(0)}`)
+      .join(', ');
+  }
+}
+
+/** CPU seconds each used alone and beside B, summed over the rounds; those over 0.5 s. */
+class CpuUse {
+  private readonly used: Record<string, [number, number]> = {};
+  add(phase: 0 | 1, from: Record<string, number>, to: Record<string, number>): void {
+    for (const [name, end] of Object.entries(to)) {
+      this.used[name] ??= [0, 0];
+      this.used[name][phase] += (end - (from[name] ?? end)) / 1000;
+    }
+  }
+  toString(): string {
+    return Object.entries(this.used)
+      .filter(([, [alone, beside]]) => alone + beside > 0.5)
+      .sort((x, y) => y[1][1] - x[1][1])
+      .map(([name, [alone, beside]]) => `${name} ${alone.toFixed(1)}/${beside.toFixed(1)}`)
+      .join(', ');
+  }
+}
+
+function row(kind: Kind, rounds: Round[]): Comparison {
+  const solo = pooled(
+    rounds.map((r) => r.solo),
+    kind,
+  );
+  const beside = pooled(
+    rounds.map((r) => r.beside),
+    kind,
+  );
+  const ratio = p99(beside) / Math.max(1, p99(solo));
+  const perRound = rounds.map((r) => (p99(r.beside[kind]) / Math.max(1, p99(r.solo[kind]))).toFixed(2)); // prettier-ignore
+  const met = ratio <= 1.5 && beside.errors === 0 && solo.errors === 0;
+  return {
+    suite: `noisy neighbour: A's ${TITLES[kind]} beside B's attacks`,
+    baseline: { name: 'A alone (1/p99)', opsPerSecond: 1000 / Math.max(1, p99(solo)) },
+    candidate: { name: 'A beside B (1/p99)', opsPerSecond: 1000 / Math.max(1, p99(beside)) },
+    note: `A at ${A_RATES[kind]}/s, ${ROUNDS} alternating rounds of ${PHASE_MS / 1000} s alone then beside B; alone ${describe(solo)}; beside B ${describe(beside)}; p99 ${ratio.toFixed(2)} x its solo p99 (rounds ${perRound.join(', ')}; goal <= 1.5 x, 0 errors: ${met ? 'met' : 'not met'}); the ratio column is solo p99 / attacked p99`,
+  };
+}
 
 export async function noisyNeighbourBenchmarks(): Promise<Comparison[]> {
   const receivers = await startReceivers();
@@ -240,57 +134,52 @@ export async function noisyNeighbourBenchmarks(): Promise<Comparison[]> {
     const bLimit = { rps: 4 * A_RATE, burst: 8 * A_RATE };
     const tenants = await makeTenants(platform.database.db, platform.urls, receivers, bLimit);
     const { a, b, bFlood } = tenants;
-    await victim(a, docverifyUrl, receivers.arrivals, 5000); // warm-up
-    const cpuAtStart = { ...platform.cpuMs(), 'load generator (A and B)': ownCpuMs() };
-    const solo = await victim(a, docverifyUrl, receivers.arrivals, PHASE_MS);
-    const cpuAfterSolo = { ...platform.cpuMs(), 'load generator (A and B)': ownCpuMs() };
-    const soloPeaks = platform.peaksMb();
-    const until = Date.now() + PHASE_MS + 5000;
-    const attack = attacker(b, bFlood, docverifyUrl, until);
-    await new Promise((resolve) => setTimeout(resolve, 5000)); // B's attacks under way
-    const cpuBeside = { ...platform.cpuMs(), 'load generator (A and B)': ownCpuMs() };
-    const beside = await victim(a, docverifyUrl, receivers.arrivals, PHASE_MS);
-    const cpuAtEnd = { ...platform.cpuMs(), 'load generator (A and B)': ownCpuMs() };
-    const answers = await attack;
+    const measureA = (ms: number) => victim(a, docverifyUrl, receivers.arrivals, ms);
+    await measureA(5000); // warm-up
+    const answers = new Answers();
+    const cpu = new CpuUse();
+    const stalls = new Stalls();
+    const services = Object.fromEntries(
+      Object.entries(platform.urls).filter(([name]) => name !== 'provider-sandbox'),
+    );
+    const rounds: Round[] = [];
+    let soloPeaks: Record<string, number> = {};
+    for (let i = 0; i < ROUNDS; i++) {
+      if (i > 0) await sleep(COOL_MS);
+      await loopStalls(services);
+      const soloFrom = cpuNow(platform);
+      const solo = await measureA(PHASE_MS);
+      cpu.add(0, soloFrom, cpuNow(platform));
+      stalls.add(0, await loopStalls(services));
+      if (i === 0) soloPeaks = platform.peaksMb();
+      const attack = attacker(b, bFlood, docverifyUrl, Date.now() + RAMP_MS + PHASE_MS, answers);
+      await sleep(RAMP_MS);
+      await loopStalls(services);
+      const besideFrom = cpuNow(platform);
+      const beside = await measureA(PHASE_MS);
+      cpu.add(1, besideFrom, cpuNow(platform));
+      stalls.add(1, await loopStalls(services));
+      await attack;
+      rounds.push({ solo, beside });
+    }
     const peaks = platform.peaksMb();
-    // where the two cores went in each phase: CPU seconds of each process (those over 0.5 s)
-    const cpu = Object.entries(cpuAtEnd)
-      .map(
-        ([name, end]) =>
-          [
-            name,
-            (cpuAfterSolo[name]! - cpuAtStart[name]!) / 1000,
-            (end - cpuBeside[name]!) / 1000,
-          ] as const,
-      ) // prettier-ignore
-      .filter(([, alone, attacked]) => alone + attacked > 0.5)
-      .sort((x, y) => y[2] - x[2])
-      .map(([name, alone, attacked]) => `${name} ${alone.toFixed(1)}/${attacked.toFixed(1)}`)
-      .join(', ');
     const memory = Object.entries(peaks)
       .map(
         ([name, mb]) =>
           `${name} ${mb.toFixed(0)}${soloPeaks[name] ? ` (alone ${soloPeaks[name].toFixed(0)})` : ''}`,
       ) // prettier-ignore
       .join(', ');
-    const rows = (['verify', 'async', 'upload', 'webhook'] as const).map((kind): Comparison => {
-      const ratio = p99(beside[kind]) / Math.max(1, p99(solo[kind]));
-      const met = ratio <= 1.5 && beside[kind].errors === 0 && solo[kind].errors === 0;
-      return {
-        suite: `noisy neighbour: A's ${kind === 'verify' ? '/verify' : kind === 'async' ? 'async /verify' : kind === 'upload' ? 'session upload' : 'webhook delivery'} beside B's attacks`,
-        baseline: { name: 'A alone (1/p99)', opsPerSecond: 1000 / Math.max(1, p99(solo[kind])) },
-        candidate: { name: 'A beside B (1/p99)', opsPerSecond: 1000 / Math.max(1, p99(beside[kind])) }, // prettier-ignore
-        note: `A at ${A_RATES[kind]}/s for ${PHASE_MS / 1000} s; alone ${describe(solo[kind])}; beside B ${describe(beside[kind])}; p99 ${ratio.toFixed(2)} x its solo p99 (goal <= 1.5 x, 0 errors: ${met ? 'met' : 'not met'}); the ratio column is solo p99 / attacked p99`,
-      };
-    });
     const bTotal = Object.values(answers.counts).reduce((sum, count) => sum + count, 0);
-    rows.push({
-      suite: "noisy neighbour: B's answers and every process's peak memory",
-      baseline: { name: 'A alone', opsPerSecond: A_RATE },
-      candidate: { name: 'B', opsPerSecond: bTotal / ((PHASE_MS + 5000) / 1000) },
-      note: `B's ${bTotal} answers (each of B's licences limited by the operator to ${bLimit.rps}/s, burst ${bLimit.burst}; A on the platform's defaults): ${JSON.stringify(answers.counts)}; ${answers.bad()} not 2xx, 429 or 503 with Retry-After (goal 0, none hanging)${Object.keys(answers.examples).length ? `; errors seen: ${JSON.stringify(answers.examples)}` : ''}; peak RSS MiB, under attack (alone before it): ${memory}; postgres and rabbitmq are the machine's shared servers, summed over their processes (shared memory counted in each) and used by other work on the machine too; CPU s in the ${PHASE_MS / 1000} s of A alone / beside B: ${cpu}`,
-    });
-    return rows;
+    const attackS = (ROUNDS * (RAMP_MS + PHASE_MS)) / 1000;
+    return [
+      ...KINDS.map((kind) => row(kind, rounds)),
+      {
+        suite: "noisy neighbour: B's answers and every process's peak memory",
+        baseline: { name: 'A alone', opsPerSecond: A_RATE },
+        candidate: { name: 'B', opsPerSecond: bTotal / attackS },
+        note: `B's ${bTotal} answers in ${attackS} s (each of B's licences limited by the operator to ${bLimit.rps}/s, burst ${bLimit.burst}; A on the platform's defaults): ${JSON.stringify(answers.counts)}; ${answers.bad()} not 2xx, 429 or 503 with Retry-After (goal 0, none hanging)${Object.keys(answers.examples).length ? `; errors seen: ${JSON.stringify(answers.examples)}` : ''}; peak RSS MiB at the end (after A's first round alone): ${memory}; postgres and rabbitmq are the machine's shared servers, summed over their processes (shared memory counted in each) and used by other work on the machine too; CPU s over the rounds, A alone / beside B: ${cpu}; longest event-loop stall in ms, alone / beside B: ${stalls}`,
+      },
+    ];
   } finally {
     await platform.stop();
     await receivers.close();
