@@ -30,11 +30,19 @@ export interface DecodeOptions {
   maxSide?: number;
 }
 
-// No cache of decoded images or operations between calls (a thread serves one image at a time and
-// worker.ts keeps the last one itself), and one libvips thread a decode: the pool's threads are
-// the parallelism, one core each. Both settings are the process's, the same for every thread.
-sharp.cache(false);
-sharp.concurrency(1);
+let libvipsSet = false;
+
+/**
+ * No cache of decoded images or operations between calls (a thread serves one image at a time and
+ * worker.ts keeps the last one itself), and one libvips thread a decode: the pool's threads are
+ * the parallelism, one core each. Both settings are the process's, the same for every thread.
+ */
+function setLibvips(): void {
+  if (libvipsSet) return;
+  sharp.cache(false);
+  sharp.concurrency(1);
+  libvipsSet = true;
+}
 
 /** The pixels of `bytes`, whose admitted header is `header`; throws ImageRefused('undecodable'). */
 export async function decodeImage(
@@ -81,6 +89,7 @@ async function decode(
   options: DecodeOptions,
 ): Promise<Bitmap> {
   if (header.format === 'png') await checkPngDataSize(bytes, header);
+  setLibvips();
   let image = sharp(bytes, {
     limitInputPixels: limits.maxPixels,
     // a real photo with a stray byte still reads; bytes that break the format do not
