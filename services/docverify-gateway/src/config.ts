@@ -57,35 +57,30 @@ export const DocverifyGatewayConfig = defineConfig({
     minLength: 1,
     description: "the built capture page: index.html and assets/ (Vite's output)",
   }),
-  CAPTURE_CHECK_THREADS: Type.Integer({
-    default: 1,
-    minimum: 1,
-    maximum: 16,
-    description: 'worker threads that decode and check captured images, off the event loop',
-  }),
-  CAPTURE_CONTENT_CHECK_MS: Type.Integer({
-    default: 5_000,
-    minimum: 1,
+  CAPTURE_CHECK_QUEUE: Type.String({
+    default: 'capture.checks',
+    pattern: '^[A-Za-z0-9._-]+$',
     description:
-      'time limit of a barcode or face check of a captured image; past it the upload answers check_unavailable (not kept, no retake spent)',
+      'the queue of capture checks the capture-check workers consume (services/capture-checker); they must use the same name',
   }),
-  CAPTURE_MRZ_CHECK_MS: Type.Integer({
-    default: 10_000,
-    minimum: 100,
+  CAPTURE_CHECK_WAIT_MS: Type.Integer({
+    default: 30_000,
+    minimum: 1000,
+    maximum: 300_000,
     description:
-      "time limit of a passport page's MRZ OCR, waiting included (one OCR thread per gateway); past it the upload answers check_unavailable (not kept, no retake spent)",
+      'how long an upload waits for its image check, queueing included; past it (or with no capture-check worker reachable) the upload answers check_unavailable (not kept, no retake spent)',
   }),
   CAPTURE_CHECKS_PER_COMMUNITY: Type.Integer({
     default: 4,
     minimum: 1,
     description:
-      "capture checks one community may have queued or running in a gateway's image threads (one per session at most); over it an upload answers check_unavailable at once, no retake spent",
+      'capture checks one community may have in flight from a gateway (one per session at most); over it an upload answers check_unavailable at once, no retake spent',
   }),
   CAPTURE_CHECKS_QUEUED: Type.Integer({
     default: 8,
     minimum: 1,
     description:
-      "capture checks a gateway's image threads take queued or running, all communities together; over it an upload answers check_unavailable at once, no retake spent",
+      'capture checks a gateway has in flight to the capture-check workers, all communities together; over it an upload answers check_unavailable at once, no retake spent',
   }),
   SESSION_SWEEP_MS: Type.Integer({
     default: 15_000,
@@ -122,7 +117,8 @@ export const DocverifyGatewayConfig = defineConfig({
     default: 16,
     minimum: 1,
     maximum: 256,
-    description: 'verification runs one gateway works on at once',
+    description:
+      'verification runs one gateway works on at once (its slots); the runs consumer prefetches twice as many, so runs being parked never hold the deliveries a free slot needs',
   }),
   RUNS_PER_COMMUNITY: Type.Integer({
     default: 0,
@@ -130,6 +126,13 @@ export const DocverifyGatewayConfig = defineConfig({
     maximum: 256,
     description:
       "verification runs of one community one gateway works on at once (fair share); a run over it is not held in a slot but parked 1 s in the runs queue's wait queue, so a community's backlog waits behind its own work. 0: a quarter of RUNS_PREFETCH, at least 1",
+  }),
+  RUNS_PER_TENANT: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 256,
+    description:
+      "verification runs of one tenant's communities together one gateway works on at once (fair share, beside RUNS_PER_COMMUNITY), so a tenant with many communities holds no more slots than one with a single community; a run over it is parked like one over its community's share. 0: a quarter of RUNS_PREFETCH, at least 1",
   }),
   RUN_RETRIES: Type.Integer({
     default: 8,

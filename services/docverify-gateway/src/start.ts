@@ -5,13 +5,10 @@ import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
 import { EventOutbox } from '@idv/db';
-import { CheckAdmission } from './capture/checkAdmission.ts';
-import { captureChecker } from './capture/checkCapture.ts';
-import { imageContentChecks, type ContentChecks } from './capture/contentChecks.ts';
-import { MrzReader } from './capture/mrzReader.ts';
+import { CheckAdmission } from '@idv/capture-checks';
 import { pageFiles } from './capture/pageFiles.ts';
 import { maskPageToken } from './capture/pageToken.ts';
-import { QualityPool } from './capture/qualityPool.ts';
+import { remoteCaptureChecker, remoteCheckMetrics } from './capture/remoteChecks.ts';
 import { DocverifyGatewayConfig } from './config.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import { startRetentionSweep } from './jobs/retentionSweep.ts';
@@ -35,18 +32,20 @@ import { VerifierStore } from './store/verifiers.ts';
 import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
 import { consumeFollowUps } from './verification/followUpIntake.ts';
 import { verificationMetrics } from './verification/metrics.ts';
-import { CommunityShare, perCommunityShare } from './verification/communityShare.ts';
+import { perCommunityShare } from './verification/communityShare.ts';
+import { CommunityTenants } from './verification/communityTenants.ts';
 import { QueueWaits } from './verification/queueWaits.ts';
 import { RunQueue } from './verification/runQueue.ts';
 import { runSlots } from './verification/runSlots.ts';
+import { RunShares } from './verification/runShares.ts';
+import { runPrefetch, SlotPool } from './verification/slotPool.ts';
 
 /** Interface version from the service's spec, reported by /environment. */
 export const API_VERSION = '2.0.0';
 
-/** What tests replace: the clock the timers read, and the content checks of captured images. */
+/** What tests replace: the clock the timers read. */
 export interface GatewayOptions {
   clock?: Clock;
-  contentChecks?: ContentChecks;
 }
 
 export async function startDocverifyGateway(
@@ -77,11 +76,6 @@ export async function startDocverifyGateway(
   const sessions = new SessionStore(db, images, clock);
   const runs = new RunStore(db, box, clock);
   const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
-  const pool = new QualityPool(settings.CAPTURE_CHECK_THREADS);
-  const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
-  const contentChecks =
-    options.contentChecks ??
-    imageContentChecks({ pool, mrz, logger, timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS });
   const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
   const serviceKey = async () => (await runtime.serviceKeys.currentKey()).key;
   const verify = {
@@ -111,15 +105,18 @@ export async function startDocverifyGateway(
   };
   const session = {
     ...verify,
-    checkCapture: captureChecker(
-      pool,
-      contentChecks,
-      new CheckAdmission({
+    checkCapture: remoteCaptureChecker({
+      broker,
+      box,
+      queue: settings.CAPTURE_CHECK_QUEUE,
+      waitMs: settings.CAPTURE_CHECK_WAIT_MS,
+      admission: new CheckAdmission({
         perCommunity: settings.CAPTURE_CHECKS_PER_COMMUNITY,
         total: settings.CAPTURE_CHECKS_QUEUED,
       }),
       logger,
-    ),
+      metrics: remoteCheckMetrics(runtime.registry),
+    }),
     publicUrl: settings.DOCVERIFY_PUBLIC_URL,
     runDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
     maxImageBytes: settings.SESSION_IMAGE_MAX_BYTES,
@@ -131,15 +128,18 @@ export async function startDocverifyGateway(
     logger,
   );
   const stopSessionSweep = startSessionSweep(session, settings.SESSION_SWEEP_MS, logger);
-  // runs in progress when this gateway stops go back to the queue for another replica; a community
-  // gets its share of the slots, a run waiting (over its share, backing off) is parked in the broker
+  // runs in progress when this gateway stops go back to the queue for another replica; a tenant and
+  // a community get their shares of the slots, a run waiting (over a share, backing off) is parked
   const stopping = new AbortController();
   const slots = {
     ...session,
     runQueue,
-    share: new CommunityShare(
-      perCommunityShare(settings.RUNS_PREFETCH, settings.RUNS_PER_COMMUNITY),
-    ),
+    shares: new RunShares({
+      perTenant: perCommunityShare(settings.RUNS_PREFETCH, settings.RUNS_PER_TENANT),
+      perCommunity: perCommunityShare(settings.RUNS_PREFETCH, settings.RUNS_PER_COMMUNITY),
+    }),
+    slotPool: new SlotPool(settings.RUNS_PREFETCH),
+    communityTenants: new CommunityTenants(runtime.tenants),
     requeue: (id: string, communityId: string) => runQueue.enqueue(id, communityId),
     retries: {
       retries: settings.RUN_RETRIES,
@@ -150,7 +150,7 @@ export async function startDocverifyGateway(
   };
   const runConsumer = await runQueue.consume(
     runSlots(slots, stopping.signal),
-    settings.RUNS_PREFETCH,
+    runPrefetch(settings.RUNS_PREFETCH),
   );
   // connectors' final answers to pending kinds, polled or called back
   const followUps = await consumeFollowUps(verify, settings.DOCVERIFY_FOLLOWUPS_QUEUE);
@@ -164,7 +164,6 @@ export async function startDocverifyGateway(
     await runConsumer.stop();
   });
   lifecycle.onStop('follow-ups', 0, () => followUps.stop());
-  lifecycle.onStop('capture checks', 10, () => Promise.all([pool.close(), mrz.close()]));
 
   // routes
   const routes = [

@@ -39,6 +39,13 @@ export const WebhookDispatcherConfig = defineConfig({
     maximum: 256,
     description: 'callbacks in flight at once to one webhook (each webhook has its own slots)',
   }),
+  WEBHOOK_TENANT_CONCURRENCY: Type.Integer({
+    default: 16,
+    minimum: 1,
+    maximum: 1000,
+    description:
+      "callbacks in flight at once from one tenant's webhooks, all its communities and receiver origins together: its share of WEBHOOK_MAX_IN_FLIGHT, so a tenant whose receivers hang on many origins cannot hold every callback in flight; keep it well below WEBHOOK_MAX_IN_FLIGHT",
+  }),
   WEBHOOK_COMMUNITY_ORIGIN_CONCURRENCY: Type.Integer({
     default: 16,
     minimum: 1,

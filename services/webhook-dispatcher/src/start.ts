@@ -49,6 +49,7 @@ export async function startWebhookDispatcher(
   const breakers = new TargetBreakers({
     slots: {
       webhook: settings.WEBHOOK_TARGET_CONCURRENCY,
+      tenant: settings.WEBHOOK_TENANT_CONCURRENCY,
       communityPerOrigin: settings.WEBHOOK_COMMUNITY_ORIGIN_CONCURRENCY,
       origin: settings.WEBHOOK_ORIGIN_CONCURRENCY,
     },
