@@ -60,6 +60,33 @@ interface Round {
   durable: LoadMeasurement;
   /** CPU ms per /verify of each child, the shared servers and the load generator, when readable */
   cpu: string[];
+  /** the same per call of the bare shape with the writes, of its processes */
+  durableCpu: string[];
+}
+
+/**
+ * `measure` with the CPU of `children`, the shared servers and this process read around it: CPU ms
+ * per counted operation of each.
+ */
+async function withCpu<M>(
+  children: readonly Child[],
+  measure: (count: () => void) => Promise<M>,
+): Promise<{ measured: M; cpu: string[] }> {
+  let ops = 0;
+  const before = children.map((child) => cpuMs(child.process.pid));
+  const [serversBefore, ownBefore] = [serversCpuMs(), ownCpuMs()];
+  const measured = await measure(() => (ops += 1));
+  const perOp = (ms: number) => (ms / ops).toFixed(1);
+  const serversAfter = serversCpuMs();
+  const cpu = children.flatMap((child, j) => {
+    const [start, end] = [before[j], cpuMs(child.process.pid)];
+    if (start === undefined || end === undefined) return [];
+    return [`${child.name} ${perOp(end - start)}`];
+  });
+  for (const [server, end] of Object.entries(serversAfter))
+    cpu.push(`${server} ${perOp(end - (serversBefore[server] ?? 0))}`);
+  cpu.push(`load generator ${perOp(ownCpuMs() - ownBefore)}`);
+  return { measured, cpu };
 }
 
 /** ROUNDS of echo, bare pipeline and /verify; the round of median ratio, its figures together. */
@@ -71,43 +98,31 @@ async function alternate(
     durableOnce: () => Promise<void>;
     verify: () => Promise<void>;
   },
-  children: readonly Child[],
+  children: { verify: readonly Child[]; bare: readonly Child[] },
 ): Promise<{ median: Round; ratios: number[]; rounds: Round[] }> {
   const { echoOnce, bareOnce, durableOnce, verify } = ops;
+  const counted = (name: string, op: () => Promise<void>) => (count: () => void) =>
+    load(name, async () => (await op(), count()), concurrency, ROUND_MS);
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const baseline = await load(`echo c${concurrency}`, echoOnce, concurrency, ROUND_MS);
     const bare = await load(`bare pipeline c${concurrency}`, bareOnce, concurrency, ROUND_MS);
-    const durable = await load(
-      `bare pipeline + writes c${concurrency}`,
-      durableOnce,
-      concurrency,
-      ROUND_MS,
+    const durable = await withCpu(
+      children.bare,
+      counted(`bare pipeline + writes c${concurrency}`, durableOnce),
     );
-    let verified = 0;
-    const counted = async () => {
-      await verify();
-      verified += 1;
-    };
-    const before = children.map((child) => cpuMs(child.process.pid));
-    const [serversBefore, ownBefore] = [serversCpuMs(), ownCpuMs()];
-    const candidate = await load(
-      `/verify face_compare c${concurrency}`,
-      counted,
-      concurrency,
-      ROUND_MS,
+    const candidate = await withCpu(
+      children.verify,
+      counted(`/verify face_compare c${concurrency}`, verify),
     );
-    const perVerify = (ms: number) => (ms / verified).toFixed(1);
-    const serversAfter = serversCpuMs();
-    const cpu = children.flatMap((child, j) => {
-      const [start, end] = [before[j], cpuMs(child.process.pid)];
-      if (start === undefined || end === undefined) return [];
-      return [`${child.name} ${perVerify(end - start)}`];
+    rounds.push({
+      baseline,
+      candidate: candidate.measured,
+      bare,
+      durable: durable.measured,
+      cpu: candidate.cpu,
+      durableCpu: durable.cpu,
     });
-    for (const [server, end] of Object.entries(serversAfter))
-      cpu.push(`${server} ${perVerify(end - (serversBefore[server] ?? 0))}`);
-    cpu.push(`load generator ${perVerify(ownCpuMs() - ownBefore)}`);
-    rounds.push({ baseline, candidate, bare, durable, cpu });
   }
   return { ...medianRound(rounds), rounds };
 }
@@ -135,7 +150,7 @@ function restated(concurrency: number, rounds: Round[]): Comparison {
     suite: `docverify /verify c${concurrency}, against its bare shape with the writes (fast path, restated)`,
     baseline: median.durable,
     candidate: median.candidate,
-    note: `the bare pipeline plus the writes the guarantees need, on the bench's PostgreSQL: the request id into a replay table before the call (committed as the replay guard commits, synchronous_commit off) and after the reply one durable commit (synchronous_commit on) of a result row and an event row; bare + writes ${latencyNote(median.durable)}, verify ${latencyNote(median.candidate)}; ${goal}; the ${ROUNDS} rounds of the rows above`,
+    note: `the bare pipeline plus the writes the guarantees need, on the bench's PostgreSQL: the request id into a replay table before the call (committed as the replay guard commits, synchronous_commit off) and after the reply one durable commit (synchronous_commit on) of a result row and an event row; bare + writes ${latencyNote(median.durable)}, verify ${latencyNote(median.candidate)}; ${goal}; CPU ms per call of the bare shape with the writes: ${median.durableCpu.join(', ')} (per /verify: ${median.cpu.join(', ')}); the ${ROUNDS} rounds of the rows above`,
   };
 }
 
@@ -194,7 +209,7 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
   };
   const bareRole = (role: string, port?: number, extra: Record<string, string> = {}) =>
     startChild(
-      `bare ${role}`,
+      `bare ${role}${extra.BARE_DATABASE_URL ? ' with writes' : ''}`,
       'bench/barePipeline.ts',
       {
         ...bareEnv,
@@ -210,6 +225,7 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     bareRole('gateway', bareGatewayPort),
     bareRole('gateway', durablePort, { BARE_DATABASE_URL: database.url }),
   ] as const;
+  const bareChildren = [bare[3], bare[1], bare[0]];
   const everyChild = [...children, ...bare];
   // a bench that dies half-way takes its children with it
   const orphans = () => everyChild.forEach((child) => child.process.kill('SIGTERM'));
@@ -273,11 +289,10 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     const comparisons: Comparison[] = [];
     for (const concurrency of [1, 32]) {
       const ops = { echoOnce, bareOnce, durableOnce, verify };
-      const { median, ratios, rounds } = await alternate(concurrency, ops, [
-        gateway,
-        worker,
-        sandbox,
-      ]);
+      const { median, ratios, rounds } = await alternate(concurrency, ops, {
+        verify: [gateway, worker, sandbox],
+        bare: bareChildren,
+      });
       const spread = spreadOf(ratios);
       const cpu = median.cpu.length > 0 ? `; CPU ms per /verify: ${median.cpu.join(', ')}` : '';
       comparisons.push({
