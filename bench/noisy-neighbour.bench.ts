@@ -9,13 +9,26 @@
 // Goal: A's p99 of each at most 1.5 times its solo p99 with no error; every B answer 2xx, 429 or
 // 503 with Retry-After, none hanging; the peak memory of every process reported.
 import type { Comparison } from './harness.ts';
-import { A_RATE, A_RATES, Answers, attacker, pct, victim, type Series } from './noisyLoad.ts';
+import {
+  A_RATE,
+  A_RATES,
+  Answers,
+  ATTACKS,
+  attacker,
+  pct,
+  victim,
+  type Attack,
+  type Series,
+} from './noisyLoad.ts';
 import { makeTenants, startReceivers } from './noisyTenants.ts';
 import { startPlatform, type RunningPlatform } from './platformProcesses.ts';
 import { ownCpuMs } from './processes.ts';
 
 const PHASE_MS = Number(process.env.NOISY_PHASE_MS ?? 20_000);
 const ROUNDS = Number(process.env.NOISY_ROUNDS ?? 2);
+/** B's attacks: all by default; NOISY_ATTACKS=flood,uploads (say) to find which one costs A */
+const ONLY = process.env.NOISY_ATTACKS?.split(',') as Attack[] | undefined;
+const B_ATTACKS = ONLY ? ATTACKS.filter((attack) => ONLY.includes(attack)) : ATTACKS;
 /** B attacks this long before A is measured beside it, and waits this long after */
 const RAMP_MS = 5000;
 const COOL_MS = 15_000;
@@ -152,7 +165,8 @@ export async function noisyNeighbourBenchmarks(): Promise<Comparison[]> {
       cpu.add(0, soloFrom, cpuNow(platform));
       stalls.add(0, await loopStalls(services));
       if (i === 0) soloPeaks = platform.peaksMb();
-      const attack = attacker(b, bFlood, docverifyUrl, Date.now() + RAMP_MS + PHASE_MS, answers);
+      const until = Date.now() + RAMP_MS + PHASE_MS;
+      const attack = attacker({ b, bFlood }, docverifyUrl, until, answers, B_ATTACKS);
       await sleep(RAMP_MS);
       await loopStalls(services);
       const besideFrom = cpuNow(platform);
@@ -177,7 +191,7 @@ export async function noisyNeighbourBenchmarks(): Promise<Comparison[]> {
         suite: "noisy neighbour: B's answers and every process's peak memory",
         baseline: { name: 'A alone', opsPerSecond: A_RATE },
         candidate: { name: 'B', opsPerSecond: bTotal / attackS },
-        note: `B's ${bTotal} answers in ${attackS} s (each of B's licences limited by the operator to ${bLimit.rps}/s, burst ${bLimit.burst}; A on the platform's defaults): ${JSON.stringify(answers.counts)}; ${answers.bad()} not 2xx, 429 or 503 with Retry-After (goal 0, none hanging)${Object.keys(answers.examples).length ? `; errors seen: ${JSON.stringify(answers.examples)}` : ''}; peak RSS MiB at the end (after A's first round alone): ${memory}; postgres and rabbitmq are the machine's shared servers, summed over their processes (shared memory counted in each) and used by other work on the machine too; CPU s over the rounds, A alone / beside B: ${cpu}; longest event-loop stall in ms, alone / beside B: ${stalls}`,
+        note: `B's ${bTotal} answers in ${attackS} s of ${B_ATTACKS.length === ATTACKS.length ? 'every attack' : `only ${B_ATTACKS.join(', ')}`} (each of B's licences limited by the operator to ${bLimit.rps}/s, burst ${bLimit.burst}; A on the platform's defaults): ${JSON.stringify(answers.counts)}; ${answers.bad()} not 2xx, 429 or 503 with Retry-After (goal 0, none hanging)${Object.keys(answers.examples).length ? `; errors seen: ${JSON.stringify(answers.examples)}` : ''}; peak RSS MiB at the end (after A's first round alone): ${memory}; postgres and rabbitmq are the machine's shared servers, summed over their processes (shared memory counted in each) and used by other work on the machine too; CPU s over the rounds, A alone / beside B: ${cpu}; longest event-loop stall in ms, alone / beside B: ${stalls}`,
       },
     ];
   } finally {

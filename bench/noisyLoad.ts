@@ -154,14 +154,22 @@ export async function victim(
   return s;
 }
 
-/** Every attack of B at once until `until`, its answers counted into `answers`. */
+export const ATTACKS = ['dead', 'bombs', 'uploads', 'webhooks', 'flood'] as const;
+export type Attack = (typeof ATTACKS)[number];
+
+/**
+ * B's `attacks` at once until `until`, its answers counted into `answers`: async /verify at its
+ * dead and hanging verifiers, basic_ocr bombs, 16-bit PNG uploads from new session links, events
+ * to its failing webhooks, and a flood of /verify at 10 times A's rate.
+ */
 export async function attacker(
-  b: Tenant,
-  bFlood: IdvClient,
+  tenants: { b: Tenant; bFlood: IdvClient },
   docverifyUrl: string,
   until: number,
   answers: Answers,
+  attacks: readonly Attack[] = ATTACKS,
 ): Promise<void> {
+  const { b, bFlood } = tenants;
   const bomb = pngBomb();
   // under the 50 MP cap, 1 bit deep: decoded, it is 49 MP of RGBA
   const nearBomb = pngFile({ width: 7000, height: 7000, bitDepth: 1, colourType: 0 });
@@ -172,50 +180,57 @@ export async function attacker(
     while (Date.now() < until) await op();
   };
   let n = 0;
-  await Promise.all([
-    steady(10, until, () =>
-      answers.of(
-        'async /verify at a dead verifier',
-        async () =>
-        b.docverify.request('POST', '/verify', { data: await b.docverify.encryptJson(faceRequest(++n % 2 ? 'kyc-dead' : 'kyc-hang')) }, { prefer: 'respond-async' }), // prettier-ignore
-      ),
-    ),
-    ...[bomb, nearBomb].map((image) =>
-      loop(() =>
-        answers.of(
-          'basic_ocr bomb',
-          () =>
-          b.docverify.encryptedRequest('POST', '/verify', { dvcID: 'kyc-ocr', verifications: ['dl_authenticate'], document: { id: 'bomb', type: 'dl', barcode_image: image.toString('base64') } }), // prettier-ignore
+  const deadRun = async () => {
+    const request = faceRequest(++n % 2 ? 'kyc-dead' : 'kyc-hang');
+    const body = { data: await b.docverify.encryptJson(request) };
+    return b.docverify.request('POST', '/verify', body, { prefer: 'respond-async' });
+  };
+  const bombRequest = (image: Buffer) => ({
+    dvcID: 'kyc-ocr',
+    verifications: ['dl_authenticate'],
+    document: { id: 'bomb', type: 'dl', barcode_image: image.toString('base64') },
+  });
+  const heavyUpload = async () => {
+    const page = await openSession(b, docverifyUrl).catch((err: Error) => {
+      // the SDK's error keeps the status, not the headers: its 429 is counted as one
+      if (err instanceof IdvRequestError) answers.record('session link', err.status, 'unseen');
+      else answers.record('session link', 'error');
+      if (!(err instanceof IdvRequestError && err.status === 429))
+        answers.examples['session link'] ??= err.message;
+    });
+    if (!page) return void (await new Promise((resolve) => setTimeout(resolve, 200)));
+    await answers.of('16-bit PNG upload', async () => {
+      const res = await page('PUT', '/images/front', new Uint8Array(heavy), 'image/png');
+      const headers = new Headers(res.retryAfter ? { 'retry-after': res.retryAfter } : {});
+      return { status: res.status, body: res.body, headers };
+    });
+  };
+  const event = { dvcID: 'kyc', docType: 'passport', status: 'verified' };
+  const runs: Record<Attack, () => Promise<unknown>[]> = {
+    dead: () => [steady(10, until, () => answers.of('async /verify at a dead verifier', deadRun))],
+    bombs: () =>
+      [bomb, nearBomb].map((image) =>
+        loop(() =>
+          answers.of('basic_ocr bomb', () =>
+            b.docverify.encryptedRequest('POST', '/verify', bombRequest(image)),
+          ),
         ),
       ),
-    ),
-    ...[1, 2, 3].map(() =>
-      loop(async () => {
-        const page = await openSession(b, docverifyUrl).catch((err: Error) => {
-          // the SDK's error keeps the status, not the headers: its 429 is counted as one
-          if (err instanceof IdvRequestError) answers.record('session link', err.status, 'unseen');
-          else answers.record('session link', 'error');
-          if (!(err instanceof IdvRequestError && err.status === 429))
-            answers.examples['session link'] ??= err.message;
-        });
-        if (!page) return new Promise((resolve) => setTimeout(resolve, 200));
-        await answers.of('16-bit PNG upload', async () => {
-          const res = await page('PUT', '/images/front', new Uint8Array(heavy), 'image/png');
-          return { status: res.status, body: res.body, headers: new Headers(res.retryAfter ? { 'retry-after': res.retryAfter } : {}) }; // prettier-ignore
-        });
-      }),
-    ),
-    steady(10, until, () =>
-      answers.of(
-        'event to failing webhooks',
-        () =>
-        b.webhooks.request('PUT', `${base}/event/E_IDV_DOCUMENT_VALIDATE`, { dvcID: 'kyc', docType: 'passport', status: 'verified' }), // prettier-ignore
+    uploads: () => [1, 2, 3].map(() => loop(heavyUpload)),
+    webhooks: () => [
+      steady(10, until, () =>
+        answers.of('event to failing webhooks', () =>
+          b.webhooks.request('PUT', `${base}/event/E_IDV_DOCUMENT_VALIDATE`, event),
+        ),
       ),
-    ),
-    steady(10 * A_RATE, until, () =>
-      answers.of('flood of /verify', () =>
-        bFlood.encryptedRequest('POST', '/verify', faceRequest('kyc')),
+    ],
+    flood: () => [
+      steady(10 * A_RATE, until, () =>
+        answers.of('flood of /verify', () =>
+          bFlood.encryptedRequest('POST', '/verify', faceRequest('kyc')),
+        ),
       ),
-    ),
-  ]);
+    ],
+  };
+  await Promise.all(attacks.flatMap((attack) => runs[attack]()));
 }

@@ -80,6 +80,8 @@ export async function startPlatform(settings: Record<string, string>): Promise<R
     DOCVERIFY_RUNS_QUEUE: `${prefix}.runs`,
     DOCVERIFY_FOLLOWUPS_QUEUE: `${prefix}.followups`,
     WEBHOOK_EVENTS_QUEUE: `${prefix}.webhooks`,
+    // the capture checker's queue, once the checks leave the gateway (issue 25)
+    CAPTURE_CHECK_QUEUE: `${prefix}.capture-checks`,
     CAPTURE_PAGE_DIR: capturePageDir(),
     ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
     ...settings,
@@ -103,7 +105,7 @@ export async function startPlatform(settings: Record<string, string>): Promise<R
     await Promise.all(children.map(stopChild));
     process.off('exit', orphans);
     await database.drop();
-    const queues = ['runs', 'followups', 'webhooks', ...CONNECTOR_TYPES].map(
+    const queues = ['runs', 'followups', 'webhooks', 'capture-checks', ...CONNECTOR_TYPES].map(
       (q) => `${prefix}.${q}`,
     );
     await deleteQueues(env.AMQP_URL!, queues);
