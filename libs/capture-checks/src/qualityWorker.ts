@@ -1,5 +1,5 @@
 // Worker thread of the capture checks: @idv/images decodes each image at the working size its task
-// needs (imageTasks.ts workingSize: 2000 px on the long side but for the PDF417), and keeps the
+// needs (imageTasks.ts workingSize: 2000 px on the long side, 4096 for the PDF417), and keeps the
 // last one a few seconds, so the content checks that follow the measures of the same upload reuse
 // its pixels; one task of imageTasks.ts runs on it.
 import { serveImageTasks } from '@idv/images/worker';
