@@ -32,6 +32,7 @@ export const CaptureCheckRequest = Type.Object(
       {
         sessionId: Type.String({ minLength: 1, maxLength: 100 }),
         communityId: Type.String({ minLength: 1, maxLength: 100 }),
+        tenantId: Type.String({ minLength: 1, maxLength: 100 }),
       },
       { additionalProperties: false },
     ),

@@ -16,7 +16,7 @@ describe('capture check admission', function () {
   this.timeout(120_000);
 
   it('admits one check per session, perCommunity per community, total in all; a release frees each', () => {
-    const admission = new CheckAdmission({ perCommunity: 2, total: 3 });
+    const admission = new CheckAdmission({ perTenant: 3, perCommunity: 2, total: 3 });
     const a1 = admission.enter(owner('A', 's1'));
     expect(admission.enter(owner('A', 's1'))).to.deep.equal({ busy: 'another photo of this session is being checked' }); // prettier-ignore
     const a2 = admission.enter(owner('A', 's2'));
@@ -31,12 +31,25 @@ describe('capture check admission', function () {
     expect(admission.enter(owner('C', 's6'))).to.have.property('busy');
   });
 
+  it("a tenant's communities together get the tenant's share, another tenant its own", () => {
+    const admission = new CheckAdmission({ perTenant: 2, perCommunity: 2, total: 8 });
+    const of = (tenantId: string, communityId: string, sessionId: string) => ({ tenantId, communityId, sessionId }); // prettier-ignore
+    const first = admission.enter(of('T', 'c1', 's1'));
+    expect(first).to.have.property('release');
+    expect(admission.enter(of('T', 'c2', 's2'))).to.have.property('release');
+    // a third community of the same tenant is over the tenant's share, though its own is free
+    expect(admission.enter(of('T', 'c3', 's3'))).to.have.property('busy').that.matches(/service's image checks/); // prettier-ignore
+    expect(admission.enter(of('U', 'c4', 's4'))).to.have.property('release');
+    if ('release' in first) first.release();
+    expect(admission.enter(of('T', 'c3', 's3'))).to.have.property('release');
+  });
+
   it("one community's flood of large images: over its share at once, another community checked for real, promptly", async () => {
     const pool = new QualityPool(1);
     const check = captureChecker(
       pool,
       noContentChecks,
-      new CheckAdmission({ perCommunity: 2, total: 8 }),
+      new CheckAdmission({ perTenant: 2, perCommunity: 2, total: 8 }),
     );
     try {
       const large = await png(documentImage(4000, 2600, 5));

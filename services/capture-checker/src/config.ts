@@ -25,6 +25,13 @@ export const CaptureCheckerConfig = defineConfig({
     description:
       'image threads that decode and check captured images (one check runs in one at a time); 0 = one per core',
   }),
+  CAPTURE_CHECKER_PER_TENANT: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 1000,
+    description:
+      "checks of one tenant's communities together this worker holds at once; over it the check answers check_unavailable at once, no retake spent; 0 = half of what it holds, at least one",
+  }),
   CAPTURE_CHECKER_PER_COMMUNITY: Type.Integer({
     default: 0,
     minimum: 0,
@@ -54,16 +61,23 @@ export const CaptureCheckerConfig = defineConfig({
 export type CaptureCheckerSettings = Static<typeof CaptureCheckerConfig>;
 
 /** How much one worker takes on: its threads, each with one check waiting behind the running one
- *  (the next image is ready when a thread frees), and the share of one community in that. */
+ *  (the next image is ready when a thread frees), and the shares of one tenant and one community
+ *  in that (half of it by default). */
 export function capacityOf(settings: CaptureCheckerSettings): {
   threads: number;
   held: number;
+  perTenant: number;
   perCommunity: number;
 } {
   const threads = settings.CAPTURE_CHECK_THREADS || availableParallelism();
   const held = 2 * threads;
-  const perCommunity = settings.CAPTURE_CHECKER_PER_COMMUNITY || Math.max(1, Math.floor(held / 2));
-  return { threads, held, perCommunity: Math.min(perCommunity, held) };
+  const share = (configured: number) => Math.min(held, configured || Math.max(1, Math.floor(held / 2))); // prettier-ignore
+  return {
+    threads,
+    held,
+    perTenant: share(settings.CAPTURE_CHECKER_PER_TENANT),
+    perCommunity: share(settings.CAPTURE_CHECKER_PER_COMMUNITY),
+  };
 }
 
 export function loadCheckerConfig(env: Record<string, string | undefined>): CaptureCheckerSettings {

@@ -49,8 +49,9 @@ export async function startCaptureChecker(
   const { logger, registry, broker, lifecycle } = runtime;
 
   // the image threads, the OCR, and the checks over them within this worker's bounds: it holds
-  // `held` checks (its prefetch), a community at most `perCommunity` of them, a session one
-  const { threads, held, perCommunity } = capacityOf(settings);
+  // `held` checks (its prefetch), a tenant and a community at most their share of them, a session
+  // one
+  const { threads, held, perTenant, perCommunity } = capacityOf(settings);
   const pool = new QualityPool(threads);
   const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
   const contentChecks = imageContentChecks({
@@ -59,7 +60,7 @@ export async function startCaptureChecker(
     logger,
     timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS,
   });
-  const admission = new CheckAdmission({ perCommunity, total: held });
+  const admission = new CheckAdmission({ perTenant, perCommunity, total: held });
   const handler = createCheckHandler({
     box: createSecretBox(runtime.masterKey),
     check: captureChecker(pool, contentChecks, admission, logger),
@@ -73,7 +74,7 @@ export async function startCaptureChecker(
   // stop handlers: 0 take no new checks and finish the running ones; 10 end the threads
   lifecycle.onStop('consumer', 0, () => consumer.stop());
   lifecycle.onStop('image threads', 10, () => Promise.all([pool.close(), mrz.close()]));
-  logger.info({ queue, threads, held, perCommunity }, 'capture checker consuming');
+  logger.info({ queue, threads, held, perTenant, perCommunity }, 'capture checker consuming');
 
   const served =
     settings.WORKER_METRICS_PORT > 0

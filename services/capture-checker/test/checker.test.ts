@@ -56,7 +56,7 @@ describe('capture checker', function () {
       checkId,
       side: 'front',
       journey,
-      owner: { sessionId: randomUUID(), communityId: 'community-a' },
+      owner: { sessionId: randomUUID(), communityId: 'community-a', tenantId: 'tenant-a' },
       deadline: Date.now() + 60_000,
       image: box.sealBytes(image, checkId).toString('base64'),
       ...over,
@@ -97,16 +97,18 @@ describe('capture checker', function () {
     expect((await ask(request(await png(documentImage(1000, 630, 5))))).problems).to.deep.equal([]);
   });
 
-  it("a community over its share of the worker is answered at once; another community's check runs", async () => {
-    // one thread: the worker holds two checks, one of them a community's
+  it("a tenant over its share of the worker is answered at once, from any of its communities; another tenant's check runs", async () => {
+    // one thread: the worker holds two checks, one of them a tenant's (and a community's)
     const large = await png(documentImage(3000, 2000, 6));
     const started = Date.now();
     const first = ask(request(large));
     await new Promise((resolve) => setTimeout(resolve, 300)); // the first is taken
     const second = await ask(request(large));
     expect(codes(second)).to.deep.equal(['check_unavailable']);
+    const sameTenant = await ask(request(large, { owner: { sessionId: randomUUID(), communityId: 'community-c', tenantId: 'tenant-a' } })); // prettier-ignore
+    expect(codes(sameTenant)).to.deep.equal(['check_unavailable']);
     const secondMs = Date.now() - started;
-    const other = await ask(request(await png(documentImage(1000, 630, 8)), { owner: { sessionId: randomUUID(), communityId: 'community-b' } })); // prettier-ignore
+    const other = await ask(request(await png(documentImage(1000, 630, 8)), { owner: { sessionId: randomUUID(), communityId: 'community-b', tenantId: 'tenant-b' } })); // prettier-ignore
     expect(other.problems).to.deep.equal([]);
     expect((await first).problems).to.deep.equal([]);
     expect(secondMs, 'the busy answer did not wait for the running check').to.be.below(Date.now() - started); // prettier-ignore
@@ -119,7 +121,8 @@ describe('capture checker', function () {
         box,
         queue: to,
         waitMs,
-        admission: new CheckAdmission({ perCommunity: 4, total: 8 }),
+        tenantOf: async () => 'tenant-a',
+        admission: new CheckAdmission({ perTenant: 4, perCommunity: 4, total: 8 }),
         logger,
       });
     const owner = () => ({ sessionId: randomUUID(), communityId: 'community-a' });

@@ -70,6 +70,12 @@ export const DocverifyGatewayConfig = defineConfig({
     description:
       'how long an upload waits for its image check, queueing included; past it (or with no capture-check worker reachable) the upload answers check_unavailable (not kept, no retake spent)',
   }),
+  CAPTURE_CHECKS_PER_TENANT: Type.Integer({
+    default: 4,
+    minimum: 1,
+    description:
+      "capture checks one tenant's communities together may have in flight from a gateway; over it an upload answers check_unavailable at once, no retake spent",
+  }),
   CAPTURE_CHECKS_PER_COMMUNITY: Type.Integer({
     default: 4,
     minimum: 1,

@@ -5,6 +5,7 @@ import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
 import type { EventEnvelope } from '@idv/contracts';
 import { EventOutbox } from '@idv/db';
+import { TenantShares } from '@idv/platform/fairShare';
 import { CheckAdmission } from '@idv/capture-checks';
 import { pageFiles } from './capture/pageFiles.ts';
 import { maskPageToken } from './capture/pageToken.ts';
@@ -37,7 +38,6 @@ import { CommunityTenants } from './verification/communityTenants.ts';
 import { QueueWaits } from './verification/queueWaits.ts';
 import { RunQueue } from './verification/runQueue.ts';
 import { runSlots } from './verification/runSlots.ts';
-import { RunShares } from './verification/runShares.ts';
 import { runPrefetch, SlotPool } from './verification/slotPool.ts';
 
 /** Interface version from the service's spec, reported by /environment. */
@@ -76,6 +76,8 @@ export async function startDocverifyGateway(
   const sessions = new SessionStore(db, images, clock);
   const runs = new RunStore(db, box, clock);
   const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
+  // a community's tenant, for the fair shares per tenant (runs, capture checks)
+  const communityTenants = new CommunityTenants(runtime.tenants);
   const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
   const serviceKey = async () => (await runtime.serviceKeys.currentKey()).key;
   const verify = {
@@ -110,7 +112,9 @@ export async function startDocverifyGateway(
       box,
       queue: settings.CAPTURE_CHECK_QUEUE,
       waitMs: settings.CAPTURE_CHECK_WAIT_MS,
+      tenantOf: (communityId) => communityTenants.tenantOf(communityId),
       admission: new CheckAdmission({
+        perTenant: settings.CAPTURE_CHECKS_PER_TENANT,
         perCommunity: settings.CAPTURE_CHECKS_PER_COMMUNITY,
         total: settings.CAPTURE_CHECKS_QUEUED,
       }),
@@ -134,12 +138,12 @@ export async function startDocverifyGateway(
   const slots = {
     ...session,
     runQueue,
-    shares: new RunShares({
+    shares: new TenantShares({
       perTenant: perCommunityShare(settings.RUNS_PREFETCH, settings.RUNS_PER_TENANT),
       perCommunity: perCommunityShare(settings.RUNS_PREFETCH, settings.RUNS_PER_COMMUNITY),
     }),
     slotPool: new SlotPool(settings.RUNS_PREFETCH),
-    communityTenants: new CommunityTenants(runtime.tenants),
+    communityTenants,
     requeue: (id: string, communityId: string) => runQueue.enqueue(id, communityId),
     retries: {
       retries: settings.RUN_RETRIES,

@@ -1,11 +1,12 @@
 // A gateway's fair share of run slots alone: at most its share per community, each community
 // counted on its own, a released slot taken again; the default share is a quarter of the slots.
 import { expect } from 'chai';
-import { CommunityShare, perCommunityShare } from '../src/verification/communityShare.ts';
+import { KeyedShare } from '@idv/platform/fairShare';
+import { perCommunityShare } from '../src/verification/communityShare.ts';
 
 describe('docverify gateway: fair share of run slots per community', () => {
   it('gives a community at most its share, whatever another community holds', () => {
-    const share = new CommunityShare(2);
+    const share = new KeyedShare(2);
     expect([share.take('b'), share.take('b'), share.take('b')]).to.deep.equal([true, true, false]);
     expect(share.take('a')).to.equal(true);
     share.release('b');

@@ -2,14 +2,14 @@
 // get at most the tenant's share, one community at most its own; the slots are taken in turn, and
 // the runs consumer prefetches more messages than there are slots.
 import { expect } from 'chai';
-import { RunShares } from '../src/verification/runShares.ts';
+import { TenantShares } from '@idv/platform/fairShare';
 import { runPrefetch, SlotPool } from '../src/verification/slotPool.ts';
 
 const owner = (tenantId: string, communityId: string) => ({ tenantId, communityId });
 
 describe('docverify gateway: run shares per tenant and per community', () => {
   it("caps a tenant's communities together at the tenant's share", () => {
-    const shares = new RunShares({ perTenant: 4, perCommunity: 4 });
+    const shares = new TenantShares({ perTenant: 4, perCommunity: 4 });
     // four communities of tenant b: before, each had its own 4, 16 in all
     const taken = ['b1', 'b2', 'b3', 'b4'].flatMap((c) =>
       [1, 2, 3, 4].map(() => shares.take(owner('b', c))),
@@ -22,7 +22,7 @@ describe('docverify gateway: run shares per tenant and per community', () => {
   });
 
   it("caps one community at its share within its tenant's, taking nothing when refused", () => {
-    const shares = new RunShares({ perTenant: 6, perCommunity: 2 });
+    const shares = new TenantShares({ perTenant: 6, perCommunity: 2 });
     expect([1, 2, 3].map(() => shares.take(owner('b', 'b1')))).to.deep.equal([true, true, false]);
     // the refusal by the community's share gave the tenant's slot back
     expect(shares.running(owner('b', 'b1'))).to.deep.equal({ tenant: 2, community: 2 });

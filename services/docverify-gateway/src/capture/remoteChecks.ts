@@ -26,6 +26,8 @@ export interface RemoteCheckDeps {
   queue: string;
   /** CAPTURE_CHECK_WAIT_MS: the whole check, queueing included */
   waitMs: number;
+  /** the tenant of a community (cached: a community never changes tenant) */
+  tenantOf: (communityId: string) => Promise<string>;
   admission: CheckAdmission;
   logger: Pick<Logger, 'warn'>;
   metrics?: RemoteCheckMetrics;
@@ -57,7 +59,12 @@ export function remoteCaptureChecker(deps: RemoteCheckDeps): CheckCapture {
     const admitted = admitCapture(side, bytes);
     if ('report' in admitted) return admitted.report;
     const { header } = admitted;
-    return boundedCheck(header, owner, deps.admission, deps.logger, async () => {
+    const checkId = randomUUID();
+    const whose = owner ?? { sessionId: checkId, communityId: '-' };
+    // an unknown tenant (the lookup failed) counts the community as a tenant of its own
+    const tenantId = whose.tenantId ?? (await deps.tenantOf(whose.communityId).catch(() => whose.communityId)); // prettier-ignore
+    const counted = { ...whose, tenantId };
+    return boundedCheck(header, counted, deps.admission, deps.logger, async () => {
       deps.metrics?.inFlight.inc();
       try {
         return await ask();
@@ -67,13 +74,12 @@ export function remoteCaptureChecker(deps: RemoteCheckDeps): CheckCapture {
     });
 
     async function ask(): Promise<CaptureReport> {
-      const counted = (outcome: string) => deps.metrics?.checks.inc({ outcome });
-      const checkId = randomUUID();
+      const count = (outcome: string) => deps.metrics?.checks.inc({ outcome });
       const request: CaptureCheckRequest = {
         checkId,
         side,
         journey: { journeyType: journey.journeyType, documentType: journey.documentType },
-        owner: owner ?? { sessionId: checkId, communityId: '-' },
+        owner: counted,
         deadline: Date.now() + deps.waitMs,
         image: deps.box.sealBytes(bytes, checkId).toString('base64'),
       };
@@ -82,22 +88,22 @@ export function remoteCaptureChecker(deps: RemoteCheckDeps): CheckCapture {
         answer = await deps.broker.request(deps.queue, request, { timeoutMs: deps.waitMs });
       } catch (err) {
         if (err instanceof RpcTimeoutError) {
-          counted('timeout');
+          count('timeout');
           return { problems: [checkUnavailable('no image check answered in time')], header };
         }
         if (err instanceof BrokerUnavailableError) {
-          counted('unreachable');
+          count('unreachable');
           return { problems: [checkUnavailable('the image checks are not reachable')], header };
         }
-        counted('failed');
+        count('failed');
         throw err;
       }
       const reply = validate(CaptureCheckReply, answer);
       if (!reply.ok) {
-        counted('failed');
+        count('failed');
         throw new Error(`the capture check's reply is invalid: ${reply.issues[0]?.path} ${reply.issues[0]?.message}`); // prettier-ignore
       }
-      counted('answered');
+      count('answered');
       return { ...reply.value, header };
     }
   };

@@ -10,12 +10,12 @@ import { waitTier } from '../domain/runRetries.ts';
 import type { CommunityTenants } from './communityTenants.ts';
 import { processRun, type ProcessDeps } from './processRun.ts';
 import type { RunQueue } from './runQueue.ts';
-import type { RunShares } from './runShares.ts';
+import type { TenantShares } from '@idv/platform/fairShare';
 import type { SlotPool } from './slotPool.ts';
 
 export interface RunSlotsDeps extends ProcessDeps {
   runQueue: RunQueue;
-  shares: RunShares;
+  shares: TenantShares;
   slotPool: SlotPool;
   communityTenants: CommunityTenants;
   onRunParked: (reason: 'fair_share' | 'retry') => void;
