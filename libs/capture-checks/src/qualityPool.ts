@@ -24,14 +24,6 @@ export class CheckTimedOut extends Error {
   }
 }
 
-/** Running for most of the limit, and for a second at least (a limit of a few ms judges nothing),
- *  not waiting for a thread: the image is what costs. */
-const COSTLY_RUN_MS = 1000;
-export const imageAtFault = (err: ImageJobTimedOut): boolean => {
-  const runningMs = err.timeoutMs - err.queuedMs;
-  return err.started && runningMs >= Math.max(err.timeoutMs / 2, COSTLY_RUN_MS);
-};
-
 export class QualityPool {
   private readonly pool: ImagePool<ImageTask>;
 
@@ -64,7 +56,7 @@ export class QualityPool {
     } catch (err) {
       if (err instanceof ImageRefused) throw new UndecodableImage(err.message);
       if (err instanceof ImageJobTimedOut)
-        throw new CheckTimedOut('the image took too long to check', imageAtFault(err), {
+        throw new CheckTimedOut('the image took too long to check', err.imageAtFault, {
           cause: err,
         });
       throw err;

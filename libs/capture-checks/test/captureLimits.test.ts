@@ -12,8 +12,7 @@ import {
 import { measureMemory } from '../../../test/support/memoryUse.ts';
 import { captureChecker } from '../src/checkCapture.ts';
 import { noContentChecks } from '../src/contentChecks.ts';
-import { ImageJobTimedOut } from '@idv/images';
-import { CheckTimedOut, imageAtFault, QualityPool, UndecodableImage } from '../src/qualityPool.ts';
+import { CheckTimedOut, QualityPool, UndecodableImage } from '../src/qualityPool.ts';
 
 const journey = { journeyType: 'KYC_WITH_FACE_COMPARISON' as const, documentType: 'DL' as const };
 
@@ -87,17 +86,5 @@ describe('capture checks: image limits before decoding', function () {
     } finally {
       await pool.close();
     }
-  });
-
-  it("a check out of time is the image's cost only when it ran most of its limit, a second at least", () => {
-    // waited for a thread the whole time, or most of it: the platform's doing, free to send again
-    expect(imageAtFault(new ImageJobTimedOut(20_000, 20_000, false))).to.equal(false);
-    expect(imageAtFault(new ImageJobTimedOut(20_000, 15_000, true))).to.equal(false);
-    // ran its 20 s on the image: the retake counts
-    expect(imageAtFault(new ImageJobTimedOut(20_000, 200, true))).to.equal(true);
-    expect(imageAtFault(new ImageJobTimedOut(5_000, 2_000, true))).to.equal(true);
-    // a limit of a few ms judges nothing
-    expect(imageAtFault(new ImageJobTimedOut(1, 0, true))).to.equal(false);
-    expect(imageAtFault(new ImageJobTimedOut(1500, 600, true))).to.equal(false);
   });
 });

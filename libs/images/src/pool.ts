@@ -25,7 +25,20 @@ export class ImageJobTimedOut extends Error {
         : `the image job waited over ${timeoutMs} ms for a thread`,
     );
   }
+
+  /**
+   * Whether the image itself is what used the time: it ran in a thread for most of the limit, and
+   * a second at least (a limit of a few ms judges nothing), rather than waiting for one. Else the
+   * platform's load is: the image may be sent again, as it is, at no cost to its sender.
+   */
+  get imageAtFault(): boolean {
+    const runningMs = this.timeoutMs - this.queuedMs;
+    return this.started && runningMs >= Math.max(this.timeoutMs / 2, COSTLY_RUN_MS);
+  }
 }
+
+/** Running at least this long (and most of the limit) makes a timed-out image the costly one. */
+const COSTLY_RUN_MS = 1000;
 
 /** A decoder thread's V8 heap: the pixels live outside it and are bounded by the image limits. */
 export const DECODER_RESOURCE_LIMITS: ResourceLimits = {

@@ -144,4 +144,16 @@ describe('image pool', function () {
       expect((err as Error).message).to.match(/inflates past the \d+ bytes its header allows/);
     }
   });
+
+  it("a job out of time is the image's doing only when it ran most of its limit, a second at least", () => {
+    // waited for a thread the whole time, or most of it: the platform's doing, free to send again
+    expect(new ImageJobTimedOut(20_000, 20_000, false).imageAtFault).to.equal(false);
+    expect(new ImageJobTimedOut(20_000, 15_000, true).imageAtFault).to.equal(false);
+    // ran its 20 s on the image: the retake counts
+    expect(new ImageJobTimedOut(20_000, 200, true).imageAtFault).to.equal(true);
+    expect(new ImageJobTimedOut(5_000, 2_000, true).imageAtFault).to.equal(true);
+    // a limit of a few ms judges nothing
+    expect(new ImageJobTimedOut(1, 0, true).imageAtFault).to.equal(false);
+    expect(new ImageJobTimedOut(1500, 600, true).imageAtFault).to.equal(false);
+  });
 });

@@ -24,9 +24,23 @@ export const ConnectorWorkerConfig = defineConfig({
       minimum: 1,
       maximum: 10_000,
       description:
-        'jobs one worker holds at once (waiting for a verifier slot or calling the provider); default 512, basic_ocr one per core',
+        'jobs one worker holds at once (waiting for a verifier slot or calling the provider); default 512, basic_ocr two per core',
     }),
   ),
+  WORKER_TENANT_SHARE: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 10_000,
+    description:
+      "jobs of one tenant's communities together one worker holds at once (of its prefetch); over it a job answers busy at once (503 with Retry-After, or the next verifier); 0 = half of the prefetch, at least one",
+  }),
+  WORKER_COMMUNITY_SHARE: Type.Integer({
+    default: 0,
+    minimum: 0,
+    maximum: 10_000,
+    description:
+      'jobs of one community one worker holds at once (of its prefetch); over it a job answers busy at once; 0 = half of the prefetch, at least one',
+  }),
   WORKER_METRICS_PORT: Type.Integer({
     default: 0,
     minimum: 0,
@@ -82,11 +96,29 @@ export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {
 /** Provider calls are I/O: hundreds wait on the network at once at little cost. */
 const IO_PREFETCH = 512;
 
-/** Connectors that compute in the worker itself (deployment.compute 'cpu') are bounded by its cores. */
+/**
+ * Connectors that compute in the worker itself (deployment.compute 'cpu') are bounded by its
+ * cores: twice as many jobs as cores (the image threads, one per core, run one each), so that with
+ * a tenant's share at half of them one tenant still keeps every core busy, and another tenant's
+ * job is taken beside its backlog instead of waiting behind it in the queue.
+ */
 export function prefetchOf(settings: ConnectorWorkerSettings): number {
   if (settings.WORKER_PREFETCH !== undefined) return settings.WORKER_PREFETCH;
   const cpu = CONNECTOR_BY_TYPE[settings.CONNECTOR_TYPE].deployment.compute === 'cpu';
-  return cpu ? availableParallelism() : IO_PREFETCH;
+  return cpu ? 2 * availableParallelism() : IO_PREFETCH;
+}
+
+/** The shares of one tenant and one community in a worker's jobs: half its prefetch by default. */
+export function sharesOf(settings: ConnectorWorkerSettings): {
+  perTenant: number;
+  perCommunity: number;
+} {
+  const prefetch = prefetchOf(settings);
+  const share = (configured: number) => Math.min(prefetch, configured || Math.max(1, Math.floor(prefetch / 2))); // prettier-ignore
+  return {
+    perTenant: share(settings.WORKER_TENANT_SHARE),
+    perCommunity: share(settings.WORKER_COMMUNITY_SHARE),
+  };
 }
 
 function isConnectorType(value: string): value is ConnectorType {

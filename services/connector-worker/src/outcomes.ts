@@ -24,7 +24,12 @@ export type UnavailableCode =
   | 'breaker_open';
 
 export type BusyCode =
-  'deadline_passed' | 'deadline_too_close' | 'deadline_cut' | 'verifier_saturated' | 'stopping';
+  | 'deadline_passed'
+  | 'deadline_too_close'
+  | 'deadline_cut'
+  | 'verifier_saturated'
+  | 'tenant_busy'
+  | 'stopping';
 
 export abstract class JobOutcome extends Error {
   abstract readonly outcome: Outcome;

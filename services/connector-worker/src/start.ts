@@ -10,7 +10,8 @@ import type { Logger, Registry } from '@idv/observability';
 import { createProcessRuntime, serveHealth, type ProcessRuntime } from '@idv/service-runtime';
 import { startAdapter } from './connectors/index.ts';
 import type { Adapter, RunningAdapter } from './connectors/connector.ts';
-import { loadWorkerConfig, prefetchOf, type ConnectorWorkerSettings } from './config.ts';
+import { TenantShares } from '@idv/platform/fairShare';
+import { loadWorkerConfig, prefetchOf, sharesOf, type ConnectorWorkerSettings } from './config.ts';
 import { startFollowUps } from './jobs/followUpQueues.ts';
 import { createJobHandler } from './jobs/handleJob.ts';
 import { VerifierGates } from './provider/admission.ts';
@@ -105,6 +106,7 @@ export async function startConnectorWorker(
     logger,
     trailing,
     followUps: followUps?.followUps,
+    shares: new TenantShares(sharesOf(settings)),
   });
   const queue = connectorQueue(type, settings.CONNECTOR_QUEUE_PREFIX);
   const consumer = await broker.consume(queue, handler, {

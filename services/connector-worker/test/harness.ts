@@ -28,6 +28,8 @@ export interface Ask {
   verifierId?: string;
   /** the community of the job's context, 'c-1' unless given */
   communityId?: string;
+  /** the tenant of the job's context, 't-1' unless given */
+  tenantId?: string;
   returnRawData?: boolean;
   timeoutMs?: number;
   limits?: VerifierLimits;
@@ -86,7 +88,7 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
       },
       deadline: Date.now() + (r.timeoutMs ?? 8000),
       sentAt: Date.now(),
-      context: { tenantId: 't-1', communityId: r.communityId ?? 'c-1', dvcID: 'kyc' },
+      context: { tenantId: r.tenantId ?? 't-1', communityId: r.communityId ?? 'c-1', dvcID: 'kyc' },
     };
     return { jobId, body };
   };

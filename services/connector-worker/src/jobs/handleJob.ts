@@ -23,6 +23,7 @@ import {
 } from '../outcomes.ts';
 import { accountOf } from '../provider/accounts.ts';
 import type { VerifierGates } from '../provider/admission.ts';
+import type { TenantShares } from '@idv/platform/fairShare';
 import type { VerifierBreakers } from '../provider/breakers.ts';
 import type { ClientCertificates } from '../provider/clientCertificates.ts';
 import type { ProviderHttp } from '../provider/http.ts';
@@ -48,6 +49,8 @@ export interface JobDeps<T extends ConnectorType = ConnectorType> {
   trailing: TrailingCalls;
   /** types with followUps: pending answers are followed up */
   followUps?: FollowUps<T> | undefined;
+  /** the jobs one tenant, and one community, may hold of this worker's at once */
+  shares?: TenantShares;
 }
 
 /** Leaves the reply time to cross the broker before the gateway stops waiting. */
@@ -186,14 +189,22 @@ export function createJobHandler<T extends ConnectorType>(deps: JobDeps<T>): Mes
     }
     const job = checked.value;
     const timing: JobTiming = { receivedAt: Date.now(), queuedMs: Date.now() - job.sentAt };
+    // a tenant (all its communities) and a community hold at most their share of the jobs this
+    // worker takes at once: over it the job is busy at once, so one tenant's jobs waiting on a
+    // slow or hanging provider never hold every delivery of the queue other tenants share
+    const owner = { tenantId: job.context.tenantId, communityId: job.context.communityId };
+    const shared = deps.shares?.take(owner) ?? true;
     deps.metrics.inFlight.inc({ type: deps.type });
     let ending: Completed | JobOutcome;
     try {
+      if (!shared)
+        throw new Busy('tenant_busy', "this tenant's jobs hold their share of the worker", 1000);
       ending = await work(deps, job, timing);
     } catch (err) {
       ending = outcomeOf(err);
     } finally {
       deps.metrics.inFlight.dec({ type: deps.type });
+      if (shared) deps.shares?.release(owner);
     }
     const reply = replyOf(job, deps.type, ending, timing);
     deps.metrics.jobs.inc({ type: deps.type, kind: job.kind, outcome: reply.outcome });

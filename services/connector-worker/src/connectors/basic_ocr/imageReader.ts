@@ -1,8 +1,9 @@
 // basic_ocr's images, read through @idv/images: admitted on their header (PNG, JPEG or WebP, at
 // most 50 megapixels and 200 MB decoded) and decoded in a small pool of worker threads, never on
 // the event loop the worker's other jobs (other tenants') share. What the pool refuses is an
-// outcome of the job: the image is invalid input; a job that waited its whole time limit for a
-// thread is Busy (the platform's load, not the image).
+// outcome of the job: the image is invalid input; a job out of time is invalid input only when it
+// ran most of its limit on the image (ImageJobTimedOut.imageAtFault), else Busy: the platform's
+// load, not the image, even when it started late after waiting for a thread.
 import { availableParallelism } from 'node:os';
 import {
   DEFAULT_IMAGE_LIMITS,
@@ -62,7 +63,7 @@ function outcomeOfRead(err: unknown, field: string): unknown {
     return new Refused('invalid_input', `${field} ${why}: ${err.message}`);
   }
   if (!(err instanceof ImageJobTimedOut)) return err;
-  if (!err.started)
+  if (!err.imageAtFault)
     return new Busy('verifier_saturated', `${field} waited ${err.queuedMs} ms for an image thread`);
   return new Refused('invalid_input', `${field} took over ${err.timeoutMs} ms to read`);
 }
