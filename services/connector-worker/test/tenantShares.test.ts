@@ -1,0 +1,52 @@
+// A worker's jobs shared per tenant (issue 25: connector workers are a pool every tenant shares).
+// Tenant B's jobs on a provider that takes its time hold at most B's share of the worker: past it,
+// B's next job, from any of B's communities, is busy at once (the gateway fails over or answers 503
+// with Retry-After), and tenant A's job is taken and answered while B's are still running.
+import { expect } from 'chai';
+import { cloud } from './connectors/face_cloud.ts';
+import { faces } from './connectors/fixtures.ts';
+import { startHarness, type Ask, type Harness } from './harness.ts';
+
+describe('connector worker: a share per tenant and per community', function () {
+  this.timeout(120_000);
+  let harness: Harness;
+
+  before(async () => {
+    harness = await startHarness();
+    // four jobs at once, two of them one tenant's, three one community's
+    await harness.startWorker('face_cloud', {
+      WORKER_PREFETCH: '4',
+      WORKER_TENANT_SHARE: '2',
+      WORKER_COMMUNITY_SHARE: '3',
+    });
+  });
+  after(() => harness?.stop());
+
+  const slow = (tenantId: string, communityId: string): Ask => ({
+    type: 'face_cloud',
+    kind: 'face_compare',
+    config: cloud,
+    document: faces('testy', 'testy'),
+    connectorUrl: `${harness.sandbox.url}/fault/latency=3000`,
+    verifierId: `slow-${tenantId}`,
+    tenantId,
+    communityId,
+    timeoutMs: 30_000,
+  });
+
+  it("B's jobs past its share are busy at once, from any of its communities; A's job runs beside them", async () => {
+    const running = [harness.ask(slow('B', 'b1')), harness.ask(slow('B', 'b2'))];
+    await new Promise((resolve) => setTimeout(resolve, 500)); // both taken, waiting on the provider
+    const over = await Promise.all([harness.ask(slow('B', 'b1')), harness.ask(slow('B', 'b3'))]);
+    for (const reply of over) {
+      expect(reply.outcome).to.equal('busy');
+      expect(reply.error?.code).to.equal('tenant_busy');
+      expect(reply.retryAfterMs).to.be.above(0);
+    }
+    const other = await harness.ask(slow('A', 'a1'));
+    expect(other.outcome, JSON.stringify(other.error)).to.equal('completed');
+    for (const reply of await Promise.all(running)) expect(reply.outcome).to.equal('completed');
+    // the share is given back: B's next job runs
+    expect((await harness.ask(slow('B', 'b1'))).outcome).to.equal('completed');
+  });
+});
