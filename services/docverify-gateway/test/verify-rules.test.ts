@@ -3,6 +3,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
+import { documentImage, hugePngHeader, png } from '../../../test/support/captureImages.ts';
+import { pngHeaderOnly } from '../../../test/support/craftedImages.ts';
 import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
 
 const IMG = Buffer.from('FACE:testy').toString('base64');
@@ -198,6 +200,30 @@ describe('docverify gateway: POST /verify validation', function () {
     expect(
       (await client.request('POST', '/verify', { data: await client.encryptJson('[1,2') })).status,
     ).to.equal(400);
+  });
+
+  it('422 for an image over the pixel or decoded-byte limit, naming it, sync or async; other bytes go on', async () => {
+    const bomb = hugePngHeader(20_000, 20_000).toString('base64');
+    for (const prefer of [{}, { Prefer: 'respond-async' }]) {
+      const res =
+        await client.encryptedRequest<{ statusCode: number; message: string; details: { path: string; message: string }[] }>( // prettier-ignore
+          'POST',
+          '/verify',
+          request(['face_compare'], { image1: IMG, image2: bomb }),
+          prefer,
+        );
+      expect(res.status).to.equal(422);
+      expect(res.body.details).to.deep.equal([{ path: '/document/image2', message: 'the image is 20000x20000 pixels, over the limit of 50 megapixels' }]); // prettier-ignore
+    }
+    // 16-bit RGBA: 30 megapixels, under the pixel cap, 240 MB of samples over the byte cap
+    const deep = pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }).toString('base64'); // prettier-ignore
+    const res = await client.encryptedRequest<{ details: { path: string; message: string }[] }>('POST', '/verify', request(['face_compare'], { image1: deep, image2: IMG })); // prettier-ignore
+    expect(res.status).to.equal(422);
+    expect(res.body.details[0]?.path).to.equal('/document/image1');
+    expect(res.body.details[0]?.message).to.match(/decodes to 240 MB/);
+    // an image within the limits, or bytes of no image format the platform reads, is not judged here
+    const fine = await client.encryptedRequest('POST', '/verify', request(['face_compare'], { image1: IMG, image2: (await png(documentImage(640, 480, 3))).toString('base64') })); // prettier-ignore
+    expect(fine.status).to.equal(503); // no connector worker on this suite's queues
   });
 
   it('404 for a dvcID outside the licence community, 400 for a kind the config lacks', async () => {

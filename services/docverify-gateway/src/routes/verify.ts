@@ -13,10 +13,11 @@ import {
   type VerificationView,
   type VerifyResult,
 } from '@idv/contracts';
-import { BadRequest, NotFound, type Route } from '@idv/http';
+import { BadRequest, HttpError, NotFound, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
 import { resultAccess } from '../domain/resultOwner.ts';
 import { configured } from '../domain/sessionJourney.ts';
+import { costlyImageIssues } from '../domain/imageCosts.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
 import { retrieveSessionResult } from '../sessions/callerSessions.ts';
 import { asyncVerifyRun, type RunRecord, type RunStore } from '../store/runs.ts';
@@ -88,6 +89,9 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
     const issues = checkVerifyRules(request);
     if (issues.length > 0)
       throw new BadRequest(`request is invalid: ${issues[0]!.path} ${issues[0]!.message}`, issues);
+    const costly = costlyImageIssues(request);
+    if (costly.length > 0)
+      throw new HttpError(422, 'Unprocessable Entity', `${costly[0]!.path}: ${costly[0]!.message}`, costly); // prettier-ignore
     const configs = await deps.configs.findCached(scopeOf(credentials.licence), request.dvcID);
     if (configs.length === 0) throw new NotFound(`verification config ${request.dvcID} not found`);
     if (configs.length > 1)
@@ -108,7 +112,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
         body: VerifyBody,
         response: EncryptedAnswer,
         alternatives: [{ status: 202, when: 'Prefer: respond-async', response: VerifyAccepted }],
-        errors: [503],
+        errors: [422, 503],
       },
       guards: [deps.auth.require()],
       handler: async (req, res) => {
