@@ -1,13 +1,17 @@
 // The MRZ check's OCR: one tesseract engine per gateway (its own worker thread, started on first
-// use, about a second), reads one page at a time. Each check answers within its time limit counted
-// from the request (waiting included): past it, or when too many wait, it comes back `unchecked`
-// and the capture check fails open rather than block the person. A read that overruns goes on in
-// the background (the engine stays warm for the next) up to HARD_LIMIT times the limit, when the
-// engine is ended (tesseract cannot cancel a job) and the next read starts a fresh one.
+// use, about a second), reads one page at a time. A check may give several images of the page, the
+// quickest to read first (the MRZ band, then the half page): the first whose MRZ holds decides, so
+// a page whose band misleads still reads as it would alone. Each check answers within its time
+// limit counted from the request (waiting included, all its images' reads together): past it, or
+// when too many wait, it comes back `unchecked` and the capture check fails open rather than block
+// the person. A read that overruns goes on in the background (the engine stays warm for the next)
+// up to HARD_LIMIT times the limit, when the engine is ended (tesseract cannot cancel a job) and
+// the next read starts a fresh one.
 import { createOcrEngine, mrzDigitsHold, readMrz, type OcrEngine } from '@idv/docread';
 
 export type MrzOutcome =
-  | { status: 'valid' }
+  /** `image`: which of the check's images read (0 the first) */
+  | { status: 'valid'; image: number }
   | { status: 'invalid'; reason: string }
   | { status: 'unchecked'; reason: string };
 
@@ -31,8 +35,12 @@ export class MrzReader {
 
   constructor(private readonly options: MrzReaderOptions) {}
 
-  /** Reads the MRZ of a greyscale page PNG and tells whether its check digits hold. */
-  async check(png: Buffer): Promise<MrzOutcome> {
+  /**
+   * Reads the MRZ of a greyscale page PNG, or of each of several images of the page in turn until
+   * one reads, and tells whether its check digits hold: the time limit is the whole check's.
+   */
+  async check(images: Buffer | readonly Buffer[]): Promise<MrzOutcome> {
+    const pngs = Buffer.isBuffer(images) ? [images] : images;
     if (this.closed) return { status: 'unchecked', reason: 'the MRZ reader is closed' };
     if (this.waiting >= (this.options.maxWaiting ?? 4))
       return { status: 'unchecked', reason: 'too many MRZ reads waiting' };
@@ -42,7 +50,7 @@ export class MrzReader {
     const previous = this.turn;
     this.turn = new Promise<void>((resolve) => (release = resolve));
     try {
-      return await this.within(deadline, previous.then(() => this.readInTurn(png, deadline, release))); // prettier-ignore
+      return await this.within(deadline, previous.then(() => this.readInTurn(pngs, deadline, release))); // prettier-ignore
     } finally {
       this.waiting -= 1;
     }
@@ -69,9 +77,9 @@ export class MrzReader {
     }
   }
 
-  /** Runs one read holding the turn until it ends, or until its hard limit ends the engine. */
+  /** Runs one check's reads holding the turn until they end, or until its hard limit ends the engine. */
   private async readInTurn(
-    png: Buffer,
+    pngs: readonly Buffer[],
     deadline: number,
     release: () => void,
   ): Promise<MrzOutcome> {
@@ -84,11 +92,14 @@ export class MrzReader {
       release();
     }, this.options.timeoutMs * HARD_LIMIT);
     try {
-      const lines = await this.read(png);
-      if (!lines) return { status: 'invalid', reason: 'no machine readable zone found' };
-      if (!mrzDigitsHold(lines))
-        return { status: 'invalid', reason: 'the check digits of the MRZ read do not hold' };
-      return { status: 'valid' };
+      let outcome: MrzOutcome = { status: 'invalid', reason: 'no image of the page to read' };
+      for (const [image, png] of pngs.entries()) {
+        // past its time the check has answered: a further read would only hold up the next
+        if (image > 0 && Date.now() >= deadline) break;
+        outcome = await this.readOne(png, image);
+        if (outcome.status === 'valid') break;
+      }
+      return outcome;
     } catch (err) {
       void this.stopEngine();
       return { status: 'unchecked', reason: `the MRZ read failed: ${(err as Error).message}` };
@@ -96,6 +107,14 @@ export class MrzReader {
       clearTimeout(hardLimit);
       release();
     }
+  }
+
+  private async readOne(png: Buffer, image: number): Promise<MrzOutcome> {
+    const lines = await this.read(png);
+    if (!lines) return { status: 'invalid', reason: 'no machine readable zone found' };
+    if (!mrzDigitsHold(lines))
+      return { status: 'invalid', reason: 'the check digits of the MRZ read do not hold' };
+    return { status: 'valid', image };
   }
 
   private async read(png: Buffer): Promise<string[] | undefined> {

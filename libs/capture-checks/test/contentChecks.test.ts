@@ -1,7 +1,8 @@
 // The content checks' parts on generated images: the face heuristic (faces of several skin tones
 // and sizes found; empty rooms, landscapes, documents and greyscale refused or flagged),
-// which side gets which check, the MRZ reader's time limit and queue bound, and a check that
-// overruns its worker thread answering check_unavailable, never accepting the image.
+// which side gets which check, the MRZ read from its band with the half page to fall back on, the
+// MRZ reader's time limit and queue bound, and a check that overruns its worker thread answering
+// check_unavailable, never accepting the image.
 import { expect } from 'chai';
 import { intToRGBA, Jimp } from 'jimp';
 import { createOcrEngine, type OcrEngine } from '@idv/docread';
@@ -31,6 +32,15 @@ import { QualityPool } from '../src/qualityPool.ts';
 
 type Image = InstanceType<typeof Jimp>;
 const pixels = (image: { bitmap: { width: number; height: number; data: Buffer } }) => image.bitmap;
+
+/** `page` on a card with a hatched strip under it: busy rows below the MRZ, and no text. */
+function hatchedUnder(page: Image): Image {
+  const card = new Jimp({ width: page.width, height: page.height + 80, color: 0xe8ecf0ff });
+  card.composite(page, 0, 0);
+  for (let y = page.height + 40; y < page.height + 64; y++)
+    for (let x = 100; x < 500; x += 4) card.setPixelColor(0x202020ff, x, y);
+  return card;
+}
 
 /** A landscape with the selfie shrunk to `width` pixels in it: a face far from the camera. */
 function faceFarAway(width: number): Image {
@@ -125,20 +135,44 @@ describe('content checks: bounded, never accepting an unchecked image', function
     expect(await run(10_000, 'back', await png(await licenceBack()))).to.deep.equal({ problems: [], notes: { barcodeRead: 1 } });
     const page = await run(10_000, 'passport', await jpeg(await passportPage()));
     expect(page.problems).to.deep.equal([]);
-    expect(page.notes).to.include({ mrzRead: 1 }).and.to.have.property('faceShare').above(0.01);
+    expect(page.notes).to.include({ mrzRead: 1, mrzBand: 1 }).and.to.have.property('faceShare').above(0.01);
   }); // prettier-ignore
 
-  it('the OCR gets the lower half of the page in grey, at most MRZ_PAGE_SIZE wide', async () => {
+  it('a page whose band is not its MRZ (a hatched strip under the page) still reads, from the half page', async () => {
+    const page = await run(10_000, 'passport', await png(hatchedUnder(await passportPage())));
+    expect(page.problems).to.deep.equal([]);
+    expect(page.notes).to.include({ mrzRead: 1, mrzBand: 0 });
+    const tampered = [TESTY_MRZ[0]!, TESTY_MRZ[1]!.replace('X532748613', 'X532748614')];
+    const wrong = await run(10_000, 'passport', await jpeg(await passportPage(tampered)));
+    expect(wrong.problems.map((p) => p.code)).to.deep.equal(['mrz_unreadable']);
+    expect(wrong.notes).to.include({ mrzRead: 0, mrzBand: 0 });
+  }); // prettier-ignore
+
+  it('the MRZ reader reads the images of a page in turn: the first that holds decides', async () => {
+    const page = await png(await passportPage());
+    const noMrz = await png(documentImage(1000, 700, 17));
+    expect(await mrz.check([page, noMrz])).to.deep.equal({ status: 'valid', image: 0 });
+    expect(await mrz.check([noMrz, page])).to.deep.equal({ status: 'valid', image: 1 });
+    expect(await mrz.check([noMrz])).to.deep.include({ status: 'invalid' });
+  });
+
+  it('the OCR gets the MRZ band and the lower half of the page in grey, at most MRZ_PAGE_SIZE wide', async () => {
     const page = await passportPage();
-    const half = await Jimp.read(Buffer.from((await pool.run({ task: 'mrzPage' }, await png(page), 'png')).png)); // prettier-ignore
+    const images = await pool.run({ task: 'mrzPage' }, await png(page), 'png');
+    const half = await Jimp.read(Buffer.from(images.page));
     expect([half.width, half.height]).to.deep.equal([page.width, page.height - Math.floor(page.height / 2)]); // prettier-ignore
     const { r, g, b } = intToRGBA(half.getPixelColor(half.width / 2, 10));
     expect(r).to.equal(g).and.to.equal(b);
+    // the band: the MRZ's two lines (the bottom 120 px of the page) and a margin, not the half page
+    const band = await Jimp.read(Buffer.from(images.band!));
+    expect(band.height).to.be.within(60, 160);
+    expect(band.width).to.be.within(page.width * 0.8, page.width);
     const large = await passportPage();
     large.resize({ w: 2400 });
-    const scaled = await Jimp.read(Buffer.from((await pool.run({ task: 'mrzPage' }, await jpeg(large), 'jpeg')).png)); // prettier-ignore
-    expect(scaled.width).to.equal(MRZ_PAGE_SIZE);
-  });
+    const scaled = await pool.run({ task: 'mrzPage' }, await jpeg(large), 'jpeg');
+    expect((await Jimp.read(Buffer.from(scaled.page))).width).to.equal(MRZ_PAGE_SIZE);
+    expect((await Jimp.read(Buffer.from(scaled.band!))).width).to.be.at.most(MRZ_PAGE_SIZE);
+  }); // prettier-ignore
 
   it('a barcode check over its time is check_unavailable, never accepted, and the pool goes on', async () => {
     const report = await run(1, 'back', await png(await licenceBack()));

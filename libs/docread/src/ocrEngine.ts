@@ -68,6 +68,8 @@ export async function createOcrEngine(overrides: Partial<WorkerOptions> = {}): P
     tessedit_char_whitelist: MRZ_ALPHABET,
     tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
     user_defined_dpi: '300', // stops the per-image 'Estimating resolution' line on stderr
+    // an MRZ is dark on light: no second pass over inverted lines (a half page read 1.4 s -> 0.95 s)
+    tessedit_do_invert: '0',
   });
   // tesseract fails out of band (an unhandled rejection) when a job reaches a terminated worker:
   // no job starts once closing, and the worker ends a turn later, once a job just started is sent
