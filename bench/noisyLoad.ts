@@ -59,24 +59,23 @@ async function timed(into: Series, call: () => Promise<true | number | string>):
   }
 }
 
-/** B's answers by class: every one should be 2xx, 429, or 503 with Retry-After. */
+/** 2xx; 429 or 503 with Retry-After or without; any other status; or no answer. */
+function classOf(status: number | 'hung' | 'error', retryAfter?: string | null): string {
+  if (typeof status === 'string') return status;
+  if (status < 300) return '2xx';
+  if (status !== 429 && status !== 503) return String(status);
+  return retryAfter ? String(status) : `${status} without Retry-After`;
+}
+
+/**
+ * B's answers by class: every one should be 2xx, 429, or 503 with Retry-After, or for an image
+ * over the limits the refusal of bad input the issue asks for (413, 415, 422).
+ */
 export class Answers {
   readonly counts: Record<string, number> = {};
   readonly examples: Record<string, string> = {};
   record(attack: string, status: number | 'hung' | 'error', retryAfter?: string | null): void {
-    const kind =
-      typeof status === 'string'
-        ? status
-        : status < 300
-          ? '2xx'
-          : status === 429
-            ? retryAfter
-              ? '429'
-              : '429 without Retry-After'
-            : status === 503 && retryAfter
-              ? '503'
-              : String(status);
-    const key = `${attack} ${kind}`;
+    const key = `${attack} ${classOf(status, retryAfter)}`;
     this.counts[key] = (this.counts[key] ?? 0) + 1;
   }
   async of(
@@ -86,7 +85,7 @@ export class Answers {
     try {
       const res = await within(call());
       this.record(attack, res.status, res.headers.get('retry-after'));
-      const expected = res.status < 300 || res.status === 429 || res.status === 503;
+      const expected = res.status < 300 || [413, 415, 422, 429, 503].includes(res.status);
       if (!expected) this.examples[`${attack} ${res.status}`] ??= JSON.stringify(res.body).slice(0, 300); // prettier-ignore
     } catch (err) {
       this.record(attack, err instanceof Hung ? 'hung' : 'error');
@@ -95,7 +94,7 @@ export class Answers {
   }
   bad(): number {
     return Object.entries(this.counts)
-      .filter(([key]) => !/ (2xx|429|503)$/.test(key))
+      .filter(([key]) => !/ (2xx|429|503|413|415|422)$/.test(key))
       .reduce((sum, [, n]) => sum + n, 0);
   }
 }
