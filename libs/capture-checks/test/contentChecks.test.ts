@@ -138,6 +138,14 @@ describe('content checks: bounded, never accepting an unchecked image', function
     expect(page.notes).to.include({ mrzRead: 1, mrzBand: 1 }).and.to.have.property('faceShare').above(0.01);
   }); // prettier-ignore
 
+  it('a page photographed 1.5 degrees askew reads from its levelled band', async () => {
+    const page = await passportPage();
+    page.rotate({ deg: 1.5, mode: false });
+    const askew = await run(10_000, 'passport', await jpeg(page));
+    expect(askew.problems).to.deep.equal([]);
+    expect(askew.notes).to.include({ mrzRead: 1, mrzBand: 1 });
+  });
+
   it('a page whose band is not its MRZ (a hatched strip under the page) still reads, from the half page', async () => {
     const page = await run(10_000, 'passport', await png(hatchedUnder(await passportPage())));
     expect(page.problems).to.deep.equal([]);

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { Jimp } from 'jimp';
 import { documentImage } from '../../../test/support/captureImages.ts';
 import { passportPage } from '../../../test/support/idDocuments.ts';
-import { cropBand, findMrzBand } from '../src/mrzBand.ts';
+import { bandSlope, cropBand, findMrzBand, levelBand } from '../src/mrzBand.ts';
 
 /** The page's lower half, as the MRZ task looks at it. */
 const lowerHalf = (height: number) => Math.floor(height / 2);
@@ -40,5 +40,28 @@ describe('capture checks: the MRZ band', () => {
     const card = documentImage(1000, 700, 17);
     const band = findMrzBand(card.bitmap, 350)!;
     expect(band.bottom - band.top).to.be.below(150);
+  });
+});
+
+describe('capture checks: the MRZ band levelled', () => {
+  const bandOf = async (degrees: number) => {
+    const page = await passportPage();
+    page.rotate({ deg: degrees, mode: false });
+    const band = findMrzBand(page.bitmap, lowerHalf(page.height))!;
+    return cropBand(page.bitmap, band);
+  };
+
+  it('finds the slope of a page turned a few degrees, none on a level one', async () => {
+    expect(bandSlope(await bandOf(0))).to.equal(0);
+    // jimp turns anticlockwise: the lines then rise to the right (a negative slope in rows)
+    expect(bandSlope(await bandOf(3))).to.be.closeTo(-Math.tan((3 * Math.PI) / 180), 0.01);
+    expect(bandSlope(await bandOf(-2))).to.be.closeTo(Math.tan((2 * Math.PI) / 180), 0.01);
+  });
+
+  it('levels by moving columns: a level band is left as it is', async () => {
+    const level = await bandOf(0);
+    expect(levelBand(level, 0)).to.equal(level);
+    const turned = await bandOf(3);
+    expect(bandSlope(levelBand(turned, bandSlope(turned)))).to.equal(0);
   });
 });
