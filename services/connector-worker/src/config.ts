@@ -32,14 +32,14 @@ export const ConnectorWorkerConfig = defineConfig({
     minimum: 0,
     maximum: 10_000,
     description:
-      "jobs of one tenant's communities together one worker holds at once (of its prefetch); over it a job answers busy at once (503 with Retry-After, or the next verifier); 0 = half of the prefetch, at least one",
+      "jobs of one tenant's communities together one worker holds at once (of its prefetch); over it a job answers busy at once (503 with Retry-After, or the next verifier); 0 = half of what it runs at once (its prefetch, or its cores for basic_ocr), at least one",
   }),
   WORKER_COMMUNITY_SHARE: Type.Integer({
     default: 0,
     minimum: 0,
     maximum: 10_000,
     description:
-      'jobs of one community one worker holds at once (of its prefetch); over it a job answers busy at once; 0 = half of the prefetch, at least one',
+      'jobs of one community one worker holds at once (of its prefetch); over it a job answers busy at once; 0 = half of what it runs at once, at least one',
   }),
   WORKER_METRICS_PORT: Type.Integer({
     default: 0,
@@ -98,9 +98,9 @@ const IO_PREFETCH = 512;
 
 /**
  * Connectors that compute in the worker itself (deployment.compute 'cpu') are bounded by its
- * cores: twice as many jobs as cores (the image threads, one per core, run one each), so that with
- * a tenant's share at half of them one tenant still keeps every core busy, and another tenant's
- * job is taken beside its backlog instead of waiting behind it in the queue.
+ * cores: twice as many jobs as cores (the image threads, one per core, run one each, the next one
+ * ready), so that another tenant's job is taken beside a tenant's backlog (held to its share)
+ * instead of waiting behind it in the queue.
  */
 export function prefetchOf(settings: ConnectorWorkerSettings): number {
   if (settings.WORKER_PREFETCH !== undefined) return settings.WORKER_PREFETCH;
@@ -108,13 +108,20 @@ export function prefetchOf(settings: ConnectorWorkerSettings): number {
   return cpu ? 2 * availableParallelism() : IO_PREFETCH;
 }
 
-/** The shares of one tenant and one community in a worker's jobs: half its prefetch by default. */
+/**
+ * The shares of one tenant and one community in a worker's jobs, half of what it can run at once:
+ * half the prefetch of a type that waits on providers, half the cores (its image threads, at least
+ * one) of one that computes, so that a tenant's heavy images never run on every core while another
+ * tenant's job waits for one to free.
+ */
 export function sharesOf(settings: ConnectorWorkerSettings): {
   perTenant: number;
   perCommunity: number;
 } {
   const prefetch = prefetchOf(settings);
-  const share = (configured: number) => Math.min(prefetch, configured || Math.max(1, Math.floor(prefetch / 2))); // prettier-ignore
+  const cpu = CONNECTOR_BY_TYPE[settings.CONNECTOR_TYPE].deployment.compute === 'cpu';
+  const running = cpu ? Math.min(prefetch, availableParallelism()) : prefetch;
+  const share = (configured: number) => Math.min(prefetch, configured || Math.max(1, Math.floor(running / 2))); // prettier-ignore
   return {
     perTenant: share(settings.WORKER_TENANT_SHARE),
     perCommunity: share(settings.WORKER_COMMUNITY_SHARE),

@@ -2,7 +2,9 @@
 // Tenant B's jobs on a provider that takes its time hold at most B's share of the worker: past it,
 // B's next job, from any of B's communities, is busy at once (the gateway fails over or answers 503
 // with Retry-After), and tenant A's job is taken and answered while B's are still running.
+import { availableParallelism } from 'node:os';
 import { expect } from 'chai';
+import { loadWorkerConfig, prefetchOf, sharesOf } from '../src/config.ts';
 import { cloud } from './connectors/face_cloud.ts';
 import { faces } from './connectors/fixtures.ts';
 import { startHarness, type Ask, type Harness } from './harness.ts';
@@ -48,5 +50,16 @@ describe('connector worker: a share per tenant and per community', function () {
     for (const reply of await Promise.all(running)) expect(reply.outcome).to.equal('completed');
     // the share is given back: B's next job runs
     expect((await harness.ask(slow('B', 'b1'))).outcome).to.equal('completed');
+  });
+
+  it('defaults: half the prefetch of a type that waits on providers, half the cores of basic_ocr', () => {
+    const of = (type: string, extra: Record<string, string> = {}) => loadWorkerConfig({ CONNECTOR_TYPE: type, LOG_LEVEL: 'silent', ...extra }); // prettier-ignore
+    expect(prefetchOf(of('face_cloud'))).to.equal(512);
+    expect(sharesOf(of('face_cloud'))).to.deep.equal({ perTenant: 256, perCommunity: 256 });
+    const cores = availableParallelism();
+    expect(prefetchOf(of('basic_ocr'))).to.equal(2 * cores);
+    const half = Math.max(1, Math.floor(cores / 2));
+    expect(sharesOf(of('basic_ocr'))).to.deep.equal({ perTenant: half, perCommunity: half });
+    expect(sharesOf(of('basic_ocr', { WORKER_TENANT_SHARE: '3' }))).to.deep.include({ perTenant: Math.min(3, 2 * cores) }); // prettier-ignore
   });
 });
