@@ -5,6 +5,8 @@ import { capacityBenchmarks } from './capacity.bench.ts';
 import { cryptoBenchmarks } from './crypto.bench.ts';
 import { docverifyBenchmarks } from './docverify.bench.ts';
 import { report } from './harness.ts';
+import { imagePathBenchmarks } from './image-path.bench.ts';
+import { noisyNeighbourBenchmarks } from './noisy-neighbour.bench.ts';
 import { oauthBenchmarks } from './oauth.bench.ts';
 import { webhookIsolationBenchmarks } from './webhook-isolation.bench.ts';
 import { webhookBenchmarks } from './webhooks.bench.ts';
@@ -16,6 +18,8 @@ const comparisons = [
   ...(await oauthBenchmarks()),
   ...(await webhookBenchmarks()),
   ...(await webhookIsolationBenchmarks()),
+  ...(await noisyNeighbourBenchmarks()),
+  ...(await imagePathBenchmarks()),
 ];
 const markdown = report(comparisons);
 writeFileSync(new URL('./results/latest.md', import.meta.url), markdown);
