@@ -77,7 +77,7 @@ export class MrzReader {
     }
   }
 
-  /** Runs one check's reads holding the turn until they end, or until its hard limit ends the engine. */
+  /** Runs a check's reads holding the turn until they end, or until its hard limit ends the engine. */
   private async readInTurn(
     pngs: readonly Buffer[],
     deadline: number,
