@@ -42,6 +42,9 @@ export type CheckCapture = (
   journey: CaptureJourney,
   /** whose check it is: held to the bounds of an admission */
   owner?: CheckOwner,
+  /** epoch ms until which a check over its tenant's share may wait for it (admissions that let
+   *  checks wait); absent: over a share is check_unavailable at once */
+  waitUntil?: number,
 ) => Promise<CaptureReport>;
 
 /** The header's verdict: a report when the image goes no further, else its header. */
@@ -74,8 +77,11 @@ export async function boundedCheck(
   admission: CheckAdmission | undefined,
   logger: Pick<Logger, 'warn'> | undefined,
   check: () => Promise<CaptureReport>,
+  waitUntil?: number,
 ): Promise<CaptureReport> {
-  const entry = admission && owner ? admission.enter(owner) : { release: () => {} };
+  const entry = !admission || !owner ? { release: () => {} }
+    : waitUntil === undefined ? admission.enter(owner)
+    : await admission.admit(owner, waitUntil); // prettier-ignore
   if ('busy' in entry) return { problems: [checkUnavailable(entry.busy)], header };
   try {
     return await check();
@@ -95,12 +101,17 @@ export function captureChecker(
   admission?: CheckAdmission,
   logger?: Pick<Logger, 'warn'>,
 ): CheckCapture {
-  return async (side, bytes, journey, owner) => {
+  return async (side, bytes, journey, owner, waitUntil) => {
     const admitted = admitCapture(side, bytes);
     if ('report' in admitted) return admitted.report;
     const { header } = admitted;
-    return boundedCheck(header, owner, admission, logger, () =>
-      threadChecks(pool, contentChecks, { side, bytes, header, journey }),
+    return boundedCheck(
+      header,
+      owner,
+      admission,
+      logger,
+      () => threadChecks(pool, contentChecks, { side, bytes, header, journey }),
+      waitUntil,
     );
   };
 }

@@ -44,6 +44,22 @@ describe('capture check admission', function () {
     expect(admission.enter(of('T', 'c3', 's3'))).to.have.property('release');
   });
 
+  it('lets a check over its share wait for it until a deadline, as many as `waiting` a tenant', async () => {
+    const admission = new CheckAdmission({ perTenant: 1, perCommunity: 1, total: 8, waiting: 1 });
+    const of = (tenantId: string, sessionId: string) => ({ tenantId, communityId: tenantId, sessionId }); // prettier-ignore
+    const running = admission.enter(of('T', 's1'));
+    if (!('release' in running)) throw new Error('the first check is admitted');
+    const waiting = admission.admit(of('T', 's2'), Date.now() + 10_000);
+    // one waits already: the next is busy at once, as is one whose deadline has passed
+    expect(await admission.admit(of('T', 's3'), Date.now() + 10_000)).to.have.property('busy');
+    expect(admission.enter(of('U', 's4'))).to.have.property('release');
+    running.release();
+    expect(await waiting).to.have.property('release');
+    // with none released before its deadline, a waiting check is busy then
+    const late = await admission.admit(of('T', 's5'), Date.now() + 50);
+    expect(late).to.have.property('busy');
+  });
+
   it("one community's flood of large images: over its share at once, another community checked for real, promptly", async () => {
     const pool = new QualityPool(1);
     const check = captureChecker(

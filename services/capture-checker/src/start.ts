@@ -60,7 +60,13 @@ export async function startCaptureChecker(
     logger,
     timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS,
   });
-  const admission = new CheckAdmission({ perTenant, perCommunity, total: held });
+  // a tenant's checks over its share wait for it, as many as the share
+  const admission = new CheckAdmission({
+    perTenant,
+    perCommunity,
+    total: held,
+    waiting: perTenant,
+  });
   const handler = createCheckHandler({
     box: createSecretBox(runtime.masterKey),
     check: captureChecker(pool, contentChecks, admission, logger),

@@ -38,7 +38,7 @@ describe('capture checker', function () {
       MASTER_KEY: masterKey.toString('base64'),
       LOG_LEVEL: 'silent',
       CAPTURE_CHECK_QUEUE: queue,
-      CAPTURE_CHECK_THREADS: '1',
+      CAPTURE_CHECK_THREADS: '2',
     });
     client = createBroker({ url: amqpUrl, logger });
     await Promise.all([checker.broker, client].map((b) => b.waitUntilConnected(15_000)));
@@ -97,19 +97,22 @@ describe('capture checker', function () {
     expect((await ask(request(await png(documentImage(1000, 630, 5))))).problems).to.deep.equal([]);
   });
 
-  it("a tenant over its share of the worker is answered at once, from any of its communities; another tenant's check runs", async () => {
-    // one thread: the worker holds two checks, one of them a tenant's (and a community's)
+  it("a tenant's check over its share waits for it, one at most; past that busy at once; another tenant's runs", async () => {
+    // two threads: the worker holds four checks; a tenant runs one and may have one waiting
     const large = await png(documentImage(4000, 3000, 6));
-    // sent at once: the worker takes the first two (its prefetch); the first runs, the second is
-    // over the tenant's share and answered at once, which lets the third in while the first runs
-    const first = ask(request(large));
-    const second = ask(request(large));
-    const sameTenant = ask(request(large, { owner: { sessionId: randomUUID(), communityId: 'community-c', tenantId: 'tenant-a' } })); // prettier-ignore
-    expect(codes(await second)).to.deep.equal(['check_unavailable']);
-    expect(codes(await sameTenant)).to.deep.equal(['check_unavailable']);
+    const a = (communityId: string) => ({ owner: { sessionId: randomUUID(), communityId, tenantId: 'tenant-a' } }); // prettier-ignore
+    // sent at once, taken in order: the first runs, the second waits for it, the third (another
+    // community of the same tenant) is over the share with one waiting already
+    const first = ask(request(large, a('community-a')));
+    const second = ask(request(large, a('community-a')));
+    const third = ask(request(large, a('community-c')));
+    expect(codes(await third)).to.deep.equal(['check_unavailable']);
     const other = await ask(request(await png(documentImage(1000, 630, 8)), { owner: { sessionId: randomUUID(), communityId: 'community-b', tenantId: 'tenant-b' } })); // prettier-ignore
     expect(other.problems).to.deep.equal([]);
+    // the one that waited ran once the first was done: a real verdict, not check_unavailable
     expect((await first).problems).to.deep.equal([]);
+    expect((await second).problems).to.deep.equal([]);
+    expect((await second).measures?.sharpness).to.be.above(40);
   });
 
   describe("the gateway's side", () => {
