@@ -4,23 +4,13 @@
 // decoding cost are a phone's. The same seed draws the same photo.
 import sharp from 'sharp';
 import type { Jimp } from 'jimp';
+import { random } from '../test/support/captureImages.ts';
 import { licenceFront, passportPage } from '../test/support/idDocuments.ts';
 
 type Image = InstanceType<typeof Jimp>;
 
 export const PHOTO_WIDTH = 4000;
 export const PHOTO_HEIGHT = 3000;
-
-/** xorshift32: a deterministic pseudo-random sequence in [0, 1). */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x100000000;
-  };
-}
 
 /** A wooden table: brown bands of varying width and grain, RGB. */
 function table(width: number, height: number, next: () => number): Buffer {

@@ -8,8 +8,8 @@ import { pngChunk } from './craftedImages.ts';
 
 type Image = InstanceType<typeof Jimp>;
 
-/** A deterministic pseudo-random sequence, so every run draws the same images. */
-function random(seed: number): () => number {
+/** A deterministic pseudo-random sequence (xorshift32, in [0, 1)), so every run draws the same images. */
+export function random(seed: number): () => number {
   let state = seed >>> 0 || 1;
   return () => {
     state ^= state << 13;
