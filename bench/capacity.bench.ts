@@ -10,7 +10,7 @@ import { platformMigrations } from '@idv/platform';
 import { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY } from '../services/provider-sandbox/src/fixtures.ts';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
 import { deleteQueues } from '../test/support/amqpCleanup.ts';
-import type { Comparison } from './harness.ts';
+import { UNLIMITED_RATES, type Comparison } from './harness.ts';
 import {
   freePort,
   memoryMb,
@@ -141,12 +141,7 @@ export async function capacityBenchmarks(): Promise<Comparison[]> {
     LOG_LEVEL: 'warn',
     CONNECTOR_QUEUE_PREFIX: prefix,
     // rate limits stay on (their cost is measured) but far above the bench's one caller
-    RATE_LIMIT_LICENCE_RPS: '1000000',
-    RATE_LIMIT_LICENCE_BURST: '1000000',
-    RATE_LIMIT_COMMUNITY_RPS: '1000000',
-    RATE_LIMIT_COMMUNITY_BURST: '1000000',
-    RATE_LIMIT_TENANT_RPS: '1000000',
-    RATE_LIMIT_TENANT_BURST: '1000000',
+    ...UNLIMITED_RATES,
   };
   const worker = (type: string, port: number) =>
     startChild(`${type} worker`, 'services/connector-worker/src/main.ts', {

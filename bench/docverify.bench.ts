@@ -25,6 +25,7 @@ import {
   spreadOf,
   type Comparison,
   type LoadMeasurement,
+  UNLIMITED_RATES,
 } from './harness.ts';
 import {
   cpuMs,
@@ -177,12 +178,7 @@ export async function docverifyBenchmarks(): Promise<Comparison[]> {
     // no shared `webhooks.dispatcher` queue collecting the bench's events
     DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
     // rate limits stay on (their cost is measured) but far above the bench's one caller
-    RATE_LIMIT_LICENCE_RPS: '1000000',
-    RATE_LIMIT_LICENCE_BURST: '1000000',
-    RATE_LIMIT_COMMUNITY_RPS: '1000000',
-    RATE_LIMIT_COMMUNITY_BURST: '1000000',
-    RATE_LIMIT_TENANT_RPS: '1000000',
-    RATE_LIMIT_TENANT_BURST: '1000000',
+    ...UNLIMITED_RATES,
   };
   const children = [
     startChild('sandbox', 'services/provider-sandbox/src/main.ts', {

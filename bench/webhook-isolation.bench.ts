@@ -14,7 +14,7 @@ import {
 } from '../services/webhook-dispatcher/test/support.ts';
 import { webhookBody } from '../services/webhooks-gateway/test/support.ts';
 import { startWebhookTargets } from '../test/support/webhookTargets.ts';
-import type { Comparison, LoadMeasurement } from './harness.ts';
+import { UNLIMITED_RATES, type Comparison, type LoadMeasurement } from './harness.ts';
 
 const EVENTS = 400;
 const IN_FLIGHT = 8;
@@ -38,7 +38,7 @@ const percentile = (sorted: number[], p: number) =>
 export async function webhookIsolationBenchmarks(): Promise<Comparison[]> {
   const targets = await startWebhookTargets();
   const peers = await Promise.all([1, 2, 3].map(startPeer));
-  const world = await startWebhooksWorld();
+  const world = await startWebhooksWorld(UNLIMITED_RATES);
   const env = dispatcherEnv(world, { WEBHOOK_HTTP_TIMEOUT_MS: '5000', LOG_LEVEL: 'silent' });
   const dispatcher = await startWebhookDispatcher(env);
   try {

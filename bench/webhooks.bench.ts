@@ -16,7 +16,7 @@ import {
   type WebhooksWorld,
 } from '../services/webhook-dispatcher/test/support.ts';
 import { webhookBody } from '../services/webhooks-gateway/test/support.ts';
-import type { Comparison } from './harness.ts';
+import { UNLIMITED_RATES, type Comparison } from './harness.ts';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
@@ -138,7 +138,7 @@ export async function webhookBenchmarks(
   events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000),
   rounds = Number(process.env.BENCH_WEBHOOK_ROUNDS ?? 5),
 ): Promise<Comparison[]> {
-  const world = await startWebhooksWorld();
+  const world = await startWebhooksWorld(UNLIMITED_RATES);
   const sink = await startSink();
   // the dispatcher's defaults (per-target cap 8, lease, timeout, poll), not the tests' short ones
   const env = dispatcherEnv(world, {
