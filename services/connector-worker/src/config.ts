@@ -24,7 +24,7 @@ export const ConnectorWorkerConfig = defineConfig({
       minimum: 1,
       maximum: 10_000,
       description:
-        'jobs one worker holds at once (waiting for a verifier slot or calling the provider); default 512, basic_ocr two per core',
+        'jobs one worker holds at once (waiting for a verifier slot or calling the provider); default 640, basic_ocr two per core',
     }),
   ),
   WORKER_TENANT_SHARE: Type.Integer({
@@ -32,14 +32,14 @@ export const ConnectorWorkerConfig = defineConfig({
     minimum: 0,
     maximum: 10_000,
     description:
-      "jobs of one tenant's communities together one worker holds at once (of its prefetch); over it a job answers busy at once (503 with Retry-After, or the next verifier); 0 = half of what it runs at once (its prefetch, or its cores for basic_ocr), at least one",
+      "jobs of one tenant's communities together one worker holds at once (of its prefetch); over it a job answers busy at once (503 with Retry-After, or the next verifier); 0 = four fifths of its prefetch (basic_ocr: half its cores), at least one",
   }),
   WORKER_COMMUNITY_SHARE: Type.Integer({
     default: 0,
     minimum: 0,
     maximum: 10_000,
     description:
-      'jobs of one community one worker holds at once (of its prefetch); over it a job answers busy at once; 0 = half of what it runs at once, at least one',
+      'jobs of one community one worker holds at once (of its prefetch); over it a job answers busy at once; 0 = as WORKER_TENANT_SHARE',
   }),
   WORKER_METRICS_PORT: Type.Integer({
     default: 0,
@@ -93,8 +93,11 @@ export type ConnectorWorkerSettings = Static<typeof ConnectorWorkerConfig> & {
   CONNECTOR_TYPE: ConnectorType;
 };
 
-/** Provider calls are I/O: hundreds wait on the network at once at little cost. */
-const IO_PREFETCH = 512;
+/**
+ * Provider calls are I/O: hundreds wait on the network at once at little cost. 640: a tenant may
+ * hold 512 of them (what one worker held for everyone before shares), a fifth is kept for others.
+ */
+const IO_PREFETCH = 640;
 
 /**
  * Connectors that compute in the worker itself (deployment.compute 'cpu') are bounded by its
@@ -109,10 +112,12 @@ export function prefetchOf(settings: ConnectorWorkerSettings): number {
 }
 
 /**
- * The shares of one tenant and one community in a worker's jobs, half of what it can run at once:
- * half the prefetch of a type that waits on providers, half the cores (its image threads, at least
- * one) of one that computes, so that a tenant's heavy images never run on every core while another
- * tenant's job waits for one to free.
+ * The shares of one tenant and one community in a worker's jobs. A type that waits on providers:
+ * its prefetch but a fifth kept for the other tenants, so one tenant's jobs on a provider that
+ * hangs leave the others room, while a tenant alone still has most of the worker (a share of
+ * half cost one tenant's 500 callers of a 5 s provider half their throughput, and hid the demand
+ * from the autoscaler). A type that computes: half its cores (its image threads, at least one),
+ * so a tenant's heavy images never run on every core while another tenant's job waits for one.
  */
 export function sharesOf(settings: ConnectorWorkerSettings): {
   perTenant: number;
@@ -120,8 +125,10 @@ export function sharesOf(settings: ConnectorWorkerSettings): {
 } {
   const prefetch = prefetchOf(settings);
   const cpu = CONNECTOR_BY_TYPE[settings.CONNECTOR_TYPE].deployment.compute === 'cpu';
-  const running = cpu ? Math.min(prefetch, availableParallelism()) : prefetch;
-  const share = (configured: number) => Math.min(prefetch, configured || Math.max(1, Math.floor(running / 2))); // prettier-ignore
+  const fallback = cpu
+    ? Math.max(1, Math.floor(Math.min(prefetch, availableParallelism()) / 2))
+    : Math.max(1, prefetch - Math.ceil(prefetch / 5));
+  const share = (configured: number) => Math.min(prefetch, configured || fallback);
   return {
     perTenant: share(settings.WORKER_TENANT_SHARE),
     perCommunity: share(settings.WORKER_COMMUNITY_SHARE),

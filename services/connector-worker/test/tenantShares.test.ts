@@ -52,10 +52,10 @@ describe('connector worker: a share per tenant and per community', function () {
     expect((await harness.ask(slow('B', 'b1'))).outcome).to.equal('completed');
   });
 
-  it('defaults: half the prefetch of a type that waits on providers, half the cores of basic_ocr', () => {
+  it('defaults: four fifths of the prefetch of a type that waits on providers, half the cores of basic_ocr', () => {
     const of = (type: string, extra: Record<string, string> = {}) => loadWorkerConfig({ CONNECTOR_TYPE: type, LOG_LEVEL: 'silent', ...extra }); // prettier-ignore
-    expect(prefetchOf(of('face_cloud'))).to.equal(512);
-    expect(sharesOf(of('face_cloud'))).to.deep.equal({ perTenant: 256, perCommunity: 256 });
+    expect(prefetchOf(of('face_cloud'))).to.equal(640);
+    expect(sharesOf(of('face_cloud'))).to.deep.equal({ perTenant: 512, perCommunity: 512 });
     const cores = availableParallelism();
     expect(prefetchOf(of('basic_ocr'))).to.equal(2 * cores);
     const half = Math.max(1, Math.floor(cores / 2));

@@ -40,11 +40,11 @@ export const WebhookDispatcherConfig = defineConfig({
     description: 'callbacks in flight at once to one webhook (each webhook has its own slots)',
   }),
   WEBHOOK_TENANT_CONCURRENCY: Type.Integer({
-    default: 16,
+    default: 32,
     minimum: 1,
     maximum: 1000,
     description:
-      "callbacks in flight at once from one tenant's webhooks, all its communities and receiver origins together: its share of WEBHOOK_MAX_IN_FLIGHT, so a tenant whose receivers hang on many origins cannot hold every callback in flight; keep it well below WEBHOOK_MAX_IN_FLIGHT",
+      "callbacks in flight at once from one tenant's webhooks, all its communities and receiver origins together: its share of WEBHOOK_MAX_IN_FLIGHT (half), so a tenant whose receivers hang on many origins cannot hold every callback in flight, while a few of its own webhooks hanging (each at most WEBHOOK_TARGET_CONCURRENCY) leave its healthy ones their slots; keep it below WEBHOOK_MAX_IN_FLIGHT and several times WEBHOOK_TARGET_CONCURRENCY",
   }),
   WEBHOOK_COMMUNITY_ORIGIN_CONCURRENCY: Type.Integer({
     default: 16,
