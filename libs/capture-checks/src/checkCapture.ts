@@ -79,9 +79,9 @@ export async function boundedCheck(
   check: () => Promise<CaptureReport>,
   waitUntil?: number,
 ): Promise<CaptureReport> {
-  const entry = !admission || !owner ? { release: () => {} }
-    : waitUntil === undefined ? admission.enter(owner)
-    : await admission.admit(owner, waitUntil); // prettier-ignore
+  // no wait given: over a share is busy at once (admit waits only until a time already past)
+  const entry =
+    admission && owner ? await admission.admit(owner, waitUntil ?? 0) : { release: () => {} };
   if ('busy' in entry) return { problems: [checkUnavailable(entry.busy)], header };
   try {
     return await check();

@@ -49,14 +49,17 @@ export interface CheckHandlerDeps {
 export function createCheckHandler(deps: CheckHandlerDeps): MessageHandler {
   return async (body): Promise<CaptureCheckReply> => {
     const started = process.hrtime.bigint();
-    const done = (verdict: Verdict, reply: CaptureCheckReply): CaptureCheckReply => {
+    const count = (verdict: Verdict) => {
       deps.metrics.checks.inc({ verdict });
       deps.metrics.duration.observe({ verdict }, Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    const done = (verdict: Verdict, reply: CaptureCheckReply): CaptureCheckReply => {
+      count(verdict);
       return reply;
     };
     const parsed = validate(CaptureCheckRequest, body);
     if (!parsed.ok) {
-      done('invalid', { problems: [] });
+      count('invalid');
       const issue = parsed.issues[0];
       throw new Error(`invalid capture check request: ${issue?.path} ${issue?.message}`);
     }
@@ -67,7 +70,7 @@ export function createCheckHandler(deps: CheckHandlerDeps): MessageHandler {
     try {
       image = deps.box.openBytes(Buffer.from(request.image, 'base64'), request.checkId);
     } catch {
-      done('invalid', { problems: [] });
+      count('invalid');
       throw new Error('the image of the capture check does not open under this MASTER_KEY');
     }
     // over its tenant's share, a check may wait for it while its gateway still would have time

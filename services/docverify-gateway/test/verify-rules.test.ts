@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
 import { documentImage, hugePngHeader, png } from '../../../test/support/captureImages.ts';
-import { pngHeaderOnly } from '../../../test/support/craftedImages.ts';
+import { EOI, jpegSegment, pngHeaderOnly, SOI, sof0 } from '../../../test/support/craftedImages.ts';
 import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
 
 const IMG = Buffer.from('FACE:testy').toString('base64');
@@ -221,6 +221,12 @@ describe('docverify gateway: POST /verify validation', function () {
     expect(res.status).to.equal(422);
     expect(res.body.details[0]?.path).to.equal('/document/image1');
     expect(res.body.details[0]?.message).to.match(/decodes to 240 MB/);
+    // a JPEG whose frame header comes after 240 KB of EXIF segments, past what is read first
+    const exif = Array.from({ length: 4 }, () => jpegSegment(0xe1, Buffer.alloc(60_000, 0x41)));
+    const late = Buffer.concat([SOI, ...exif, sof0(10_000, 10_000), EOI]).toString('base64');
+    const lateRes = await client.encryptedRequest<{ details: { path: string; message: string }[] }>('POST', '/verify', request(['face_compare'], { image1: IMG, image2: late })); // prettier-ignore
+    expect(lateRes.status).to.equal(422);
+    expect(lateRes.body.details).to.deep.equal([{ path: '/document/image2', message: 'the image is 10000x10000 pixels, over the limit of 50 megapixels' }]); // prettier-ignore
     // an image within the limits, or bytes of no image format the platform reads, is not judged here
     const fine = await client.encryptedRequest('POST', '/verify', request(['face_compare'], { image1: IMG, image2: (await png(documentImage(640, 480, 3))).toString('base64') })); // prettier-ignore
     expect(fine.status).to.equal(503); // no connector worker on this suite's queues
