@@ -33,6 +33,7 @@ export class QualityPool {
       threads: size,
       limits: CAPTURE_IMAGE_LIMITS,
       timeoutMs: jobTimeoutMs,
+      warm: true,
     });
   }
 

@@ -105,6 +105,21 @@ describe('image pool', function () {
     expect(await images.run({ task: 'size' }, bytes)).to.include({ width: 64 });
   });
 
+  it('a warm pool starts its threads at once and replaces a retired one before a job needs it', async () => {
+    const images = pool({ threads: 2, warm: true });
+    expect(images.threadCount).to.equal(2);
+    const bytes = await png(documentImage(64, 40));
+    const err = await outcome(images.run({ task: 'sleep', ms: 5000 }, bytes, { timeoutMs: 300 }));
+    expect(err).to.be.instanceOf(ImageJobTimedOut);
+    expect(images.threadCount).to.equal(2);
+    // a script that cannot start is not restarted over and over: only when a job needs a thread
+    const never = pool({ script: new URL('./no-such-script.ts', import.meta.url), threads: 2, warm: true }); // prettier-ignore
+    expect(never.threadCount).to.equal(2);
+    while (never.threadCount > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(never.threadCount).to.equal(0);
+  });
+
   it('a thread out of its heap (resourceLimits) fails its job as over the limit, not the process', async () => {
     const images = pool({ threads: 1, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } }); // prettier-ignore
     const bytes = await png(documentImage(64, 40));

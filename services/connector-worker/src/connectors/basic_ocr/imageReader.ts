@@ -40,6 +40,7 @@ export function createImageReader(options: ImageReaderOptions = {}): ImageReader
     threads: options.threads ?? availableParallelism(),
     limits: options.limits ?? DEFAULT_IMAGE_LIMITS,
     timeoutMs: options.timeoutMs ?? IMAGE_READ_TIMEOUT_MS,
+    warm: true,
   });
   const run = async <R>(task: ImageTask, image: DocumentImage, signal: AbortSignal) => {
     try {
