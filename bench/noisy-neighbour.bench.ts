@@ -14,12 +14,12 @@ import {
   A_RATES,
   Answers,
   ATTACKS,
-  attacker,
   pct,
   victim,
   type Attack,
   type Series,
 } from './noisyLoad.ts';
+import { attackFromChild } from './noisyAttacker.ts';
 import { makeTenants, startReceivers } from './noisyTenants.ts';
 import { startPlatform, type RunningPlatform } from './platformProcesses.ts';
 import { ownCpuMs } from './processes.ts';
@@ -61,10 +61,10 @@ const pooled = (phases: Phase[], kind: Kind): Series => ({
   }),
 });
 
-/** CPU ms of every process, the shared servers and this process (A's and B's clients). */
+/** CPU ms of every process, the shared servers and this process (A's client). */
 const cpuNow = (platform: RunningPlatform) => ({
   ...platform.cpuMs(),
-  'load generator (A and B)': ownCpuMs(),
+  "A's load generator": ownCpuMs(),
 });
 
 /**
@@ -146,7 +146,8 @@ export async function noisyNeighbourBenchmarks(): Promise<Comparison[]> {
     // an operator has limited each of B's licences to 4 times A's rate: B's flood meets 429s
     const bLimit = { rps: 4 * A_RATE, burst: 8 * A_RATE };
     const tenants = await makeTenants(platform.database.db, platform.urls, receivers, bLimit);
-    const { a, b, bFlood } = tenants;
+    const { a, b, bFloodLicence } = tenants;
+    const bOrders = { community: b.community, licence: b.licence, floodLicence: bFloodLicence, urls: platform.urls }; // prettier-ignore
     const measureA = (ms: number) => victim(a, docverifyUrl, receivers.arrivals, ms);
     await measureA(5000); // warm-up
     const answers = new Answers();
@@ -166,14 +167,14 @@ export async function noisyNeighbourBenchmarks(): Promise<Comparison[]> {
       stalls.add(0, await loopStalls(services));
       if (i === 0) soloPeaks = platform.peaksMb();
       const until = Date.now() + RAMP_MS + PHASE_MS;
-      const attack = attacker({ b, bFlood }, docverifyUrl, until, answers, B_ATTACKS);
+      const attack = attackFromChild(bOrders, until, B_ATTACKS, answers);
       await sleep(RAMP_MS);
       await loopStalls(services);
-      const besideFrom = cpuNow(platform);
+      const besideFrom = { ...cpuNow(platform), "B's load generator": attack.cpuMs() ?? 0 };
       const beside = await measureA(PHASE_MS);
-      cpu.add(1, besideFrom, cpuNow(platform));
+      cpu.add(1, besideFrom, { ...cpuNow(platform), "B's load generator": attack.cpuMs() ?? 0 });
       stalls.add(1, await loopStalls(services));
-      await attack;
+      await attack.done;
       rounds.push({ solo, beside });
     }
     const peaks = platform.peaksMb();

@@ -15,11 +15,17 @@ const face = Buffer.from('FACE:testy').toString('base64');
 
 class Hung extends Error {}
 
-const within = <T>(work: Promise<T>, ms = HANG_MS): Promise<T> =>
-  Promise.race([
-    work,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Hung(`no answer in ${ms} ms`)), ms)),
-  ]);
+async function within<T>(work: Promise<T>, ms = HANG_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<T>((_, reject) => {
+    timer = setTimeout(() => reject(new Hung(`no answer in ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export interface Series {
   latencies: number[];

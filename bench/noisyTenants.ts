@@ -49,7 +49,7 @@ async function makeTenant(db: Knex, urls: Record<string, string>, name: string) 
     another: async () => {
       const made = await licences.create({ level: 'service', communityIds: [community.id] });
       licenceIds.push(made.licence.id);
-      return new IdvClient({ baseUrl: urls['docverify-gateway']!, licenseKey: made.licenseKey });
+      return made.licenseKey;
     },
   };
 }
@@ -149,7 +149,7 @@ export interface Tenants {
   a: Tenant;
   b: Tenant;
   /** B's second licence, for the flood */
-  bFlood: IdvClient;
+  bFloodLicence: string;
 }
 
 /**
@@ -171,10 +171,10 @@ export async function makeTenants(
   await subscribe(a, receivers.url('/a'));
   await subscribe(b, receivers.url('/hang'));
   await subscribe(b, receivers.url('/fail'));
-  const bFlood = await b.another();
+  const bFloodLicence = await b.another();
   const limits = new RateLimitStore(db);
   for (const id of b.licenceIds) await limits.set({ scope: 'licence', id }, bLimit);
-  return { a, b, bFlood };
+  return { a, b, bFloodLicence };
 }
 
 /** Session page calls with a page token. */
