@@ -87,7 +87,7 @@ export async function startPlatform(settings: Record<string, string>): Promise<R
     ...settings,
   };
   const list = devProcesses(env);
-  const children = list.map((p) => startChild(p.name, p.entry, { ...env, ...p.env }));
+  const children = list.map((p) => startChild(p.name, p.entry, { ...env, ...p.env }, [], p.nice));
   const orphans = () => children.forEach((child) => child.process.kill('SIGTERM'));
   process.once('exit', orphans);
   const peaks: Record<string, number> = {};

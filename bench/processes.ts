@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'amqplib';
 import type { TestDatabase } from '@idv/db/testing';
+import { devCommand } from '../infra/dev/processes.ts';
 import { LicenceStore, TenantStore } from '@idv/platform';
 export { freePort } from '../test/support/freePort.ts';
 
@@ -22,19 +23,16 @@ export function startChild(
   entry: string,
   env: Record<string, string>,
   args: string[] = [],
+  /** as make run starts it: a CPU-bound worker under nice (infra/dev/processes.ts) */
+  nice?: number,
 ): Child {
   const profile = process.env.DOCVERIFY_BENCH_PROFILE;
-  const nodeArgs = [
-    '--import',
-    'tsx',
-    ...(profile
-      ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name}.cpuprofile`]
-      : []),
-    entry,
-    ...args,
-  ];
+  const profiling = profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name}.cpuprofile`]
+    : [];
+  const [command, commandArgs] = devCommand({ name, entry, ...(nice ? { nice } : {}) }, profiling);
   // logs at the deployed level (info) are written and dropped; stderr is kept for failures
-  const child = spawn(process.execPath, nodeArgs, {
+  const child = spawn(command, [...commandArgs, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

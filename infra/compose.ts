@@ -2,7 +2,7 @@
 // connector type, or the capture checker), no host port, so `docker compose up --scale <name>=N`
 // scales that worker alone. The rest, their settings' anchors included, is written by hand.
 import { withGeneratedBlock } from './generatedBlock.ts';
-import type { QueueWorker } from './workers.ts';
+import { cpuBound, CPU_BOUND_SHARES, type QueueWorker } from './workers.ts';
 
 export const COMPOSE_FILE = 'docker-compose.yml';
 
@@ -12,6 +12,7 @@ export function withWorkerServices(text: string, workers: readonly QueueWorker[]
     `  ${w.name}:`,
     '    <<: *queue-worker',
     `    command: ['node', '--import', 'tsx', '${w.entry}']`,
+    ...(cpuBound(w) ? [`    cpu_shares: ${CPU_BOUND_SHARES}`] : []),
     '    environment:',
     `      <<: *${w.composeEnv}`,
     ...Object.entries(w.env).map(([name, value]) => `      ${name}: ${value}`),

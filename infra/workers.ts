@@ -55,6 +55,19 @@ export const CAPTURE_CHECKER: QueueWorker = {
   deployment: { compute: 'cpu', backlogPerReplica: 4 },
 };
 
+/**
+ * On a host shared with the request path (`make run`, docker compose), a CPU-bound worker runs at
+ * this lower priority: its image threads then take the cores the gateways, the I/O workers and the
+ * servers leave, rather than making every hop of a /verify wait for a core (each of several hops
+ * waking behind a busy image thread added tens of ms, measured in the noisy-neighbour bench). In
+ * Kubernetes each worker has its own pods and CPU requests instead.
+ */
+export const CPU_BOUND_NICE = 10;
+/** compose's relative CPU weight of the same (the default is 1024) */
+export const CPU_BOUND_SHARES = 256;
+
+export const cpuBound = (worker: QueueWorker) => worker.deployment.compute === 'cpu';
+
 export function queueWorkers(
   connectors: readonly ConnectorOf<ConnectorType>[] = CONNECTORS,
 ): QueueWorker[] {

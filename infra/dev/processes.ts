@@ -1,7 +1,7 @@
 // The processes `make run` starts: the HTTP services, the provider sandbox, and one process per
 // queue worker of infra/workers.ts (a connector worker per type, the capture checker); later
 // services add their line here, later workers their entry in that list.
-import { queueWorkers } from '../workers.ts';
+import { cpuBound, CPU_BOUND_NICE, queueWorkers } from '../workers.ts';
 
 export interface DevProcess {
   name: string;
@@ -9,6 +9,14 @@ export interface DevProcess {
   /** health URL polled until 200; absent for workers without HTTP */
   healthUrl?: string;
   env?: Record<string, string>;
+  /** a lower CPU priority (nice) for a CPU-bound worker: see infra/workers.ts */
+  nice?: number;
+}
+
+/** The command that starts `proc`: node with tsx, under `nice` for a CPU-bound worker. */
+export function devCommand(proc: DevProcess, nodeArgs: string[] = []): [string, string[]] {
+  const node = [...nodeArgs, '--import', 'tsx', proc.entry];
+  return proc.nice ? ['nice', ['-n', String(proc.nice), process.execPath, ...node]] : [process.execPath, node]; // prettier-ignore
 }
 
 export function devProcesses(env: Record<string, string | undefined>): DevProcess[] {
@@ -50,6 +58,7 @@ export function devProcesses(env: Record<string, string | undefined>): DevProces
       name: worker.process,
       entry: worker.entry,
       env: worker.env,
+      ...(cpuBound(worker) ? { nice: CPU_BOUND_NICE } : {}),
     })),
   ];
 }

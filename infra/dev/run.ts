@@ -8,7 +8,7 @@ import { createDatabase, ensureDatabaseExists, migrate } from '@idv/db';
 import { allMigrations } from '../../services/admin-cli/src/allMigrations.ts';
 import { devCredentials } from './devCredentials.ts';
 import { DEV_SESSION_CONFIG, devSession } from './devSession.ts';
-import { devProcesses, type DevProcess } from './processes.ts';
+import { devCommand, devProcesses, type DevProcess } from './processes.ts';
 
 const config = loadConfig(PlatformConfig);
 await ensureDatabaseExists(config.DATABASE_URL);
@@ -25,7 +25,8 @@ let stopping = false;
 
 function start(proc: DevProcess): void {
   const log = createWriteStream(`.local/logs/${proc.name}.log`, { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', proc.entry], {
+  const [command, args] = devCommand(proc);
+  const child = spawn(command, args, {
     env: { ...env, ...proc.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

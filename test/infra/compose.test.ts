@@ -13,11 +13,13 @@ import { DocverifyGatewayConfig } from '../../services/docverify-gateway/src/con
 import { OauthConfig } from '../../services/oauth/src/config.ts';
 import { WebhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
 import { WebhooksGatewayConfig } from '../../services/webhooks-gateway/src/config.ts';
+import { devCommand, devProcesses } from '../../infra/dev/processes.ts';
 
 type Service = {
   command?: string[];
   environment?: Record<string, string | number | boolean>;
   depends_on?: Record<string, { condition: string }>;
+  cpu_shares?: number;
   healthcheck?: { test: string[] };
   volumes?: string[];
   ports?: string[];
@@ -127,6 +129,15 @@ describe('docker-compose.yml', () => {
     expect(service?.command).to.deep.equal(['node', '--import', 'tsx', 'services/capture-checker/src/main.ts']); // prettier-ignore
     expect(service?.ports ?? []).to.deep.equal([]);
     expect(service?.environment?.CAPTURE_CHECK_QUEUE).to.equal(compose.services['docverify-gateway']?.environment?.CAPTURE_CHECK_QUEUE); // prettier-ignore
+  });
+
+  it('gives the CPU-bound workers a lower CPU weight than the request path, in compose and make run', () => {
+    const cpuBoundNames = ['basic_ocr', 'capture_checker'];
+    for (const [name, service] of Object.entries(compose.services))
+      expect(service.cpu_shares, name).to.equal(cpuBoundNames.includes(name) ? 256 : undefined);
+    const niced = devProcesses({}).filter((p) => p.nice);
+    expect(niced.map((p) => [p.name, p.nice])).to.deep.equal([['connector-basic-ocr', 10], ['capture-checker', 10]]); // prettier-ignore
+    expect(devCommand(niced[0]!)).to.deep.equal(['nice', ['-n', '10', process.execPath, '--import', 'tsx', niced[0]!.entry]]); // prettier-ignore
   });
 
   it('runs the migrations once, before every service that uses the database', () => {
