@@ -65,8 +65,8 @@ const httpSettings = {
 };
 /** set in the image or meaningless in containers: BUILD_VERSION stamped at build, no dev key file */
 const NOT_IN_COMPOSE = new Set(['BUILD_VERSION', 'MASTER_KEY_FILE', 'WORKER_PREFETCH']);
-/** defaults that differ on purpose: containers reach each other by service name */
-const CONTAINER_DEFAULTS = new Set(['DATABASE_URL', 'AMQP_URL', 'NODE_ENV']);
+/** defaults that differ on purpose: containers reach each other by service name, keys on a volume */
+const CONTAINER_DEFAULTS = new Set(['DATABASE_URL', 'AMQP_URL', 'NODE_ENV', 'MASTER_KEYS_DIR']);
 
 describe('docker-compose.yml', () => {
   const compose = load({ MASTER_KEY });
@@ -104,7 +104,7 @@ describe('docker-compose.yml', () => {
       'rabbitdata:/var/lib/rabbitmq',
       './infra/rabbitmq/definitions.json:/etc/rabbitmq/definitions.json:ro',
     ]);
-    expect(Object.keys(compose.volumes)).to.have.members(['pgdata', 'rabbitdata']);
+    expect(Object.keys(compose.volumes)).to.have.members(['pgdata', 'rabbitdata', 'masterkeys']);
   });
 
   it('gives each connector type a service of its own, so `--scale <type>=N` scales that type alone', () => {

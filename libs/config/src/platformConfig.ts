@@ -92,6 +92,11 @@ export const platformConfigFields = {
     default: '.local/master.key',
     description: 'where a generated development master key is kept when MASTER_KEY is unset',
   }),
+  MASTER_KEYS_DIR: Type.String({
+    default: '.local/master-keys',
+    description:
+      'key-encryption keys added by `master-key rotate` with the local key provider, one file each (`<keyId>.key`); every service reads new ones without a restart (a mounted Secret in Kubernetes)',
+  }),
   NODE_ENV: Type.String({
     default: 'development',
     description: 'production refuses to start without MASTER_KEY',

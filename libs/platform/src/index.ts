@@ -1,5 +1,14 @@
 // Public surface of libs/platform: the platform schema's data and its migrations.
-export { platformMigrations } from './migrations.ts';
+export { keysMigrations, platformMigrations } from './migrations.ts';
+export {
+  DataKeyGone,
+  Keyring,
+  localKeyring,
+  RetireRefused,
+  type KeyOwner,
+  type KeyringOptions,
+  type KeyStatus,
+} from './keyring.ts';
 export {
   TenantStore,
   UUID,

@@ -4,6 +4,13 @@ import * as initial from '../migrations/001_platform.ts';
 import * as retiredServiceKeys from '../migrations/002_retired_service_keys.ts';
 import * as rateLimits from '../migrations/003_rate_limits.ts';
 import * as tenantRateLimits from '../migrations/004_tenant_rate_limits.ts';
+import * as keys from '../migrations/keys/001_keys.ts';
+
+/** The keystore's own schema (keyring.ts), kept apart from the data's backups. */
+export const keysMigrations: MigrationSet = {
+  schema: 'keys',
+  migrations: { '001_keys': keys },
+};
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',

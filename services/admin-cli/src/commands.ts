@@ -13,11 +13,14 @@ import {
   trustProofKey,
 } from '../../oauth/src/admin.ts';
 import {
+  InvalidInPlatform,
   LICENCE_LEVELS,
   LicenceStore,
+  localKeyring,
   NotFoundInPlatform,
   RATE_SCOPES,
   RateLimitStore,
+  RetireRefused,
   SERVICE_NAMES,
   ServiceKeyStore,
   TenantStore,
@@ -48,6 +51,24 @@ export type Options = Record<string, string[]>;
 export interface CommandContext {
   db: Knex;
   master: MasterKey;
+  /** MASTER_KEYS_DIR: where the local key provider keeps the keys a rotation adds */
+  keysDir: string;
+}
+
+const keyringOf = ({ db, master, keysDir }: CommandContext) =>
+  localKeyring(db, master.key, keysDir, { warn: (line) => console.error(line) });
+
+/** Progress of a re-wrap on stderr (stdout keeps the one JSON answer). */
+const rewrapProgress = (done: number) => console.error(JSON.stringify({ rewrapped: done }));
+
+/** Refusals of the keyring are the operator's to fix: exit 1 with the reason. */
+async function keyAdmin<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (err) {
+    if (err instanceof RetireRefused) throw new InvalidInPlatform(err.message);
+    throw err;
+  }
 }
 
 function one(options: Options, name: string): string {
@@ -186,6 +207,28 @@ export const commands: Record<string, Command> = {
       communities: licence.communities.map((c) => c.id),
       expiresAt: licence.expiresAt ? licence.expiresAt.toISOString() : null,
     };
+  },
+
+  // a new key-encryption key, current from now on (services follow within 5 s, no restart), and
+  // every data key re-wrapped under it, a batch at a time, progress on stderr
+  'master-key rotate': async (ctx) => {
+    const keyring = keyringOf(ctx);
+    const keyId = await keyring.rotate();
+    const rewrapped = await keyring.rewrap({ progress: rewrapProgress });
+    return { keyId, rewrapped };
+  },
+
+  // what a rotation left (data keys a service wrapped under the old key within its 5 s refresh)
+  'master-key rewrap': async (ctx) => ({
+    rewrapped: await keyringOf(ctx).rewrap({ progress: rewrapProgress }),
+  }),
+
+  'master-key status': async (ctx) => keyringOf(ctx).status(),
+
+  'master-key retire': async (ctx, options) => {
+    const keyId = one(options, 'key-id');
+    await keyAdmin(() => keyringOf(ctx).retire(keyId));
+    return { keyId, retired: true };
   },
 
   // running replicas apply it at their next sync of the bucket (RATE_LIMIT_SYNC_MS, 100 ms)

@@ -20,7 +20,11 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   ratelimit show [--licence KEY_OR_ID|--community ID|--tenant ID]
   servicekey show --service oauth|docverify|webhooks
   servicekey end-grace --service oauth|docverify|webhooks  (previous keys refused from now on)
-  keypair create`;
+  keypair create
+  master-key rotate  (a new key-encryption key; every data key re-wrapped under it, progress on stderr)
+  master-key rewrap  (data keys still under an older key re-wrapped under the current one)
+  master-key status
+  master-key retire --key-id ID  (refused while anything is still under it)`;
 
 /** `noun verb --key value --key=value ...`; a repeated option collects every value. */
 function parseOptions(args: string[]): { words: string[]; options: Options } {
@@ -58,7 +62,7 @@ async function main(): Promise<void> {
   const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-admin' });
   try {
     await migrate(db, allMigrations);
-    const result = await command({ db, master }, options);
+    const result = await command({ db, master, keysDir: config.MASTER_KEYS_DIR }, options);
     console.log(JSON.stringify(result));
   } finally {
     await db.destroy();

@@ -2,9 +2,12 @@
 import { expect } from 'chai';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
-import { LicenceStore, platformMigrations } from '@idv/platform';
+import { keysMigrations, LicenceStore, localKeyring, platformMigrations } from '@idv/platform';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';
 import { AccountStore } from '../../oauth/src/store/accountStore.ts';
 
@@ -33,7 +36,7 @@ describe('admin CLI', function () {
   };
 
   before(async () => {
-    t = await createTestDatabase([platformMigrations, oauthMigrations]);
+    t = await createTestDatabase([platformMigrations, keysMigrations, oauthMigrations]);
     env = { ...process.env, DATABASE_URL: t.url, MASTER_KEY: randomBytes(32).toString('base64') };
   });
   after(async () => t?.drop());
@@ -220,5 +223,45 @@ describe('admin CLI', function () {
     const again = await admin('tenant', 'create', '--name', 'Twin Tenant');
     expect(again.code).to.equal(1);
     expect(String(again.json.error)).to.match(/already exists/);
+  });
+
+  it('rotates the master key, shows each key with what is under it, and retires only an unused one', async () => {
+    const keysDir = mkdtempSync(join(tmpdir(), 'idv-admin-keys-'));
+    env = { ...env, MASTER_KEYS_DIR: keysDir };
+    try {
+      const keyring = localKeyring(t.db, Buffer.from(env.MASTER_KEY!, 'base64'), keysDir);
+      const initial = await admin('master-key', 'status');
+      expect(initial.code).to.equal(0);
+      const first = String((initial.json as { current: string }).current);
+      for (let i = 0; i < 3; i++) await keyring.newDataKey({ kind: 'session', id: `s${i}` });
+      const rotated = await admin('master-key', 'rotate');
+      expect(rotated.code).to.equal(0);
+      expect(rotated.json).to.have.all.keys('keyId', 'rewrapped');
+      expect(rotated.json.rewrapped).to.equal(3);
+      expect(readdirSync(keysDir)).to.deep.equal([`${String(rotated.json.keyId)}.key`]);
+      const status = await admin('master-key', 'status');
+      expect(status.json).to.deep.equal({
+        current: rotated.json.keyId,
+        keys: [
+          { keyId: first, state: 'active', values: 0 },
+          { keyId: rotated.json.keyId, state: 'current', values: 3 },
+        ],
+      });
+      // the current key, and MASTER_KEY while values sealed before envelopes may need it
+      for (const keyId of [String(rotated.json.keyId), first]) {
+        const refused = await admin('master-key', 'retire', '--key-id', keyId);
+        expect(refused.code, keyId).to.equal(1);
+      }
+      const second = await admin('master-key', 'rotate');
+      const retired = await admin('master-key', 'retire', '--key-id', String(rotated.json.keyId));
+      expect(retired).to.deep.equal({
+        code: 0,
+        json: { keyId: rotated.json.keyId, retired: true },
+      });
+      expect((await admin('master-key', 'status')).json.current).to.equal(second.json.keyId);
+      expect((await admin('master-key', 'retire')).code).to.equal(2);
+    } finally {
+      rmSync(keysDir, { recursive: true, force: true });
+    }
   });
 });

@@ -11,6 +11,7 @@ export const CaptureCheckerConfig = defineConfig({
   AMQP_URL: platformConfigFields.AMQP_URL,
   MASTER_KEY: platformConfigFields.MASTER_KEY,
   MASTER_KEY_FILE: platformConfigFields.MASTER_KEY_FILE,
+  MASTER_KEYS_DIR: platformConfigFields.MASTER_KEYS_DIR,
   NODE_ENV: platformConfigFields.NODE_ENV,
   LOG_LEVEL: platformConfigFields.LOG_LEVEL,
   CAPTURE_CHECK_QUEUE: Type.String({

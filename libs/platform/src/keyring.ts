@@ -1,0 +1,269 @@
+// The platform's keyring (issue 26): data keys stored wrapped in the keystore schema, each under a
+// key-encryption key (KEK) of the key provider, one KEK current at a time. A value sealed under a
+// data key names it, so opening needs only the value; data keys opened once stay in a bounded
+// cache. Rotation makes a new KEK current and re-wraps the data keys still under the old ones, a
+// batch at a time, while traffic goes on; an old KEK can be retired once nothing is under it.
+// Erasure destroys a data key: its row goes, and its id joins the ledger of erased keys.
+import {
+  createSecretBox,
+  DataKey,
+  dataKeyIdOf,
+  DecryptError,
+  LocalKeyProvider,
+  type KeyProvider,
+  type SecretBox,
+} from '@idv/crypto';
+import type { Knex } from '@idv/db';
+
+/** What a data key seals: a run, a session, a verifier's secrets... and which one. */
+export interface KeyOwner {
+  kind: string;
+  id: string;
+}
+
+export interface KeyStatus {
+  current: string;
+  keys: { keyId: string; state: 'current' | 'active' | 'retired'; values: number }[];
+}
+
+export interface KeyringOptions {
+  /** how often the current KEK is read again (a rotation elsewhere is followed within it) */
+  refreshMs?: number;
+  /** data keys kept open in this process */
+  cacheSize?: number;
+  /** values sealed under MASTER_KEY before envelopes (mk1:), still opened */
+  legacy?: SecretBox;
+}
+
+/** The data key was erased, or never existed: what it sealed cannot be opened. */
+export class DataKeyGone extends DecryptError {
+  override readonly name = 'DataKeyGone';
+}
+
+export class RetireRefused extends Error {
+  override readonly name = 'RetireRefused';
+}
+
+type DataKeyRow = { id: string; kek_id: string; wrapped: Buffer };
+
+export class Keyring {
+  private current: { id: string; readAt: number } | undefined;
+  private usable: string | undefined;
+  private readonly cache = new Map<string, DataKey>();
+  private readonly refreshMs: number;
+  private readonly cacheSize: number;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly provider: KeyProvider,
+    private readonly options: KeyringOptions = {},
+  ) {
+    this.refreshMs = options.refreshMs ?? 5000;
+    this.cacheSize = options.cacheSize ?? 10_000;
+  }
+
+  /** The current KEK's id; a fresh keystore starts with the provider's initial key. */
+  async currentKeyId(): Promise<string> {
+    if (this.current && Date.now() - this.current.readAt < this.refreshMs) return this.current.id;
+    let row = await this.db('keys.master_keys').where({ state: 'current' }).first('key_id');
+    if (!row) {
+      await this.db('keys.master_keys')
+        .insert({
+          key_id: this.provider.initialKeyId(),
+          provider: this.provider.kind,
+          state: 'current',
+        }) // prettier-ignore
+        .onConflict()
+        .ignore();
+      row = await this.db('keys.master_keys').where({ state: 'current' }).first('key_id');
+    }
+    if (!row) throw new Error('the keystore has no current key-encryption key');
+    this.current = { id: row.key_id as string, readAt: Date.now() };
+    return this.current.id;
+  }
+
+  /**
+   * The KEK new data keys are wrapped under: the current one, or while this process cannot use it
+   * yet (its file or Secret not here yet) the last current one it could; a re-wrap moves those.
+   */
+  private async wrappingKeyId(): Promise<string> {
+    const current = await this.currentKeyId();
+    if (current === this.usable || (await this.provider.hasKey(current))) return (this.usable = current); // prettier-ignore
+    if (!this.usable) throw new Error(`the current key-encryption key ${current} is not available here`); // prettier-ignore
+    return this.usable;
+  }
+
+  /** A new data key for `owner`, stored wrapped under the current KEK (in `trx` when given). */
+  async newDataKey(owner: KeyOwner, trx?: Knex.Transaction): Promise<DataKey> {
+    const key = DataKey.generate();
+    const kekId = await this.wrappingKeyId();
+    const wrapped = await this.provider.wrap(kekId, key.id, key.material());
+    await (trx ?? this.db)('keys.data_keys').insert({
+      id: key.id,
+      kek_id: kekId,
+      wrapped,
+      owner_kind: owner.kind,
+      owner_id: owner.id,
+    });
+    this.remember(key);
+    return key;
+  }
+
+  /** The data key `id`, from the cache or unwrapped from the keystore. */
+  async dataKey(id: string): Promise<DataKey> {
+    const cached = this.cache.get(id);
+    if (cached) return cached;
+    const row = (await this.db('keys.data_keys').where({ id }).first('id', 'kek_id', 'wrapped')) as DataKeyRow | undefined; // prettier-ignore
+    if (!row) throw new DataKeyGone('the data key of this value was erased');
+    const key = new DataKey(row.id, await this.provider.unwrap(row.kek_id, row.id, row.wrapped));
+    this.remember(key);
+    return key;
+  }
+
+  /** Opens a value sealed under a data key, or under MASTER_KEY before envelopes (mk1:). */
+  async open(sealed: string, context = ''): Promise<string> {
+    const id = dataKeyIdOf(sealed);
+    if (id) return (await this.dataKey(id)).open(sealed, context);
+    if (this.options.legacy) return this.options.legacy.open(sealed, context);
+    throw new DecryptError('not a sealed value');
+  }
+
+  async openBytes(sealed: Buffer, context = ''): Promise<Buffer> {
+    const id = dataKeyIdOf(sealed);
+    if (id) return (await this.dataKey(id)).openBytes(sealed, context);
+    if (this.options.legacy) return this.options.legacy.openBytes(sealed, context);
+    throw new DecryptError('not sealed bytes');
+  }
+
+  /**
+   * Destroys the data keys of `owner` (in `trx` when given): their rows go and their ids are kept
+   * in the ledger of erased keys. Returns the ids destroyed.
+   */
+  async destroy(owner: KeyOwner, trx?: Knex.Transaction): Promise<string[]> {
+    const db = trx ?? this.db;
+    const gone = (await db('keys.data_keys')
+      .where({ owner_kind: owner.kind, owner_id: owner.id })
+      .delete()
+      .returning('id')) as { id: string }[];
+    const ids = gone.map((row) => row.id);
+    if (ids.length > 0)
+      await db('keys.erased_data_keys')
+        .insert(ids.map((id) => ({ id, owner_kind: owner.kind, owner_id: owner.id })))
+        .onConflict('id')
+        .ignore();
+    for (const id of ids) this.cache.delete(id);
+    return ids;
+  }
+
+  /**
+   * Destroys again every data key the ledger says was erased: after the keystore was restored from
+   * a backup older than an erasure. Returns how many were back.
+   */
+  async reapplyErasures(): Promise<number> {
+    const back = await this.db.raw(
+      'DELETE FROM keys.data_keys d USING keys.erased_data_keys e WHERE d.id = e.id RETURNING d.id',
+    );
+    for (const row of back.rows as { id: string }[]) this.cache.delete(row.id);
+    return back.rowCount ?? 0;
+  }
+
+  /** A new KEK of the provider, made current; the one before stays active until retired. */
+  async rotate(): Promise<string> {
+    const keyId = await this.provider.createKey();
+    await this.db.transaction(async (trx) => {
+      await trx('keys.master_keys').where({ state: 'current' }).update({ state: 'active' });
+      await trx('keys.master_keys').insert({ key_id: keyId, provider: this.provider.kind, state: 'current' }); // prettier-ignore
+    });
+    this.current = { id: keyId, readAt: Date.now() };
+    return keyId;
+  }
+
+  /**
+   * Re-wraps, `batch` at a time, every data key not under the current KEK; `progress` hears the
+   * running total. Rows are taken with SKIP LOCKED, so several of these may run at once. Returns
+   * how many were re-wrapped.
+   */
+  async rewrap(
+    options: { batch?: number; progress?: (done: number) => void } = {},
+  ): Promise<number> {
+    const batch = options.batch ?? 5000;
+    let done = 0;
+    for (;;) {
+      const current = await this.currentKeyId();
+      const moved = await this.db.transaction(async (trx) => {
+        const rows = (await trx('keys.data_keys')
+          .whereNot({ kek_id: current })
+          .select('id', 'kek_id', 'wrapped')
+          .limit(batch)
+          .forUpdate()
+          .skipLocked()) as DataKeyRow[];
+        if (rows.length === 0) return 0;
+        const rewrapped = await Promise.all(
+          rows.map(async (row) => {
+            const key = await this.provider.unwrap(row.kek_id, row.id, row.wrapped);
+            return this.provider.wrap(current, row.id, key);
+          }),
+        );
+        await trx.raw(
+          `UPDATE keys.data_keys d SET kek_id = ?, wrapped = u.wrapped
+             FROM unnest(?::uuid[], ?::bytea[]) AS u(id, wrapped) WHERE d.id = u.id`,
+          [current, rows.map((row) => row.id), rewrapped],
+        );
+        return rows.length;
+      });
+      if (moved === 0) return done;
+      done += moved;
+      options.progress?.(done);
+    }
+  }
+
+  /** Every KEK with the number of data keys still wrapped under it. */
+  async status(): Promise<KeyStatus> {
+    const current = await this.currentKeyId();
+    const keys = await this.db('keys.master_keys').orderBy('created_at').select('key_id', 'state');
+    const counts = (await this.db('keys.data_keys').groupBy('kek_id').select('kek_id').count({ n: '*' })) as { kek_id: string; n: string }[]; // prettier-ignore
+    const under = new Map(counts.map((row) => [row.kek_id, Number(row.n)]));
+    return {
+      current,
+      keys: keys.map((row: { key_id: string; state: KeyStatus['keys'][number]['state'] }) => ({
+        keyId: row.key_id,
+        state: row.state,
+        values: under.get(row.key_id) ?? 0,
+      })),
+    };
+  }
+
+  /** Retires a KEK nothing is wrapped under any more; refuses the current one and a used one. */
+  async retire(keyId: string): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const row = await trx('keys.master_keys').where({ key_id: keyId }).forUpdate().first('state'); // prettier-ignore
+      if (!row) throw new RetireRefused(`no key-encryption key ${keyId}`);
+      if (row.state === 'current') throw new RetireRefused(`${keyId} is the current key: rotate first`); // prettier-ignore
+      if (keyId === this.provider.initialKeyId() && this.options.legacy)
+        throw new RetireRefused(`${keyId} is MASTER_KEY, which still opens the values sealed before envelopes (mk1:)`); // prettier-ignore
+      const used = await trx('keys.data_keys').where({ kek_id: keyId }).count({ n: '*' }).first();
+      const values = Number(used?.n ?? 0);
+      if (values > 0) throw new RetireRefused(`${values} data keys are still wrapped under ${keyId}: run master-key rewrap`); // prettier-ignore
+      await trx('keys.master_keys').where({ key_id: keyId }).update({ state: 'retired', retired_at: trx.fn.now() }); // prettier-ignore
+    });
+  }
+
+  private remember(key: DataKey): void {
+    if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key.id, key);
+  }
+}
+
+/**
+ * The keyring of the local key provider: MASTER_KEY and the keys added in `keysDir`, with the
+ * values sealed under MASTER_KEY before envelopes still opened.
+ */
+export function localKeyring(
+  db: Knex,
+  masterKey: Buffer,
+  keysDir: string,
+  options: Omit<KeyringOptions, 'legacy'> & { warn?: (line: string) => void } = {},
+): Keyring {
+  const provider = new LocalKeyProvider(masterKey, keysDir, options.warn);
+  return new Keyring(db, provider, { ...options, legacy: createSecretBox(masterKey) });
+}
