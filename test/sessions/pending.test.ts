@@ -15,10 +15,10 @@ import {
   type VerifyRequest,
   type VerifyResult,
 } from '@idv/contracts';
-import { createSecretBox, verifyMessage } from '@idv/crypto';
+import { verifyMessage } from '@idv/crypto';
 import { EventOutbox } from '@idv/db';
 import { createLogger } from '@idv/observability';
-import { ServiceKeyStore } from '@idv/platform';
+import { localKeyring, ServiceKeyStore } from '@idv/platform';
 import { RunStore, type RunRecord } from '../../services/docverify-gateway/src/store/runs.ts';
 import { SessionImageStore } from '../../services/docverify-gateway/src/store/sessionImages.ts';
 import { SessionStore } from '../../services/docverify-gateway/src/store/sessions.ts';
@@ -47,14 +47,14 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     w = await startSessionWorld({ name: 'pending', agentReview: true });
     const db = w.platform.database.db;
     const masterKey = Buffer.from(w.platform.env.MASTER_KEY!, 'base64');
-    const box = createSecretBox(masterKey);
     const logger = createLogger({ service: 'test', level: 'silent' });
     broker = createBroker({ url: w.platform.env.AMQP_URL!, logger });
     await broker.waitUntilConnected(10_000);
-    const images = new SessionImageStore(db, box, w.clock);
+    const keyring = localKeyring(db, masterKey, w.platform.env.MASTER_KEYS_DIR!);
+    const images = new SessionImageStore(db, keyring, w.clock);
     const keys = new ServiceKeyStore(db, masterKey, 'docverify');
     deps = {
-      runs: new RunStore(db, box, w.clock),
+      runs: new RunStore(db, keyring, w.clock),
       sessions: new SessionStore(db, images, w.clock),
       configs: new VerificationConfigStore(db),
       outbox: new EventOutbox<EventEnvelope>(db, 'docverify.event_outbox', (e) => broker.publishEvent(e), logger),

@@ -1,6 +1,8 @@
 // Starts the three HTTP services in this process on one fresh database, plus seeded licences, and a
 // capture-check worker (the gateway sends it the captured images) on the suite's own queue.
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { deleteQueues } from './amqpCleanup.ts';
@@ -48,6 +50,8 @@ export async function startPlatform(
     DATABASE_URL: database.url,
     AMQP_URL: await testAmqpUrl(),
     MASTER_KEY: randomBytes(32).toString('base64'),
+    // the suite's own directory of added key-encryption keys (a rotation writes one there)
+    MASTER_KEYS_DIR: join(tmpdir(), `idv-keys-${randomBytes(4).toString('hex')}`),
     LOG_LEVEL: 'silent',
     OAUTH_PORT: '0',
     DOCVERIFY_PORT: '0',

@@ -1,10 +1,11 @@
 // Public surface of libs/platform: the platform schema's data and its migrations.
-export { keysMigrations, platformMigrations } from './migrations.ts';
+export { platformMigrations } from './migrations.ts';
 export {
   DataKeyGone,
   Keyring,
   localKeyring,
   RetireRefused,
+  type DataKeyInsert,
   type KeyOwner,
   type KeyringOptions,
   type KeyStatus,

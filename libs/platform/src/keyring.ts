@@ -46,10 +46,19 @@ export class RetireRefused extends Error {
 
 type DataKeyRow = { id: string; kek_id: string; wrapped: Buffer };
 
+/** A row of keys.data_keys, to be inserted. */
+export interface DataKeyInsert extends DataKeyRow {
+  owner_kind: string;
+  owner_id: string;
+}
+const ownerKey = (owner: KeyOwner) => `${owner.kind}\0${owner.id}`;
+
 export class Keyring {
   private current: { id: string; readAt: number } | undefined;
   private usable: string | undefined;
   private readonly cache = new Map<string, DataKey>();
+  /** owner -> the id of its data key */
+  private readonly owners = new Map<string, string>();
   private readonly refreshMs: number;
   private readonly cacheSize: number;
 
@@ -94,26 +103,52 @@ export class Keyring {
   }
 
   /** A new data key for `owner`, stored wrapped under the current KEK (in `trx` when given). */
-  async newDataKey(owner: KeyOwner, trx?: Knex.Transaction): Promise<DataKey> {
+  async newDataKey(owner: KeyOwner, trx?: Knex): Promise<DataKey> {
+    const { key, row } = await this.prepareDataKey(owner);
+    await (trx ?? this.db)('keys.data_keys').insert(row);
+    return key;
+  }
+
+  /**
+   * A new data key for `owner` and the keys.data_keys row that stores it, for a caller that writes
+   * the row in a statement of its own (with the values it seals); nothing is stored here.
+   */
+  async prepareDataKey(owner: KeyOwner): Promise<{ key: DataKey; row: DataKeyInsert }> {
     const key = DataKey.generate();
     const kekId = await this.wrappingKeyId();
     const wrapped = await this.provider.wrap(kekId, key.id, key.material());
-    await (trx ?? this.db)('keys.data_keys').insert({
-      id: key.id,
-      kek_id: kekId,
-      wrapped,
-      owner_kind: owner.kind,
-      owner_id: owner.id,
-    });
-    this.remember(key);
+    this.remember(key, owner);
+    return {
+      key,
+      row: { id: key.id, kek_id: kekId, wrapped, owner_kind: owner.kind, owner_id: owner.id },
+    };
+  }
+
+  /**
+   * The data key of `owner`, made when it has none yet (in `trx` when given). Two made at once for
+   * one owner are both kept and both destroyed with it.
+   */
+  async keyFor(owner: KeyOwner, trx?: Knex): Promise<DataKey> {
+    const known = this.owners.get(ownerKey(owner));
+    if (known) {
+      const cached = this.cache.get(known);
+      if (cached) return cached;
+    }
+    const row = (await (trx ?? this.db)('keys.data_keys')
+      .where({ owner_kind: owner.kind, owner_id: owner.id })
+      .orderBy('created_at')
+      .first('id')) as { id: string } | undefined;
+    if (!row) return this.newDataKey(owner, trx);
+    const key = await this.dataKey(row.id, trx);
+    this.remember(key, owner);
     return key;
   }
 
   /** The data key `id`, from the cache or unwrapped from the keystore. */
-  async dataKey(id: string): Promise<DataKey> {
+  async dataKey(id: string, trx?: Knex): Promise<DataKey> {
     const cached = this.cache.get(id);
     if (cached) return cached;
-    const row = (await this.db('keys.data_keys').where({ id }).first('id', 'kek_id', 'wrapped')) as DataKeyRow | undefined; // prettier-ignore
+    const row = (await (trx ?? this.db)('keys.data_keys').where({ id }).first('id', 'kek_id', 'wrapped')) as DataKeyRow | undefined; // prettier-ignore
     if (!row) throw new DataKeyGone('the data key of this value was erased');
     const key = new DataKey(row.id, await this.provider.unwrap(row.kek_id, row.id, row.wrapped));
     this.remember(key);
@@ -139,7 +174,7 @@ export class Keyring {
    * Destroys the data keys of `owner` (in `trx` when given): their rows go and their ids are kept
    * in the ledger of erased keys. Returns the ids destroyed.
    */
-  async destroy(owner: KeyOwner, trx?: Knex.Transaction): Promise<string[]> {
+  async destroy(owner: KeyOwner, trx?: Knex): Promise<string[]> {
     const db = trx ?? this.db;
     const gone = (await db('keys.data_keys')
       .where({ owner_kind: owner.kind, owner_id: owner.id })
@@ -152,6 +187,7 @@ export class Keyring {
         .onConflict('id')
         .ignore();
     for (const id of ids) this.cache.delete(id);
+    this.owners.delete(ownerKey(owner));
     return ids;
   }
 
@@ -248,9 +284,12 @@ export class Keyring {
     });
   }
 
-  private remember(key: DataKey): void {
+  private remember(key: DataKey, owner?: KeyOwner): void {
     if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key.id, key);
+    if (!owner) return;
+    if (this.owners.size >= this.cacheSize) this.owners.delete(this.owners.keys().next().value!);
+    this.owners.set(ownerKey(owner), key.id);
   }
 }
 

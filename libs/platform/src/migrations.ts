@@ -4,13 +4,7 @@ import * as initial from '../migrations/001_platform.ts';
 import * as retiredServiceKeys from '../migrations/002_retired_service_keys.ts';
 import * as rateLimits from '../migrations/003_rate_limits.ts';
 import * as tenantRateLimits from '../migrations/004_tenant_rate_limits.ts';
-import * as keys from '../migrations/keys/001_keys.ts';
-
-/** The keystore's own schema (keyring.ts), kept apart from the data's backups. */
-export const keysMigrations: MigrationSet = {
-  schema: 'keys',
-  migrations: { '001_keys': keys },
-};
+import * as keystore from '../migrations/005_keystore.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
@@ -19,5 +13,6 @@ export const platformMigrations: MigrationSet = {
     '002_retired_service_keys': retiredServiceKeys,
     '003_rate_limits': rateLimits,
     '004_tenant_rate_limits': tenantRateLimits,
+    '005_keystore': keystore,
   },
 };

@@ -11,8 +11,8 @@ import { createSecretBox, DecryptError, localKeyId } from '@idv/crypto';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import {
   DataKeyGone,
-  keysMigrations,
   localKeyring,
+  platformMigrations,
   RetireRefused,
   type Keyring,
 } from '../src/index.ts';
@@ -26,7 +26,7 @@ describe('keyring (envelope encryption, rotation, erasure)', function () {
   const rejection = (work: Promise<unknown>) => work.then(() => undefined, (err: unknown) => err); // prettier-ignore
 
   before(async () => {
-    t = await createTestDatabase([keysMigrations]);
+    t = await createTestDatabase([platformMigrations]);
     dir = mkdtempSync(join(tmpdir(), 'idv-keyring-'));
   });
   after(async () => {

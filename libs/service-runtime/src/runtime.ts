@@ -20,10 +20,12 @@ import {
 } from '@idv/observability';
 import {
   LicenceStore,
+  localKeyring,
   RateBuckets,
   ReplayGuard,
   ServiceKeyStore,
   TenantStore,
+  type Keyring,
   type ServiceName,
 } from '@idv/platform';
 import type { Static } from '@sinclair/typebox';
@@ -54,6 +56,8 @@ export interface ServiceRuntime extends ProcessRuntime {
   config: PlatformSettings;
   db: Knex;
   serviceKeys: ServiceKeyStore;
+  /** data keys under the key provider's KEKs (envelope encryption): what is personal is sealed under them */
+  keyring: Keyring;
   licences: LicenceStore;
   tenants: TenantStore;
   replay: ReplayGuard;
@@ -155,6 +159,9 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     warn: (line) => logger.warn(line),
   });
   await serviceKeys.currentKey();
+  const keyring = localKeyring(db, core.masterKey, config.MASTER_KEYS_DIR, {
+    warn: (line) => logger.warn(line),
+  });
   const licences = new LicenceStore(db);
   const replay = new ReplayGuard(db);
   replay.startSweeping(60_000, (err) => logger.warn({ err }, 'replay log sweep failed'));
@@ -181,6 +188,7 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     config,
     db,
     serviceKeys,
+    keyring,
     licences,
     tenants: new TenantStore(db),
     replay,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
-import { keysMigrations, LicenceStore, localKeyring, platformMigrations } from '@idv/platform';
+import { LicenceStore, localKeyring, platformMigrations } from '@idv/platform';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';
 import { AccountStore } from '../../oauth/src/store/accountStore.ts';
 
@@ -36,7 +36,7 @@ describe('admin CLI', function () {
   };
 
   before(async () => {
-    t = await createTestDatabase([platformMigrations, keysMigrations, oauthMigrations]);
+    t = await createTestDatabase([platformMigrations, oauthMigrations]);
     env = { ...process.env, DATABASE_URL: t.url, MASTER_KEY: randomBytes(32).toString('base64') };
   });
   after(async () => t?.drop());

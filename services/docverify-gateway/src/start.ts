@@ -68,13 +68,14 @@ export async function startDocverifyGateway(
     logger,
   );
   outbox.start();
-  const verifiers = new VerifierStore(db, box, outbox, cacheMs);
+  const verifiers = new VerifierStore(db, runtime.keyring, outbox, cacheMs);
   const configs = new VerificationConfigStore(db, cacheMs);
   const imageUrlHosts = new ImageUrlHostStore(db, cacheMs);
-  const verifications = new VerificationStore(db, box);
-  const images = new SessionImageStore(db, box, clock);
+  const keys = runtime.keyring;
+  const verifications = new VerificationStore(db, keys);
+  const images = new SessionImageStore(db, keys, clock);
   const sessions = new SessionStore(db, images, clock);
-  const runs = new RunStore(db, box, clock);
+  const runs = new RunStore(db, keys, clock);
   const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
   // a community's tenant, for the fair shares per tenant (runs, capture checks)
   const communityTenants = new CommunityTenants(runtime.tenants);
@@ -85,6 +86,7 @@ export async function startDocverifyGateway(
     ...verificationMetrics(runtime.registry),
     broker,
     box,
+    keys,
     imageUrlHosts,
     verifications,
     sessions,

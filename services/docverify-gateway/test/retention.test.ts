@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { IdvClient } from '@idv/client';
-import { createSecretBox } from '@idv/crypto';
+import { localKeyring } from '@idv/platform';
 import type { VerifyResult } from '@idv/contracts';
 import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
 import { retentionPlan, MAX_RETENTION_S } from '../src/domain/retention.ts';
@@ -27,10 +27,9 @@ describe('docverify gateway: data retention', function () {
 
   before(async () => {
     platform = await startPlatform();
-    store = new VerificationStore(
-      platform.database.db,
-      createSecretBox(Buffer.from(platform.env.MASTER_KEY!, 'base64')),
-    );
+    const { db } = platform.database;
+    const masterKey = Buffer.from(platform.env.MASTER_KEY!, 'base64');
+    store = new VerificationStore(db, localKeyring(db, masterKey, platform.env.MASTER_KEYS_DIR!));
     client = new IdvClient({
       baseUrl: platform.services.docverify.url,
       licenseKey: platform.licences.community,

@@ -16,6 +16,7 @@ import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 import type { SessionDeps } from './deps.ts';
 import { sessionEvents } from './events.ts';
 import { TIMER_MS } from './timers.ts';
+import { sessionKeyOwner } from '../store/sessionImages.ts';
 
 const DOCUMENT_KINDS = ['dl_authenticate', 'idcard_authenticate', 'ppt_authenticate'] as const;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -104,6 +105,8 @@ export async function createSession(
     tenantDNS: request.tenantDNS,
     communityName: request.communityName,
   };
+  // the session's own data key: its request and images are sealed under it (erasure destroys it)
+  const sessionKey = await deps.keys.newDataKey(sessionKeyOwner(id));
   const { session, events } = await deps.sessions.create(
     {
       row: {
@@ -125,7 +128,7 @@ export async function createSession(
           documentTypes,
           await reviewScreens(deps, config),
         ),
-        request_sealed: deps.box.seal(JSON.stringify(personal), `session-request:${id}`),
+        request_sealed: sessionKey.seal(JSON.stringify(personal), `session-request:${id}`),
         consent: null,
         attempts: {},
         run_id: null,

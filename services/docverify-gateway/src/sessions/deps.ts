@@ -1,7 +1,7 @@
 // What the session use cases work with, built once in start.ts.
 import type { EventEnvelope } from '@idv/contracts';
-import type { SecretBox } from '@idv/crypto';
 import type { EventOutbox } from '@idv/db';
+import type { Keyring } from '@idv/platform';
 import type { CheckCapture } from '@idv/capture-checks';
 import type { Clock } from '../domain/clock.ts';
 import type { RunStore } from '../store/runs.ts';
@@ -17,7 +17,8 @@ export interface SessionDeps {
   runs: RunStore;
   configs: VerificationConfigStore;
   verifiers: VerifierStore;
-  box: SecretBox;
+  /** the data keys of sessions and runs */
+  keys: Keyring;
   outbox: EventOutbox<EventEnvelope>;
   clock: Clock;
   runQueue: RunQueue;

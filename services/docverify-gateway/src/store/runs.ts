@@ -1,16 +1,16 @@
 // Verification runs: async /verify and session processing. Each ends by one conditional UPDATE
 // (from processing, or pending for a follow-up) in a transaction with its events, so a run re-run
 // by another replica after a crash is stored once. The request is sealed and dropped at the end;
-// the result stays sealed until retrieved (runResultPlan).
+// the result stays sealed until retrieved (runResultPlan). Both are sealed under the run's own data
+// key (keyring.ts): erasing the run destroys it.
 import {
   withoutDocumentImages,
   type EventEnvelope,
   type RunStatus,
   type VerifyResult,
 } from '@idv/contracts';
-import type { SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
-import { UUID } from '@idv/platform';
+import { UUID, type Keyring, type KeyOwner } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
 import { toRun, type PendingKinds, type RunRecord, type RunRow } from './runRecord.ts';
 import { addEvents } from './sessions.ts';
@@ -55,15 +55,18 @@ export interface RunOutcome {
 }
 
 const resultContext = (id: string) => `run-result:${id}`;
+/** whose data key seals a run's request and result */
+export const runKeyOwner = (id: string): KeyOwner => ({ kind: 'run', id });
 
 export class RunStore {
   constructor(
     private readonly db: Knex,
-    private readonly box: SecretBox,
+    private readonly keys: Keyring,
     private readonly clock: Clock,
   ) {}
 
   async create(run: NewRun, request: unknown, trx: Knex = this.db): Promise<void> {
+    const key = await this.keys.newDataKey(runKeyOwner(run.id), trx);
     await trx(TABLE).insert({
       id: run.id,
       community_id: run.communityId,
@@ -74,7 +77,7 @@ export class RunStore {
       session_id: run.sessionId,
       owner_licence_id: run.ownerLicenceId,
       status: 'processing',
-      request_sealed: request === undefined ? null : this.box.seal(JSON.stringify(request), run.id),
+      request_sealed: request === undefined ? null : key.seal(JSON.stringify(request), run.id),
       deadline: run.deadline,
       created_at: this.clock.now(),
     });
@@ -117,7 +120,7 @@ export class RunStore {
     const row = (await this.db(TABLE).select('request_sealed').where({ id }).first()) as
       { request_sealed: string | null } | undefined;
     return row?.request_sealed
-      ? (JSON.parse(this.box.open(row.request_sealed, id)) as unknown)
+      ? (JSON.parse(await this.keys.open(row.request_sealed, id)) as unknown)
       : undefined;
   }
 
@@ -129,12 +132,13 @@ export class RunStore {
     const row = (await trx(TABLE).select('request_sealed').where({ id }).first()) as
       { request_sealed: string | null } | undefined;
     if (!row?.request_sealed) return;
-    const request = JSON.parse(this.box.open(row.request_sealed, id)) as unknown;
+    const request = JSON.parse(await this.keys.open(row.request_sealed, id)) as unknown;
     const kept = withoutDocumentImages(request);
     if (kept === request) return; // no image to drop (a parked sync /verify stored none)
+    const key = await this.keys.keyFor(runKeyOwner(id), trx);
     await trx(TABLE)
       .where({ id })
-      .update({ request_sealed: this.box.seal(JSON.stringify(kept), id) });
+      .update({ request_sealed: key.seal(JSON.stringify(kept), id) });
   }
 
   /** The result held by a pending run (what its follow-up completes). */
@@ -142,7 +146,7 @@ export class RunStore {
     const row = (await this.db(TABLE).select('result_sealed').where({ id }).first()) as
       { result_sealed: string | null } | undefined;
     return row?.result_sealed
-      ? (JSON.parse(this.box.open(row.result_sealed, resultContext(id))) as VerifyResult)
+      ? (JSON.parse(await this.keys.open(row.result_sealed, resultContext(id))) as VerifyResult)
       : undefined;
   }
 
@@ -160,15 +164,15 @@ export class RunStore {
     pendingWas?: PendingKinds,
   ): Promise<{ run: RunRecord; events: EventEnvelope[] } | undefined> {
     const ended = outcome.status !== 'pending';
+    const key = outcome.result ? await this.keys.keyFor(runKeyOwner(id)) : undefined;
     return this.db.transaction(async (trx) => {
       const update = trx(TABLE).where({ id }).whereIn('status', from);
       if (pendingWas) update.whereRaw('pending = ?::jsonb', [JSON.stringify(pendingWas)]);
       const [row] = (await update
         .update({
           status: outcome.status,
-          result_sealed: outcome.result
-            ? this.box.seal(JSON.stringify(outcome.result), resultContext(id))
-            : null,
+          result_sealed:
+            outcome.result && key ? key.seal(JSON.stringify(outcome.result), resultContext(id)) : null, // prettier-ignore
           result_mode: outcome.plan?.mode ?? null,
           result_expires_at: outcome.plan?.expiresAt ?? null,
           pending: outcome.pending ? JSON.stringify(outcome.pending) : null,
@@ -205,7 +209,7 @@ export class RunStore {
       if (!row) return undefined;
       if (row.result_mode === 'until_retrieved')
         await trx(TABLE).where({ id }).update({ result_sealed: null });
-      return JSON.parse(this.box.open(row.result_sealed, resultContext(id))) as VerifyResult;
+      return JSON.parse(await this.keys.open(row.result_sealed, resultContext(id))) as VerifyResult;
     });
   }
 

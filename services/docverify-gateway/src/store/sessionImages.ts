@@ -1,9 +1,10 @@
-// A session's accepted images, sealed at rest (context: session id and side), one per side. When
+// A session's accepted images, sealed at rest under the session's data key (context: session id and
+// side; erasing the session destroys the key), one per side. When
 // the session ends they follow its data retention like a result: gone in the same transaction,
 // or kept until retrieved once or for a ttl, never past expireSessionInMin.
 import type { CaptureSide } from '@idv/contracts';
-import type { SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import type { Keyring, KeyOwner } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
 import { retentionPlan } from '../domain/retention.ts';
 import type { SessionRecord } from './sessionRecord.ts';
@@ -21,11 +22,13 @@ export interface CapturedImage {
 }
 
 const contextOf = (sessionId: string, side: CaptureSide) => `session-image:${sessionId}:${side}`;
+/** whose data key seals a session's request and images */
+export const sessionKeyOwner = (id: string): KeyOwner => ({ kind: 'session', id });
 
 export class SessionImageStore {
   constructor(
     private readonly db: Knex,
-    private readonly box: SecretBox,
+    private readonly keys: Keyring,
     private readonly clock: Clock,
   ) {}
 
@@ -34,6 +37,7 @@ export class SessionImageStore {
    * lock waits for a move that would end it); false when it no longer is.
    */
   async accept(sessionId: string, image: CapturedImage): Promise<boolean> {
+    const key = await this.keys.keyFor(sessionKeyOwner(sessionId));
     return this.db.transaction(async (trx) => {
       const live = await trx(SESSIONS)
         .where({ id: sessionId, status: 'capturing' })
@@ -43,7 +47,7 @@ export class SessionImageStore {
       const row = {
         session_id: sessionId,
         side: image.side,
-        image_sealed: this.box.sealBytes(image.bytes, contextOf(sessionId, image.side)),
+        image_sealed: key.sealBytes(image.bytes, contextOf(sessionId, image.side)),
         media_type: image.mediaType,
         bytes: image.bytes.length,
         width: image.width,
@@ -61,9 +65,8 @@ export class SessionImageStore {
     const rows = (await this.db(TABLE)
       .select('side', 'image_sealed')
       .where({ session_id: sessionId })) as { side: CaptureSide; image_sealed: Buffer }[];
-    return Object.fromEntries(
-      rows.map((r) => [r.side, this.box.openBytes(r.image_sealed, contextOf(sessionId, r.side))]),
-    );
+    const opened = rows.map(async (r) => [r.side, await this.keys.openBytes(r.image_sealed, contextOf(sessionId, r.side))] as const); // prettier-ignore
+    return Object.fromEntries(await Promise.all(opened));
   }
 
   /** Which sides have an accepted image. */

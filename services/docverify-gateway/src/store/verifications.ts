@@ -1,12 +1,13 @@
 // Kept verification results: sealed at rest, read once or until they expire, then purged. The
 // result and the events it owes are written by one statement, so neither is ever without the other
 // (the statement is shared by the requests answered together). Only the licence that asked reads it.
+// Each kept result is sealed under a data key of its own, stored by the same statement: erasing the
+// verification destroys it.
 import type { EventEnvelope, VerifyResult } from '@idv/contracts';
-import type { SecretBox } from '@idv/crypto';
 import { Batcher, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { RetentionPlan } from '../domain/retention.ts';
 import { resultAccess, type ResultCaller } from '../domain/resultOwner.ts';
-import { UUID } from '@idv/platform';
+import { UUID, type DataKeyInsert, type Keyring, type KeyOwner } from '@idv/platform';
 
 const TABLE = 'docverify.verifications';
 export const OUTBOX_TABLE = 'docverify.event_outbox';
@@ -27,8 +28,13 @@ interface KeptRows {
     expires_at: Date;
     owner_licence_id: string | null;
   };
+  /** the data key the result is sealed under, wrapped */
+  dataKey?: Omit<DataKeyInsert, 'wrapped'> & { wrapped: string };
   events: { event_id: string; envelope: EventEnvelope }[];
 }
+
+/** whose data key seals a kept result */
+export const verificationKeyOwner = (id: string): KeyOwner => ({ kind: 'verification', id });
 
 /**
  * The results and events of every request in the batch, in one statement: a data-modifying CTE
@@ -37,7 +43,12 @@ interface KeptRows {
  */
 const KEEP: PreparedStatement = {
   name: 'docverify_keep_verifications',
-  text: `WITH kept AS (
+  text: `WITH data_keys AS (
+      INSERT INTO keys.data_keys (id, kek_id, wrapped, owner_kind, owner_id)
+      SELECT k.id, k.kek_id, decode(k.wrapped, 'base64'), k.owner_kind, k.owner_id
+      FROM jsonb_to_recordset($3::jsonb)
+        AS k(id uuid, kek_id text, wrapped text, owner_kind text, owner_id text)),
+    kept AS (
       INSERT INTO ${TABLE} (id, community_id, result_sealed, mode, expires_at, owner_licence_id)
       SELECT v.id, v.community_id, v.result_sealed, v.mode, v.expires_at, v.owner_licence_id
       FROM jsonb_to_recordset($1::jsonb)
@@ -53,13 +64,14 @@ export class VerificationStore {
 
   constructor(
     private readonly db: Knex,
-    private readonly box: SecretBox,
+    private readonly keys: Keyring,
   ) {
     this.keeping = new Batcher(async (batch) => {
       const verifications = batch.flatMap((rows) => (rows.verification ? [rows.verification] : []));
       await runPrepared(this.db, KEEP, [
         JSON.stringify(verifications),
         JSON.stringify(batch.flatMap((rows) => rows.events)),
+        JSON.stringify(batch.flatMap((rows) => (rows.dataKey ? [rows.dataKey] : []))),
       ]);
     });
   }
@@ -68,7 +80,7 @@ export class VerificationStore {
    * Keeps the result when the plan says so, and stores its events in the outbox, atomically.
    * `ownerLicenceId`: the caller's licence, the only one to read it (null: its whole community).
    */
-  keep(
+  async keep(
     communityId: string,
     result: VerifyResult,
     plan: RetentionPlan,
@@ -77,20 +89,21 @@ export class VerificationStore {
   ): Promise<void> {
     const rows: KeptRows = {
       events: events.map((envelope) => ({ event_id: envelope.eventId, envelope })),
-      ...(plan.keep
-        ? {
-            verification: {
-              id: result.verificationId,
-              community_id: communityId,
-              result_sealed: this.box.seal(JSON.stringify(result), result.verificationId),
-              mode: plan.mode,
-              expires_at: plan.expiresAt,
-              owner_licence_id: ownerLicenceId,
-            },
-          }
-        : {}),
     };
-    if (!rows.verification && rows.events.length === 0) return Promise.resolve();
+    if (plan.keep) {
+      const id = result.verificationId;
+      const { key, row } = await this.keys.prepareDataKey(verificationKeyOwner(id));
+      rows.dataKey = { ...row, wrapped: row.wrapped.toString('base64') };
+      rows.verification = {
+        id,
+        community_id: communityId,
+        result_sealed: key.seal(JSON.stringify(result), id),
+        mode: plan.mode,
+        expires_at: plan.expiresAt,
+        owner_licence_id: ownerLicenceId,
+      };
+    }
+    if (!rows.verification && rows.events.length === 0) return;
     return this.keeping.submit(rows);
   }
 
@@ -123,7 +136,7 @@ export class VerificationStore {
       if (row.mode === 'until_retrieved') await trx(TABLE).where({ id }).delete();
       return {
         communityId: row.community_id,
-        result: JSON.parse(this.box.open(row.result_sealed, id)) as VerifyResult,
+        result: JSON.parse(await this.keys.open(row.result_sealed, id)) as VerifyResult,
       };
     });
   }

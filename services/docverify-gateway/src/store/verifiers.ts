@@ -1,4 +1,5 @@
-// Verifier rows; the config is sealed as one JSON document bound to the verifier id. Every write
+// Verifier rows; the config is sealed as one JSON document bound to the verifier id, under the
+// verifier's own data key (destroyed with it). Every write
 // stores an E_IDV_VERIFIER_CHANGED event in the outbox in the same transaction; a change lands only
 // on the version of the row it was judged against.
 import { randomUUID } from 'node:crypto';
@@ -8,10 +9,9 @@ import {
   type EventEnvelope,
   type VerifierLimits,
 } from '@idv/contracts';
-import type { SecretBox } from '@idv/crypto';
 import { conflictOnDuplicate, type EventOutbox, type Knex } from '@idv/db';
 import { ConflictError, NotFoundError } from '@idv/errors';
-import { UUID } from '@idv/platform';
+import { UUID, type Keyring, type KeyOwner } from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
 
 export interface VerifierRecord {
@@ -56,20 +56,23 @@ function changed(verifier: VerifierRecord, change: Change, tenantId: string): Ev
   );
 }
 
+const keyOwner = (id: string): KeyOwner => ({ kind: 'verifier', id });
+
 export class VerifierStore {
   private readonly recent: ReadCache<VerifierRecord[]>;
 
   /** cacheMs: how long findByTagsCached may serve a verifier changed through another replica */
   constructor(
     private readonly db: Knex,
-    private readonly box: SecretBox,
+    private readonly keys: Keyring,
     private readonly outbox: EventOutbox<EventEnvelope>,
     cacheMs = 0,
   ) {
     this.recent = new ReadCache(cacheMs);
   }
 
-  private toRecord(row: Row): VerifierRecord {
+  private async toRecord(row: Row): Promise<VerifierRecord> {
+    const config = await this.keys.open(row.config_sealed, `verifier:${row.id}`);
     return {
       id: row.id,
       communityId: row.community_id,
@@ -77,10 +80,7 @@ export class VerifierStore {
       tag: row.tag,
       type: row.type,
       connectorUrl: row.connector_url,
-      config: JSON.parse(this.box.open(row.config_sealed, `verifier:${row.id}`)) as Record<
-        string,
-        unknown
-      >,
+      config: JSON.parse(config) as Record<string, unknown>,
       ...(Object.keys(row.limits).length > 0 ? { limits: row.limits } : {}),
       version: row.version,
       createdAt: row.created_at,
@@ -100,13 +100,16 @@ export class VerifierStore {
       tag: input.tag,
       type: input.type,
       connector_url: input.connectorUrl,
-      config_sealed: this.box.seal(JSON.stringify(input.config), `verifier:${id}`),
       limits: JSON.stringify(input.limits ?? {}),
     };
     return conflictOnDuplicate(
       () =>
         this.write(community.tenantId, 'created', async (trx) => {
-          const [created] = await trx(TABLE).insert(row).returning('*');
+          const key = await this.keys.newDataKey(keyOwner(id), trx);
+          const config_sealed = key.seal(JSON.stringify(input.config), `verifier:${id}`);
+          const [created] = await trx(TABLE)
+            .insert({ ...row, config_sealed })
+            .returning('*');
           return this.toRecord(created as Row);
         }),
       `a verifier tagged "${input.tag}" already exists`,
@@ -134,7 +137,7 @@ export class VerifierStore {
     const rows: Row[] = await this.db(TABLE)
       .where({ community_id: communityId })
       .orderBy('created_at');
-    return rows.map((row) => this.toRecord(row));
+    return Promise.all(rows.map((row) => this.toRecord(row)));
   }
 
   async find(communityId: string, idOrTag: string): Promise<VerifierRecord | undefined> {
@@ -157,7 +160,7 @@ export class VerifierStore {
     const rows: Row[] = await this.db(TABLE)
       .where({ community_id: communityId })
       .whereIn('tag', tags);
-    return rows.map((row) => this.toRecord(row));
+    return Promise.all(rows.map((row) => this.toRecord(row)));
   }
 
   /**
@@ -195,12 +198,12 @@ export class VerifierStore {
     if (changes.name !== undefined) patch.name = changes.name;
     if (changes.connectorUrl !== undefined) patch.connector_url = changes.connectorUrl;
     if (changes.limits !== undefined) patch.limits = JSON.stringify(changes.limits);
-    if (changes.config !== undefined)
-      patch.config_sealed = this.box.seal(
-        JSON.stringify(changes.config),
-        `verifier:${verifier.id}`,
-      );
+    const config = changes.config;
     return this.write(tenantId, 'updated', async (trx) => {
+      if (config !== undefined) {
+        const key = await this.keys.keyFor(keyOwner(verifier.id), trx);
+        patch.config_sealed = key.seal(JSON.stringify(config), `verifier:${verifier.id}`);
+      }
       const [row] = (await trx(TABLE)
         .where({ id: verifier.id, version: verifier.version })
         .update(patch)
@@ -215,6 +218,7 @@ export class VerifierStore {
     await this.write(tenantId, 'deleted', async (trx) => {
       const deleted = await trx(TABLE).where({ id: verifier.id }).delete();
       if (deleted === 0) throw new NotFoundError(`verifier ${verifier.tag} not found`);
+      await this.keys.destroy(keyOwner(verifier.id), trx);
       return verifier;
     });
   }

@@ -1,9 +1,11 @@
 // The keystore (issue 26): key-encryption keys by id, the data keys wrapped under them, and the
-// ledger of data keys destroyed by an erasure. It is its own schema so that the data's backups
-// can leave it out and it can be kept apart (README, "Keys and erasure").
+// ledger of data keys destroyed by an erasure. It is a schema of its own, `keys` (made here, with
+// the platform's migrations, so every service's database has it), so that the data's backups can
+// leave it out and it can be kept apart (README, "Keys and erasure").
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
+  await knex.raw('CREATE SCHEMA IF NOT EXISTS keys');
   await knex.raw(`
     CREATE TABLE keys.master_keys (
       key_id text PRIMARY KEY,
@@ -36,5 +38,5 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('DROP TABLE keys.erased_data_keys, keys.data_keys, keys.master_keys');
+  await knex.raw('DROP SCHEMA keys CASCADE');
 }
