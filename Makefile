@@ -4,20 +4,26 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: run test test-faults bench lint typecheck unit migrate install services browser page clean
+.PHONY: run test test-faults bench lint typecheck unit migrate install services browser hsm page clean
 
 $(STAMP): package.json package-lock.json $(wildcard */*/package.json) contracts/package.json
 	@command -v npm >/dev/null || { echo "npm is required (Node.js 18+ with npm); see README"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) hsm
 
 services: ## start PostgreSQL and RabbitMQ when they are installed here but not running
 	@bash infra/dev/backing-services.sh
 
 browser: ## Debian's chromium for the browser tests of the login pages and the capture page
 	@sh infra/dev/ensure-chromium.sh
+
+hsm: ## Debian's SoftHSM2: the PKCS#11 token of the pkcs11 key provider's tests (and of compose)
+	@command -v softhsm2-util >/dev/null && [ -f /usr/lib/softhsm/libsofthsm2.so ] || { \
+	  command -v apt-get >/dev/null || { echo "warning: softhsm2 is missing and apt-get is not available: the pkcs11 tests need SoftHSM2 (/usr/lib/softhsm/libsofthsm2.so)" >&2; exit 0; }; \
+	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends softhsm2; }
 
 # The capture page (services/capture-page, Vite): built into its dist/ when missing or older than
 # any of its sources; the gateway serves it at /capture/{token}.
