@@ -123,6 +123,7 @@ export {
   ConnectorOutcome,
 } from './messages/connectorJob.ts';
 export { DocverifyWellKnown } from './http/docverifyWellKnown.ts';
+export { ErasureRequest, ErasureResponse, Tombstone } from './http/erasure.ts';
 export { TAG_PATTERN, VerifierCreate, VerifierPatch, Verifier } from './http/docverifyVerifier.ts';
 export {
   CONFIG_ARRAYS,

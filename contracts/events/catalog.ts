@@ -81,6 +81,18 @@ export const SessionExpiredEvent = sessionStep('E_IDV_SESSION_EXPIRED', endedFro
 export const SessionAbandonedEvent = sessionStep('E_IDV_SESSION_ABANDONED', endedFrom);
 export const SessionCancelledEvent = sessionStep('E_IDV_SESSION_CANCELLED', endedFrom);
 
+/** A verification or session erased (its data keys destroyed): ids and counts, never PII. */
+export const DataErased = Type.Object(
+  {
+    subject: Type.Union([Type.Literal('verification'), Type.Literal('session')]),
+    subjectId: Type.String(),
+    runs: Type.Array(Type.String(), { description: 'verification runs erased with it' }),
+    dataKeys: Type.Integer({ minimum: 0, description: 'how many data keys were destroyed' }),
+    erasedAt: Type.String({ format: 'date-time' }),
+  },
+  { ...open, $id: 'events/E_IDV_DATA_ERASED' },
+);
+
 export const VerificationCompleted = Type.Object(
   {
     verificationId: Type.String(),
@@ -138,6 +150,7 @@ export const EVENT_CATALOG = {
   E_IDV_SESSION_ABANDONED: SessionAbandonedEvent,
   E_IDV_SESSION_CANCELLED: SessionCancelledEvent,
   E_IDV_VERIFICATION_COMPLETED: VerificationCompleted,
+  E_IDV_DATA_ERASED: DataErased,
   E_OAUTH_LOGIN_SUCCEEDED: LoginSucceeded,
   E_OAUTH_LOGIN_FAILED: LoginFailed,
   E_OAUTH_TOKEN_ISSUED: TokenIssued,
@@ -165,6 +178,7 @@ export const EVENT_EMITTERS = {
   E_IDV_SESSION_ABANDONED: 'docverify',
   E_IDV_SESSION_CANCELLED: 'docverify',
   E_IDV_VERIFICATION_COMPLETED: 'docverify',
+  E_IDV_DATA_ERASED: 'docverify',
   E_OAUTH_LOGIN_SUCCEEDED: 'oauth',
   E_OAUTH_LOGIN_FAILED: 'oauth',
   E_OAUTH_TOKEN_ISSUED: 'oauth',

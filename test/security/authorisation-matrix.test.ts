@@ -64,6 +64,8 @@ const ACCESS: Record<string, Access> = {
   'POST /document_share_session/cancel': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => ({ dvcID: 'no-such-config', sessionId: randomUUID() }) },
   'GET /sessions/community/{communityId}': { rule: 'manager', allowed: '2xx' },
   'GET /sessions/community/{communityId}/{sessionId}': { rule: 'manager', allowed: 404 },
+  // nothing of that id exists, so an allowed caller gets as far as the lookup
+  'POST /erasure/community/{communityId}': { rule: 'manager', allowed: 404, body: () => ({ verificationId: randomUUID() }) },
   'PUT /tenant/{tenantId}/community/{communityId}/webhook': { rule: 'manager', allowed: '2xx', body: () => webhookBody() },
   'PATCH /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
   'DELETE /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx' },

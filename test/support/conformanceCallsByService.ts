@@ -133,6 +133,16 @@ export const DOCVERIFY: Record<string, CallRule> = {
     }),
     lowLevel: 'community',
   },
+  'POST /erasure/community/{communityId}': {
+    valid: async (w) => ({
+      caller: 'service',
+      params: { communityId: communityOf(w).id },
+      body: { sessionId: (await w.session()).sessionId },
+    }),
+    lowLevel: 'community',
+    // the path's last parameter is the community: an unknown one is a 403 of the licence check
+    unknown: false,
+  },
   'POST /connector-callback/{verifierId}': {
     valid: async (w) => {
       const { verifierId, verificationId, reference } = await w.pendingReview();

@@ -4,6 +4,7 @@ export {
   DataKeyGone,
   Keyring,
   localKeyring,
+  reapplyErasures,
   RetireRefused,
   type DataKeyInsert,
   type KeyOwner,

@@ -175,32 +175,34 @@ export class Keyring {
    * in the ledger of erased keys. Returns the ids destroyed.
    */
   async destroy(owner: KeyOwner, trx?: Knex): Promise<string[]> {
-    const db = trx ?? this.db;
-    const gone = (await db('keys.data_keys')
-      .where({ owner_kind: owner.kind, owner_id: owner.id })
-      .delete()
-      .returning('id')) as { id: string }[];
-    const ids = gone.map((row) => row.id);
-    if (ids.length > 0)
-      await db('keys.erased_data_keys')
-        .insert(ids.map((id) => ({ id, owner_kind: owner.kind, owner_id: owner.id })))
-        .onConflict('id')
-        .ignore();
+    return this.destroyAll([owner], trx);
+  }
+
+  /** destroy() of every owner in `owners`, in one statement: what retention sweeps use. */
+  async destroyAll(owners: KeyOwner[], trx?: Knex): Promise<string[]> {
+    if (owners.length === 0) return [];
+    const gone = await (trx ?? this.db).raw(
+      `WITH gone AS (
+         DELETE FROM keys.data_keys d USING unnest(?::text[], ?::text[]) AS o(kind, id)
+         WHERE d.owner_kind = o.kind AND d.owner_id = o.id
+         RETURNING d.id, d.owner_kind, d.owner_id),
+       ledger AS (
+         INSERT INTO keys.erased_data_keys (id, owner_kind, owner_id)
+         SELECT id, owner_kind, owner_id FROM gone ON CONFLICT (id) DO NOTHING)
+       SELECT id FROM gone`,
+      [owners.map((o) => o.kind), owners.map((o) => o.id)],
+    );
+    const ids = (gone.rows as { id: string }[]).map((row) => row.id);
     for (const id of ids) this.cache.delete(id);
-    this.owners.delete(ownerKey(owner));
+    for (const owner of owners) this.owners.delete(ownerKey(owner));
     return ids;
   }
 
-  /**
-   * Destroys again every data key the ledger says was erased: after the keystore was restored from
-   * a backup older than an erasure. Returns how many were back.
-   */
-  async reapplyErasures(): Promise<number> {
-    const back = await this.db.raw(
-      'DELETE FROM keys.data_keys d USING keys.erased_data_keys e WHERE d.id = e.id RETURNING d.id',
-    );
-    for (const row of back.rows as { id: string }[]) this.cache.delete(row.id);
-    return back.rowCount ?? 0;
+  /** reapplyErasures() of this keyring's database; what came back leaves the cache too. */
+  async reapplyErasures(alsoErased: string[] = []): Promise<number> {
+    const back = await reapplyErasures(this.db, alsoErased);
+    for (const id of back) this.cache.delete(id);
+    return back.length;
   }
 
   /** A new KEK of the provider, made current; the one before stays active until retired. */
@@ -305,4 +307,25 @@ export function localKeyring(
 ): Keyring {
   const provider = new LocalKeyProvider(masterKey, keysDir, options.warn);
   return new Keyring(db, provider, { ...options, legacy: createSecretBox(masterKey) });
+}
+
+/**
+ * Destroys again every data key that was erased, after a restore from a backup older than the
+ * erasure: those in the keystore's own ledger, and `alsoErased` (the ids the tombstones of the data
+ * name, for a keystore restored alone), which join the ledger. Run by the migrate command, so every
+ * start after a restore applies it. Returns the ids destroyed again.
+ */
+export async function reapplyErasures(db: Knex, alsoErased: string[] = []): Promise<string[]> {
+  return db.transaction(async (trx) => {
+    if (alsoErased.length > 0)
+      await trx.raw(
+        `INSERT INTO keys.erased_data_keys (id, owner_kind, owner_id)
+           SELECT id, 'tombstone', '' FROM unnest(?::uuid[]) AS id ON CONFLICT (id) DO NOTHING`,
+        [alsoErased],
+      );
+    const back = await trx.raw(
+      'DELETE FROM keys.data_keys d USING keys.erased_data_keys e WHERE d.id = e.id RETURNING d.id',
+    );
+    return (back.rows as { id: string }[]).map((row) => row.id);
+  });
 }

@@ -9,6 +9,7 @@ import * as verifierVersion from '../migrations/006_verifier_version.ts';
 import * as callbackReplays from '../migrations/007_callback_replays.ts';
 import * as sessionOwner from '../migrations/008_session_owner.ts';
 import * as imageUrlHosts from '../migrations/009_image_url_hosts.ts';
+import * as erasures from '../migrations/010_erasures.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
@@ -22,5 +23,6 @@ export const docverifyMigrations: MigrationSet = {
     '007_callback_replays': callbackReplays,
     '008_session_owner': sessionOwner,
     '009_image_url_hosts': imageUrlHosts,
+    '010_erasures': erasures,
   },
 };

@@ -19,6 +19,8 @@ import { connectorCallbackRoutes } from './routes/connectorCallback.ts';
 import { capturePageRoutes } from './routes/capturePage.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { operatorSessionRoutes } from './routes/sessionsOperator.ts';
+import { erasureRoutes } from './routes/erasure.ts';
+import { ErasureStore } from './store/erasures.ts';
 import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
 import { verifierRoutes } from './routes/verifiers.ts';
 import { verifyRoutes } from './routes/verify.ts';
@@ -179,6 +181,12 @@ export async function startDocverifyGateway(
     ...verifyRoutes(verify),
     ...sessionRoutes(session),
     ...operatorSessionRoutes(session),
+    ...erasureRoutes({
+      auth: runtime.auth,
+      tenants: runtime.tenants,
+      erasures: new ErasureStore(db, keys, clock),
+      flush: (events) => void outbox.flush(events),
+    }),
     ...capturePageRoutes(session),
     ...captureApiRoutes(session),
     ...connectorCallbackRoutes({

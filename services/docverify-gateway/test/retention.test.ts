@@ -115,8 +115,14 @@ describe('docverify gateway: data retention', function () {
     expect((await client.request('GET', `/verification/${kept.verificationId}`)).status).to.equal(
       200,
     );
+    const owner = { owner_kind: 'verification', owner_id: kept.verificationId };
+    const { db } = platform.database;
+    expect(await db('keys.data_keys').where(owner), 'its data key').to.have.length(1);
     expect(await store.sweep(new Date(Date.now() + 30_000))).to.equal(0);
     expect(await store.sweep(new Date(Date.now() + 61_000))).to.equal(1);
+    // expiry takes the erasure's path: the data key is destroyed and in the ledger
+    expect(await db('keys.data_keys').where(owner)).to.deep.equal([]);
+    expect(await db('keys.erased_data_keys').where(owner)).to.have.length(1);
     expect((await client.request('GET', `/verification/${kept.verificationId}`)).status).to.equal(
       404,
     );

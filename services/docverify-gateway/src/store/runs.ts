@@ -207,9 +207,12 @@ export class RunStore {
         .first()) as { result_sealed: string; result_mode: string } | undefined;
       await also?.(trx);
       if (!row) return undefined;
-      if (row.result_mode === 'until_retrieved')
+      const result = JSON.parse(await this.keys.open(row.result_sealed, resultContext(id))) as VerifyResult; // prettier-ignore
+      if (row.result_mode === 'until_retrieved') {
         await trx(TABLE).where({ id }).update({ result_sealed: null });
-      return JSON.parse(await this.keys.open(row.result_sealed, resultContext(id))) as VerifyResult;
+        await this.keys.destroy(runKeyOwner(id), trx);
+      }
+      return result;
     });
   }
 
@@ -231,11 +234,19 @@ export class RunStore {
     return rows.map(toRun);
   }
 
-  /** Drops every result past its retention; returns how many. */
-  sweepResults(now = this.clock.now()): Promise<number> {
-    return this.db(TABLE)
-      .where('result_expires_at', '<=', now)
-      .whereNotNull('result_sealed')
-      .update({ result_sealed: null });
+  /** Drops every result past its retention, the run's data key destroyed; returns how many. */
+  async sweepResults(now = this.clock.now()): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      const gone = (await trx(TABLE)
+        .where('result_expires_at', '<=', now)
+        .whereNotNull('result_sealed')
+        .update({ result_sealed: null })
+        .returning('id')) as { id: string }[];
+      await this.keys.destroyAll(
+        gone.map((row) => runKeyOwner(row.id)),
+        trx,
+      );
+      return gone.length;
+    });
   }
 }

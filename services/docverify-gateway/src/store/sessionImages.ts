@@ -79,27 +79,41 @@ export class SessionImageStore {
     return sides;
   }
 
-  /** In the transaction that ends `session`: delete its images, or mark how long they stay. */
+  /**
+   * In the transaction that ends `session`: delete its images and destroy the session's data key
+   * (its request is dropped by the same end), or mark how long they stay.
+   */
   async retainForEnd(trx: Knex.Transaction, session: SessionRecord, now: Date): Promise<void> {
     const { dataRetention } = session.settings;
     const plan = retentionPlan(dataRetention ? { dataRetention } : {}, now);
     const images = trx(TABLE).where({ session_id: session.id });
-    if (!plan.keep) await images.delete();
-    else
+    if (!plan.keep) {
+      await images.delete();
+      await this.keys.destroy(sessionKeyOwner(session.id), trx);
+    } else
       await images.update({
         expires_at: plan.expiresAt,
         until_retrieved: plan.mode === 'until_retrieved',
       });
   }
 
-  /** The session's result was retrieved: images kept only until then go now (in `trx` if given). */
+  /**
+   * The session's result was retrieved: images kept only until then go now, with the session's
+   * data key (in `trx` if given).
+   */
   async retrieved(sessionId: string, trx: Knex = this.db): Promise<void> {
-    await trx(TABLE).where({ session_id: sessionId, until_retrieved: true }).delete();
+    const gone = await trx(TABLE).where({ session_id: sessionId, until_retrieved: true }).delete();
+    if (gone > 0) await this.keys.destroy(sessionKeyOwner(sessionId), trx);
   }
 
-  /** Deletes every image past its retention; returns how many. */
-  sweep(now = this.clock.now()): Promise<number> {
-    return this.db(TABLE).where('expires_at', '<=', now).delete();
+  /** Deletes every image past its retention, with its session's data key; returns how many. */
+  async sweep(now = this.clock.now()): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      const gone = (await trx(TABLE).where('expires_at', '<=', now).delete().returning('session_id')) as { session_id: string }[]; // prettier-ignore
+      const sessions = [...new Set(gone.map((row) => row.session_id))];
+      await this.keys.destroyAll(sessions.map(sessionKeyOwner), trx);
+      return gone.length;
+    });
   }
 
   async count(sessionId: string): Promise<number> {

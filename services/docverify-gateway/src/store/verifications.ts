@@ -133,16 +133,24 @@ export class VerificationStore {
       const access = row ? resultAccess(row.owner_licence_id, caller) : 'none';
       if (!row || access === 'none') return undefined;
       if (access === 'observer') return { communityId: row.community_id };
-      if (row.mode === 'until_retrieved') await trx(TABLE).where({ id }).delete();
-      return {
-        communityId: row.community_id,
-        result: JSON.parse(await this.keys.open(row.result_sealed, id)) as VerifyResult,
-      };
+      const result = JSON.parse(await this.keys.open(row.result_sealed, id)) as VerifyResult;
+      if (row.mode === 'until_retrieved') {
+        await trx(TABLE).where({ id }).delete();
+        await this.keys.destroy(verificationKeyOwner(id), trx);
+      }
+      return { communityId: row.community_id, result };
     });
   }
 
-  /** Purges every result past its expiry; returns how many. */
-  sweep(now = new Date()): Promise<number> {
-    return this.db(TABLE).where('expires_at', '<=', now).delete();
+  /** Purges every result past its expiry, its data key destroyed with it; returns how many. */
+  async sweep(now = new Date()): Promise<number> {
+    return this.db.transaction(async (trx) => {
+      const gone = (await trx(TABLE).where('expires_at', '<=', now).delete().returning('id')) as { id: string }[]; // prettier-ignore
+      await this.keys.destroyAll(
+        gone.map((row) => verificationKeyOwner(row.id)),
+        trx,
+      );
+      return gone.length;
+    });
   }
 }

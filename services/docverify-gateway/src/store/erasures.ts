@@ -1,0 +1,137 @@
+// Erasure of a verification or a session (DESIGN 2.5), in one transaction: its data keys are
+// destroyed (keyring.ts: the row goes, its id joins the ledger), its rows are deleted, a tombstone
+// of ids, counts and digests stays, and E_IDV_DATA_ERASED goes to the outbox. A copy of the sealed
+// values elsewhere (a backup, a WAL archive, a replica) no longer opens: its key is gone. A second
+// erasure of the same subject answers the first's tombstone. Retention expiry destroys keys the
+// same way (the sweeps).
+import { createHash } from 'node:crypto';
+import { eventEnvelope, type EventEnvelope, type Tombstone } from '@idv/contracts';
+import type { Knex } from '@idv/db';
+import type { Keyring, KeyOwner } from '@idv/platform';
+import type { Clock } from '../domain/clock.ts';
+import { runKeyOwner } from './runs.ts';
+import { sessionKeyOwner } from './sessionImages.ts';
+import { addEvents } from './sessions.ts';
+import { verificationKeyOwner } from './verifications.ts';
+
+const TOMBSTONES = 'docverify.erasures';
+
+export type ErasureSubject = { kind: 'verification' | 'session'; id: string };
+
+export interface Erased {
+  tombstone: Tombstone;
+  /** owed by this erasure (none when it had been erased before) */
+  events: EventEnvelope[];
+}
+
+const digest = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
+const sealedOf = (row: Record<string, unknown>, columns: string[]) =>
+  columns.flatMap((c) => (row[c] === null || row[c] === undefined ? [] : [row[c] as string | Buffer])); // prettier-ignore
+
+export class ErasureStore {
+  constructor(
+    private readonly db: Knex,
+    private readonly keys: Keyring,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Erases `subject` of `community`; undefined when the community holds no such verification or
+   * session and never erased one of that id.
+   */
+  async erase(
+    community: { id: string; tenantId: string },
+    subject: ErasureSubject,
+    erasedBy: string,
+  ): Promise<Erased | undefined> {
+    return this.db.transaction(async (trx) => {
+      const where = { community_id: community.id, subject: subject.kind, subject_id: subject.id };
+      const before = (await trx(TOMBSTONES).where(where).first('tombstone')) as { tombstone: Tombstone } | undefined; // prettier-ignore
+      if (before) return { tombstone: before.tombstone, events: [] };
+      const found =
+        subject.kind === 'session'
+          ? await this.session(trx, community.id, subject.id)
+          : await this.verification(trx, community.id, subject.id);
+      if (!found) return undefined;
+      const dataKeys: string[] = [];
+      for (const owner of found.owners) dataKeys.push(...(await this.keys.destroy(owner, trx)));
+      const erasedAt = this.clock.now();
+      const tombstone: Tombstone = {
+        subject: subject.kind,
+        subjectId: subject.id,
+        communityId: community.id,
+        erasedAt: erasedAt.toISOString(),
+        erasedBy,
+        dataKeys: dataKeys.sort(),
+        runs: found.runs,
+        deleted: found.deleted,
+        digests: found.sealed.map(digest).sort(),
+      };
+      await trx(TOMBSTONES).insert({ ...where, tombstone: JSON.stringify(tombstone), erased_at: erasedAt }); // prettier-ignore
+      const scope = { tenantId: community.tenantId, communityId: community.id };
+      const event = eventEnvelope('E_IDV_DATA_ERASED', scope, {
+        subject: subject.kind,
+        subjectId: subject.id,
+        runs: found.runs,
+        dataKeys: dataKeys.length,
+        erasedAt: tombstone.erasedAt,
+      });
+      await addEvents(trx, [event]);
+      return { tombstone, events: [event] };
+    });
+  }
+
+  /** A session, its images and its runs, deleted; what held their keys. */
+  private async session(trx: Knex.Transaction, communityId: string, id: string) {
+    const session = (await trx('docverify.sessions')
+      .where({ id, community_id: communityId })
+      .forUpdate()
+      .first('id', 'request_sealed', 'run_id')) as Record<string, unknown> | undefined;
+    if (!session) return undefined;
+    const images = (await trx('docverify.session_images')
+      .where({ session_id: id })
+      .delete()
+      .returning('image_sealed')) as Record<string, unknown>[];
+    const runs = await this.deleteRuns(trx, (q) => q.where({ session_id: id }).orWhere({ id: session.run_id ?? null })); // prettier-ignore
+    await trx('docverify.sessions').where({ id }).delete();
+    return {
+      owners: [sessionKeyOwner(id), ...runs.ids.map(runKeyOwner)],
+      runs: runs.ids,
+      deleted: { sessions: 1, images: images.length, runs: runs.ids.length },
+      sealed: [
+        ...sealedOf(session, ['request_sealed']),
+        ...images.flatMap((r) => sealedOf(r, ['image_sealed'])),
+        ...runs.sealed,
+      ],
+    };
+  }
+
+  /** A kept /verify result and an async run of that id (one or both), deleted. */
+  private async verification(trx: Knex.Transaction, communityId: string, id: string) {
+    const kept = (await trx('docverify.verifications')
+      .where({ id, community_id: communityId })
+      .delete()
+      .returning('result_sealed')) as Record<string, unknown>[];
+    // a session's run is erased with its session, not alone
+    const runs = await this.deleteRuns(trx, (q) => q.where({ id, community_id: communityId }).whereNull('session_id')); // prettier-ignore
+    if (kept.length === 0 && runs.ids.length === 0) return undefined;
+    const owners: KeyOwner[] = [verificationKeyOwner(id), runKeyOwner(id)];
+    return {
+      owners,
+      runs: runs.ids,
+      deleted: { verifications: kept.length, runs: runs.ids.length },
+      sealed: [...kept.flatMap((r) => sealedOf(r, ['result_sealed'])), ...runs.sealed],
+    };
+  }
+
+  private async deleteRuns(trx: Knex.Transaction, which: (q: Knex.QueryBuilder) => void) {
+    const rows = (await trx('docverify.verification_runs')
+      .where(which)
+      .delete()
+      .returning(['id', 'request_sealed', 'result_sealed'])) as Record<string, unknown>[];
+    return {
+      ids: rows.map((r) => r.id as string).sort(),
+      sealed: rows.flatMap((r) => sealedOf(r, ['request_sealed', 'result_sealed'])),
+    };
+  }
+}
