@@ -126,7 +126,7 @@ export async function oauthBenchmarks(): Promise<Comparison[]> {
   const deps = {
     db,
     masterKey,
-    clients: new ClientStore(db, masterKey),
+    clients: new ClientStore(db, service.runtime.keyring),
     accounts: new AccountStore(db),
   };
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -137,7 +137,7 @@ export async function oauthBenchmarks(): Promise<Comparison[]> {
     keys,
   );
   const credentials = await createOauthClient(
-    { db: database.db, masterKey },
+    { db: database.db, keyring: service.runtime.keyring },
     { community: community.name, redirectUris: [], grantTypes: ['client_credentials'] },
   );
   const client = { id: credentials.client_id, secret: credentials.client_secret };

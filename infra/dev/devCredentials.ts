@@ -3,7 +3,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { generateKeyPair, randomToken, type KeyPair } from '@idv/crypto';
 import type { Knex } from '@idv/db';
-import { LicenceStore, TenantStore, type Community, type Tenant } from '@idv/platform';
+import {
+  LicenceStore,
+  TenantStore,
+  type Community,
+  type Keyring,
+  type Tenant,
+} from '@idv/platform';
 import { createOauthAccount, createOauthClient } from '../../services/oauth/src/admin.ts';
 
 export interface DevCredentials {
@@ -35,7 +41,7 @@ async function stillValid(db: Knex, saved: DevCredentials): Promise<boolean> {
 
 const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 
-async function create(db: Knex, masterKey: Buffer): Promise<DevCredentials> {
+async function create(db: Knex, keyring: Keyring): Promise<DevCredentials> {
   const tenants = new TenantStore(db);
   const suffix = Date.now().toString(36);
   const tenant = await tenants.createTenant(`dev-tenant-${suffix}`);
@@ -43,7 +49,7 @@ async function create(db: Knex, masterKey: Buffer): Promise<DevCredentials> {
   const licences = new LicenceStore(db);
   const system = await licences.create({ level: 'system', communityIds: [] });
   const service = await licences.create({ level: 'service', communityIds: [community.id] });
-  const ctx = { db, masterKey };
+  const ctx = { db, keyring };
   const client = await createOauthClient(ctx, {
     community: community.name,
     redirectUris: [REDIRECT_URI],
@@ -72,13 +78,13 @@ async function create(db: Knex, masterKey: Buffer): Promise<DevCredentials> {
   };
 }
 
-export async function devCredentials(db: Knex, masterKey: Buffer): Promise<DevCredentials> {
+export async function devCredentials(db: Knex, keyring: Keyring): Promise<DevCredentials> {
   if (existsSync(FILE)) {
     const saved = JSON.parse(readFileSync(FILE, 'utf8')) as Partial<DevCredentials>;
     if (saved.oauth && (await stillValid(db, saved as DevCredentials)))
       return saved as DevCredentials;
   }
-  const fresh = await create(db, masterKey);
+  const fresh = await create(db, keyring);
   mkdirSync('.local', { recursive: true });
   writeFileSync(FILE, JSON.stringify(fresh, null, 2) + '\n', { mode: 0o600 });
   return fresh;

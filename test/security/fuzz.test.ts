@@ -29,6 +29,7 @@ import {
   type Operation,
   type SecurityWorld,
 } from './support/world.ts';
+import { platformKeyring } from '../support/platform.ts';
 
 /** Runs per operation and kind: bounded for two shared cores (about 2,000 cases in all). */
 const RUNS = { body: 60, inner: 60, path: 20, headers: 15, form: 40 };
@@ -73,9 +74,8 @@ describe('security: property-based fuzzing of every endpoint', function () {
     const fx = fixtures(world);
     const c = world.platform.community;
     resources = { verifier: await fx.verifier(c), config: await fx.config(c), webhook: await fx.webhook(c) };
-    const masterKey = Buffer.from(world.platform.env.MASTER_KEY!, 'base64');
     client = await createOauthClient(
-      { db: world.platform.database.db, masterKey },
+      { db: world.platform.database.db, keyring: platformKeyring(world.platform) },
       { community: c.name, redirectUris: ['http://127.0.0.1:9/cb'], grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'] },
     );
   }); // prettier-ignore

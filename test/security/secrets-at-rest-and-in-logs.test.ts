@@ -14,6 +14,7 @@ import { deleteQueues } from '../support/amqpCleanup.ts';
 import { configBody, TESTY, verifierBody, verifyRequest, webhookBody } from './support/fixtures.ts';
 import { captureServiceLogs, type LogCapture } from './support/logCapture.ts';
 import { startSecurityWorld, type SecurityWorld } from './support/world.ts';
+import { platformKeyring } from '../support/platform.ts';
 
 const hex = () => randomBytes(6).toString('hex');
 
@@ -99,8 +100,7 @@ describe('security: no secret or personal data in plain text at rest or in the l
     expect(received.map((r) => r.path).sort()).to.deep.equal(['/basic', '/key']);
     expect(received.find((r) => r.path === '/key')?.headers['x-api-key']).to.equal(secrets.apiKeyValue); // prettier-ignore
 
-    const masterKey = Buffer.from(world.platform.env.MASTER_KEY!, 'base64');
-    const client = await createOauthClient({ db: world.platform.database.db, masterKey }, { community: c.name, redirectUris: [], grantTypes: ['client_credentials'] }); // prettier-ignore
+    const client = await createOauthClient({ db: world.platform.database.db, keyring: platformKeyring(world.platform) }, { community: c.name, redirectUris: [], grantTypes: ['client_credentials'] }); // prettier-ignore
     secrets.clientSecret = client.client_secret;
     const token = await fetch(`${world.platform.services.oauth.url}/community/${c.name}/v1/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` }, body: 'grant_type=client_credentials' }); // prettier-ignore
     expect(token.status).to.equal(200);

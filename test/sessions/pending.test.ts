@@ -52,7 +52,7 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     await broker.waitUntilConnected(10_000);
     const keyring = localKeyring(db, masterKey, w.platform.env.MASTER_KEYS_DIR!);
     const images = new SessionImageStore(db, keyring, w.clock);
-    const keys = new ServiceKeyStore(db, masterKey, 'docverify');
+    const keys = new ServiceKeyStore(db, keyring, 'docverify');
     deps = {
       runs: new RunStore(db, keyring, w.clock),
       sessions: new SessionStore(db, images, w.clock),

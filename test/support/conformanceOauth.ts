@@ -12,6 +12,7 @@ import {
 import { credentialHeaders } from './independentClient.ts';
 import { signProofJwt } from './proofJwt.ts';
 import type { VerifyWorld } from './verifyWorld.ts';
+import { platformKeyring } from './platform.ts';
 
 export const REDIRECT = 'https://rp.example.test/callback';
 const IDP_ISSUER = 'https://login.idp.example.test/tenant-1/v2.0';
@@ -61,10 +62,7 @@ export async function oauthParty(
   idp: { jwksUri: string; hint(): Promise<string> },
 ): Promise<OauthParty> {
   const { platform } = verify;
-  const ctx = {
-    db: platform.database.db,
-    masterKey: Buffer.from(platform.env.MASTER_KEY!, 'base64'),
-  };
+  const ctx = { db: platform.database.db, keyring: platformKeyring(platform) };
   const name = platform.community.name;
   const issuer = `${platform.services.oauth.url}/community/${name}`;
   const web = await createOauthClient(ctx, {

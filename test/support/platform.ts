@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { deleteQueues } from './amqpCleanup.ts';
-import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
+import {
+  LicenceStore,
+  localKeyring,
+  platformMigrations,
+  TenantStore,
+  type Community,
+  type Keyring,
+} from '@idv/platform';
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
 import { oauthMigrations } from '../../services/oauth/src/migrations.ts';
 import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
@@ -137,4 +144,10 @@ export async function startPlatform(
       ]);
     },
   };
+}
+
+/** A keyring over the platform's database and keys, as the services and the admin CLI have it. */
+export function platformKeyring(platform: Pick<RunningPlatform, 'database' | 'env'>): Keyring {
+  const masterKey = Buffer.from(platform.env.MASTER_KEY!, 'base64');
+  return localKeyring(platform.database.db, masterKey, platform.env.MASTER_KEYS_DIR!);
 }

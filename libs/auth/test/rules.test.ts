@@ -1,12 +1,15 @@
 // Declared access rules (levels, community, tenant) through a real listening app and database.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { IdvClient } from '@idv/client';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { createHttpApp, startHttpServer, type RunningServer } from '@idv/http';
 import { createLogger, createMetricsRegistry } from '@idv/observability';
 import {
   LicenceStore,
+  localKeyring,
   platformMigrations,
   ReplayGuard,
   ServiceKeyStore,
@@ -51,7 +54,11 @@ describe('auth: declared access rules', function () {
       await licences.create({ level: 'service', communityIds: [impostor!.id] })
     ).licenseKey;
 
-    const serviceKeys = new ServiceKeyStore(t.db, randomBytes(32), 'docverify');
+    const serviceKeys = new ServiceKeyStore(
+      t.db,
+      localKeyring(t.db, randomBytes(32), join(tmpdir(), 'idv-unused-keys')),
+      'docverify',
+    );
     servicePublicKey = (await serviceKeys.currentKey()).key.keyId;
     const auth = createCredentialAuth({
       serviceKeys,

@@ -10,6 +10,7 @@ import {
   dataKeyIdOf,
   DecryptError,
   LocalKeyProvider,
+  localKeyId,
   type KeyProvider,
   type SecretBox,
 } from '@idv/crypto';
@@ -31,8 +32,18 @@ export interface KeyringOptions {
   refreshMs?: number;
   /** data keys kept open in this process */
   cacheSize?: number;
-  /** values sealed under MASTER_KEY before envelopes (mk1:), still opened */
-  legacy?: SecretBox;
+  /**
+   * Values sealed under MASTER_KEY before envelopes (mk1:), still opened, and the KEK id of that
+   * key (localKeyId), which cannot be retired while they may exist.
+   */
+  legacy?: { box: SecretBox; keyId: string };
+  /**
+   * Development only: when the current KEK is not available here at all (another checkout's
+   * generated key), the provider's initial key becomes current instead of every seal failing;
+   * what was sealed before no longer opens, as before envelopes.
+   */
+  adoptInitialKey?: boolean;
+  warn?: (line: string) => void;
 }
 
 /** The data key was erased, or never existed: what it sealed cannot be opened. */
@@ -98,8 +109,25 @@ export class Keyring {
   private async wrappingKeyId(): Promise<string> {
     const current = await this.currentKeyId();
     if (current === this.usable || (await this.provider.hasKey(current))) return (this.usable = current); // prettier-ignore
-    if (!this.usable) throw new Error(`the current key-encryption key ${current} is not available here`); // prettier-ignore
-    return this.usable;
+    if (this.usable) return this.usable;
+    if (this.options.adoptInitialKey) return (this.usable = await this.adoptInitialKey(current));
+    throw new Error(`the current key-encryption key ${current} is not available here: is this MASTER_KEY (or MASTER_KEYS_DIR) the one that made it?`); // prettier-ignore
+  }
+
+  /** adoptInitialKey: the provider's initial key made current, once for racing processes. */
+  private async adoptInitialKey(unavailable: string): Promise<string> {
+    const initial = this.provider.initialKeyId();
+    await this.db.transaction(async (trx) => {
+      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('keys.master_keys'))");
+      await trx('keys.master_keys').where({ state: 'current' }).whereNot({ key_id: initial }).update({ state: 'active' }); // prettier-ignore
+      await trx('keys.master_keys')
+        .insert({ key_id: initial, provider: this.provider.kind, state: 'current' })
+        .onConflict('key_id')
+        .merge({ state: 'current' });
+    });
+    this.current = { id: initial, readAt: Date.now() };
+    this.options.warn?.(`the current key-encryption key ${unavailable} is not available to this development master key: ${initial} is current now, and what was sealed before no longer opens`); // prettier-ignore
+    return initial;
   }
 
   /** A new data key for `owner`, stored wrapped under the current KEK (in `trx` when given). */
@@ -144,6 +172,11 @@ export class Keyring {
     return key;
   }
 
+  /** `plaintext` sealed under the data key of `owner` (made when it has none: keyFor). */
+  async sealFor(owner: KeyOwner, plaintext: string, context: string, trx?: Knex): Promise<string> {
+    return (await this.keyFor(owner, trx)).seal(plaintext, context);
+  }
+
   /** The data key `id`, from the cache or unwrapped from the keystore. */
   async dataKey(id: string, trx?: Knex): Promise<DataKey> {
     const cached = this.cache.get(id);
@@ -159,14 +192,14 @@ export class Keyring {
   async open(sealed: string, context = ''): Promise<string> {
     const id = dataKeyIdOf(sealed);
     if (id) return (await this.dataKey(id)).open(sealed, context);
-    if (this.options.legacy) return this.options.legacy.open(sealed, context);
+    if (this.options.legacy) return this.options.legacy.box.open(sealed, context);
     throw new DecryptError('not a sealed value');
   }
 
   async openBytes(sealed: Buffer, context = ''): Promise<Buffer> {
     const id = dataKeyIdOf(sealed);
     if (id) return (await this.dataKey(id)).openBytes(sealed, context);
-    if (this.options.legacy) return this.options.legacy.openBytes(sealed, context);
+    if (this.options.legacy) return this.options.legacy.box.openBytes(sealed, context);
     throw new DecryptError('not sealed bytes');
   }
 
@@ -277,7 +310,7 @@ export class Keyring {
       const row = await trx('keys.master_keys').where({ key_id: keyId }).forUpdate().first('state'); // prettier-ignore
       if (!row) throw new RetireRefused(`no key-encryption key ${keyId}`);
       if (row.state === 'current') throw new RetireRefused(`${keyId} is the current key: rotate first`); // prettier-ignore
-      if (keyId === this.provider.initialKeyId() && this.options.legacy)
+      if (keyId === this.options.legacy?.keyId)
         throw new RetireRefused(`${keyId} is MASTER_KEY, which still opens the values sealed before envelopes (mk1:)`); // prettier-ignore
       const used = await trx('keys.data_keys').where({ kek_id: keyId }).count({ n: '*' }).first();
       const values = Number(used?.n ?? 0);
@@ -303,10 +336,11 @@ export function localKeyring(
   db: Knex,
   masterKey: Buffer,
   keysDir: string,
-  options: Omit<KeyringOptions, 'legacy'> & { warn?: (line: string) => void } = {},
+  options: Omit<KeyringOptions, 'legacy'> = {},
 ): Keyring {
   const provider = new LocalKeyProvider(masterKey, keysDir, options.warn);
-  return new Keyring(db, provider, { ...options, legacy: createSecretBox(masterKey) });
+  const legacy = { box: createSecretBox(masterKey), keyId: localKeyId(masterKey) };
+  return new Keyring(db, provider, { ...options, legacy });
 }
 
 /**

@@ -2,14 +2,9 @@
 // re-read periodically so every replica follows a reset made by another. The key a reset replaces
 // stays accepted for a grace period: callers cache public keys (for hours) and keep using them;
 // an operator may end that grace at once (a leaked key).
-import {
-  createSecretBox,
-  generateKeyPair,
-  KeyAgreement,
-  publicKeyPoint,
-  type SecretBox,
-} from '@idv/crypto';
+import { generateKeyPair, KeyAgreement, publicKeyPoint } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import type { Keyring } from './keyring.ts';
 import {
   dropRetired,
   insertCurrentIfAbsent,
@@ -90,8 +85,9 @@ interface LoadedKeys extends ServiceKeySet {
   loadedAt: number;
 }
 
+type OpenedRetired = { key: ServiceKey; acceptedUntil: Date };
+
 export class ServiceKeyStore {
-  private readonly box: SecretBox;
   private readonly refreshMs: number;
   private readonly graceSeconds: number;
   private loaded: LoadedKeys | undefined;
@@ -101,11 +97,11 @@ export class ServiceKeyStore {
 
   constructor(
     private readonly db: Knex,
-    masterKey: Buffer,
+    /** each private key is sealed under a data key of its own */
+    private readonly keyring: Keyring,
     readonly service: ServiceName,
     private readonly options: ServiceKeyStoreOptions = {},
   ) {
-    this.box = createSecretBox(masterKey);
     this.refreshMs = options.refreshMs ?? 5000;
     this.graceSeconds = options.graceSeconds ?? 0;
   }
@@ -139,8 +135,9 @@ export class ServiceKeyStore {
       if (retired.some((row) => row.accepted_until.getTime() <= Date.now())) {
         await pruneRetired(this.db, this.service, MAX_PREVIOUS_SERVICE_KEYS);
       }
+      const previous = await this.openRetired(retired, current);
       if (generation !== this.generation && this.loaded) return this.loaded;
-      return this.adopt(current, retired);
+      return this.adopt(current, previous);
     } catch (err) {
       // the database is down: keep serving the keys we have rather than failing every request
       if (this.loaded && !(err instanceof ServiceKeyUnreadable)) return this.loaded;
@@ -158,7 +155,7 @@ export class ServiceKeyStore {
    * accepted for the grace; with a grace of 0 no previous key stays accepted at all.
    */
   async reset(keyId: string): Promise<ServiceKey | undefined> {
-    const fresh = this.newRow();
+    const fresh = await this.newRow();
     const retired = await this.db.transaction(async (trx) => {
       const row = await lockCurrent(trx, this.service);
       if (!row || !samePublicKey(row.public_key, keyId)) return undefined;
@@ -170,7 +167,8 @@ export class ServiceKeyStore {
     });
     if (!retired) return undefined;
     this.generation += 1;
-    return this.adopt(this.open(fresh), retired).current.key;
+    const current = await this.open(fresh);
+    return this.adopt(current, await this.openRetired(retired, current)).current.key;
   }
 
   /**
@@ -187,10 +185,9 @@ export class ServiceKeyStore {
       return retired;
     });
     this.generation += 1;
-    const { current } = this.adopt(
-      await this.readOrCreate(),
-      await readRetired(this.db, this.service),
-    );
+    const key = await this.readOrCreate();
+    const retired = await readRetired(this.db, this.service);
+    const { current } = this.adopt(key, await this.openRetired(retired, key));
     const now = Date.now();
     return {
       service: this.service,
@@ -208,16 +205,17 @@ export class ServiceKeyStore {
     return `service-key:${this.service}`;
   }
 
-  private newRow(): SealedKeyRow {
+  private async newRow(): Promise<SealedKeyRow> {
     const pair = generateKeyPair();
-    const sealed = this.box.seal(pair.privateKey, this.context());
+    const owner = { kind: 'service-key', id: pair.publicKey };
+    const sealed = (await this.keyring.newDataKey(owner)).seal(pair.privateKey, this.context());
     return { service: this.service, public_key: pair.publicKey, private_key_sealed: sealed };
   }
 
-  private open(row: SealedKeyRow): ServiceKey {
+  private async open(row: SealedKeyRow): Promise<ServiceKey> {
     let keySecret: string;
     try {
-      keySecret = this.box.open(row.private_key_sealed, this.context());
+      keySecret = await this.keyring.open(row.private_key_sealed, this.context());
     } catch {
       throw new ServiceKeyUnreadable(
         `the ${this.service} service key cannot be opened with this MASTER_KEY (was it changed?)`,
@@ -229,11 +227,11 @@ export class ServiceKeyStore {
   private async readOrCreate(): Promise<ServiceKey> {
     const existing = await readCurrent(this.db, this.service);
     if (!existing) {
-      await insertCurrentIfAbsent(this.db, this.newRow());
+      await insertCurrentIfAbsent(this.db, await this.newRow());
       return this.readOrCreate();
     }
     try {
-      return this.open(existing);
+      return await this.open(existing);
     } catch (err) {
       if (!(err instanceof ServiceKeyUnreadable) || !this.options.replaceUnreadable) throw err;
       return this.replaceUnreadable();
@@ -250,9 +248,9 @@ export class ServiceKeyStore {
       const row = await lockCurrent(trx, this.service);
       if (!row) return undefined;
       try {
-        return this.open(row);
+        return await this.open(row);
       } catch {
-        const fresh = this.newRow();
+        const fresh = await this.newRow();
         await replaceCurrent(trx, fresh);
         await dropRetired(trx, this.service);
         this.options.warn?.(
@@ -265,35 +263,41 @@ export class ServiceKeyStore {
   }
 
   /** Installs the keys read, keeping each known key's agreement (and its derived-key cache). */
-  private adopt(current: ServiceKey, retired: RetiredKeyRow[]): LoadedKeys {
+  private adopt(current: ServiceKey, retired: OpenedRetired[]): LoadedKeys {
     const known = new Map<string, KeyAgreement>();
     if (this.loaded) {
       for (const k of [this.loaded.current, ...this.loaded.previous])
         known.set(k.key.keyId, k.agreement);
     }
     const accept = (key: ServiceKey) => known.get(key.keyId) ?? new KeyAgreement(key.keySecret);
-    const now = Date.now();
-    const previous: PreviousServiceKey[] = [];
-    for (const row of retired) {
-      if (row.accepted_until.getTime() <= now || row.public_key === current.keyId) continue;
-      const key = this.openRetired(row);
-      if (key) previous.push({ key, agreement: accept(key), acceptedUntil: row.accepted_until });
-    }
+    const previous: PreviousServiceKey[] = retired.map(({ key, acceptedUntil }) => ({
+      key,
+      agreement: accept(key),
+      acceptedUntil,
+    }));
     this.loaded = {
       current: { key: current, agreement: accept(current) },
       previous,
-      loadedAt: now,
+      loadedAt: Date.now(),
     };
     return this.loaded;
   }
 
-  /** A retired key that no longer opens (master key changed) is simply no longer accepted. */
-  private openRetired(row: RetiredKeyRow): ServiceKey | undefined {
-    try {
-      return this.open(row);
-    } catch {
-      return undefined;
-    }
+  /**
+   * The retired keys still accepted, opened; one that no longer opens (master key changed) is
+   * simply no longer accepted.
+   */
+  private async openRetired(rows: RetiredKeyRow[], current: ServiceKey): Promise<OpenedRetired[]> {
+    const now = Date.now();
+    const opened = await Promise.all(
+      rows
+        .filter((row) => row.accepted_until.getTime() > now && row.public_key !== current.keyId)
+        .map(async (row) => {
+          const key = await this.open(row).catch(() => undefined);
+          return key && { key, acceptedUntil: row.accepted_until };
+        }),
+    );
+    return opened.filter((entry): entry is OpenedRetired => entry !== undefined);
   }
 }
 

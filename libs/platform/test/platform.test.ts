@@ -1,6 +1,8 @@
 // Platform data against a real PostgreSQL database made for this suite.
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { RECORD_FIRST_USES } from '../src/replayGuard.ts';
 import {
@@ -8,6 +10,7 @@ import {
   NotFoundInPlatform,
   DuplicateInPlatform,
   InvalidInPlatform,
+  localKeyring,
   platformMigrations,
   ReplayGuard,
   ServiceKeyStore,
@@ -19,6 +22,9 @@ describe('platform data', () => {
   let t: TestDatabase;
   let tenants: TenantStore;
   const masterKey = randomBytes(32);
+  /** a keyring of `key` over the test database; `development`: it adopts its own key */
+  const ring = (key: Buffer, development = false) =>
+    localKeyring(t.db, key, join(tmpdir(), 'idv-unused-keys'), { adoptInitialKey: development });
 
   before(async () => {
     t = await createTestDatabase([platformMigrations]);
@@ -112,16 +118,16 @@ describe('platform data', () => {
 
   describe('service keys', () => {
     it('makes one key per service even when replicas race, sealed at rest', async () => {
-      const replicas = [1, 2, 3].map(() => new ServiceKeyStore(t.db, masterKey, 'docverify'));
+      const replicas = [1, 2, 3].map(() => new ServiceKeyStore(t.db, ring(masterKey), 'docverify'));
       const keys = await Promise.all(replicas.map((r) => r.currentKey()));
       expect(new Set(keys.map((k) => k.key.keyId)).size).to.equal(1);
       const row = await t.db('platform.service_keys').where({ service: 'docverify' }).first();
-      expect(row.private_key_sealed).to.match(/^mk1:/);
+      expect(row.private_key_sealed).to.match(/^dk1\./);
       expect(row.private_key_sealed).not.to.contain(keys[0]!.key.keySecret);
     });
     it('resets only the current key and other replicas follow after the refresh', async () => {
-      const a = new ServiceKeyStore(t.db, masterKey, 'webhooks', { refreshMs: 0 });
-      const b = new ServiceKeyStore(t.db, masterKey, 'webhooks', { refreshMs: 0 });
+      const a = new ServiceKeyStore(t.db, ring(masterKey), 'webhooks', { refreshMs: 0 });
+      const b = new ServiceKeyStore(t.db, ring(masterKey), 'webhooks', { refreshMs: 0 });
       const before = (await a.currentKey()).key;
       expect(await a.reset('AAAA')).to.equal(undefined);
       const created = await a.reset(before.keyId.replace(/\+/g, '-').replace(/\//g, '_'));
@@ -129,18 +135,21 @@ describe('platform data', () => {
       expect((await b.currentKey()).key.keyId).to.equal(created?.keyId);
     });
     it('refuses to open keys sealed under another master key with a clear error', async () => {
-      await new ServiceKeyStore(t.db, masterKey, 'oauth').currentKey();
-      await new ServiceKeyStore(t.db, randomBytes(32), 'oauth').currentKey().then(
+      await new ServiceKeyStore(t.db, ring(masterKey), 'oauth').currentKey();
+      await new ServiceKeyStore(t.db, ring(randomBytes(32)), 'oauth').currentKey().then(
         () => expect.fail('opened'),
         (err: unknown) => expect(err).to.be.instanceOf(ServiceKeyUnreadable),
       );
     });
     it('replaces such a key once in development, even when replicas race', async () => {
-      const old = (await new ServiceKeyStore(t.db, masterKey, 'oauth').currentKey()).key.keyId;
+      const old = (await new ServiceKeyStore(t.db, ring(masterKey), 'oauth').currentKey()).key
+        .keyId;
       const devKey = randomBytes(32);
       const warnings: string[] = [];
       const options = { replaceUnreadable: true, warn: (line: string) => warnings.push(line) };
-      const replicas = [1, 2, 3].map(() => new ServiceKeyStore(t.db, devKey, 'oauth', options));
+      const replicas = [1, 2, 3].map(
+        () => new ServiceKeyStore(t.db, ring(devKey, true), 'oauth', options),
+      );
       const keys = await Promise.all(replicas.map((r) => r.currentKey()));
       expect(new Set(keys.map((k) => k.key.keyId)).size).to.equal(1);
       expect(keys[0]!.key.keyId).not.to.equal(old);

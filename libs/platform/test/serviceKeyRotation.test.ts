@@ -2,9 +2,12 @@
 // key accepted for the grace on every replica, bounded, and purges it once the grace is over.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { deriveSharedKey, generateKeyPair } from '@idv/crypto';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import {
+  localKeyring,
   MAX_PREVIOUS_SERVICE_KEYS,
   platformMigrations,
   ServiceKeyStore,
@@ -12,6 +15,8 @@ import {
 } from '../src/index.ts';
 
 const HOUR = 3600;
+/** no rotation here: the keyring never writes to it */
+const KEYS_DIR = join(tmpdir(), 'idv-unused-keys');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('service key rotation', function () {
@@ -19,7 +24,10 @@ describe('service key rotation', function () {
   let t: TestDatabase;
   const masterKey = randomBytes(32);
   const store = (options: ServiceKeyStoreOptions = {}) =>
-    new ServiceKeyStore(t.db, masterKey, 'docverify', { refreshMs: 0, ...options });
+    new ServiceKeyStore(t.db, localKeyring(t.db, masterKey, KEYS_DIR), 'docverify', {
+      refreshMs: 0,
+      ...options,
+    });
   const retiredRows = async () =>
     (await t.db('platform.retired_service_keys').where({ service: 'docverify' })).length;
 

@@ -153,15 +153,16 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     throw err;
   }
 
-  const serviceKeys = new ServiceKeyStore(db, core.masterKey, options.service, {
+  const keyring = localKeyring(db, core.masterKey, config.MASTER_KEYS_DIR, {
+    adoptInitialKey: core.developmentMasterKey,
+    warn: (line) => logger.warn(line),
+  });
+  const serviceKeys = new ServiceKeyStore(db, keyring, options.service, {
     graceSeconds: config.SERVICE_KEY_GRACE_SECONDS,
     replaceUnreadable: core.developmentMasterKey,
     warn: (line) => logger.warn(line),
   });
   await serviceKeys.currentKey();
-  const keyring = localKeyring(db, core.masterKey, config.MASTER_KEYS_DIR, {
-    warn: (line) => logger.warn(line),
-  });
   const licences = new LicenceStore(db);
   const replay = new ReplayGuard(db);
   replay.startSweeping(60_000, (err) => logger.warn({ err }, 'replay log sweep failed'));

@@ -56,7 +56,13 @@ export interface CommandContext {
 }
 
 const keyringOf = ({ db, master, keysDir }: CommandContext) =>
-  localKeyring(db, master.key, keysDir, { warn: (line) => console.error(line) });
+  localKeyring(db, master.key, keysDir, {
+    adoptInitialKey: master.development,
+    warn: (line) => console.error(line),
+  });
+
+/** What the oauth operator actions need: the database and the keyring secrets are sealed under. */
+const oauthContext = (ctx: CommandContext) => ({ db: ctx.db, keyring: keyringOf(ctx) });
 
 /** Progress of a re-wrap on stderr (stdout keeps the one JSON answer). */
 const rewrapProgress = (done: number) => console.error(JSON.stringify({ rewrapped: done }));
@@ -96,12 +102,13 @@ function optional(options: Options, name: string): string | undefined {
   return options[name]?.[0];
 }
 
-function serviceKeyStore({ db, master }: CommandContext, options: Options): ServiceKeyStore {
+function serviceKeyStore(ctx: CommandContext, options: Options): ServiceKeyStore {
+  const { db, master } = ctx;
   const service = one(options, 'service');
   if (!(SERVICE_NAMES as readonly string[]).includes(service)) {
     throw new UsageError(`--service must be one of ${SERVICE_NAMES.join(', ')}`);
   }
-  return new ServiceKeyStore(db, master.key, service as ServiceName, {
+  return new ServiceKeyStore(db, keyringOf(ctx), service as ServiceName, {
     replaceUnreadable: master.development,
     warn: (line) => console.error(line),
   });
@@ -263,47 +270,41 @@ export const commands: Record<string, Command> = {
 
   'keypair create': async () => generateKeyPair(),
 
-  'oauth-client create': async ({ db, master }, options) =>
+  'oauth-client create': async (ctx, options) =>
     oauthAdmin(() =>
-      createOauthClient(
-        { db, masterKey: master.key },
-        {
-          community: one(options, 'community'),
-          redirectUris: options['redirect-uri'] ?? [],
-          grantTypes: options['grant-type'] ?? [],
-        },
-      ),
+      createOauthClient(oauthContext(ctx), {
+        community: one(options, 'community'),
+        redirectUris: options['redirect-uri'] ?? [],
+        grantTypes: options['grant-type'] ?? [],
+      }),
     ),
 
-  'oauth-account create': async ({ db, master }, options) =>
+  'oauth-account create': async (ctx, options) =>
     oauthAdmin(async () =>
-      createOauthAccount(
-        { db, masterKey: master.key },
-        {
-          community: one(options, 'community'),
-          username: one(options, 'username'),
-          password: await secretOf(options, 'password'),
-          ...(optional(options, 'name') ? { displayName: optional(options, 'name')! } : {}),
-        },
-      ),
+      createOauthAccount(oauthContext(ctx), {
+        community: one(options, 'community'),
+        username: one(options, 'username'),
+        password: await secretOf(options, 'password'),
+        ...(optional(options, 'name') ? { displayName: optional(options, 'name')! } : {}),
+      }),
     ),
 
-  'oauth-key rotate': async ({ db, master }, options) =>
-    oauthAdmin(() => rotateSigningKey({ db, masterKey: master.key }, one(options, 'community'))),
+  'oauth-key rotate': async (ctx, options) =>
+    oauthAdmin(() => rotateSigningKey(oauthContext(ctx), one(options, 'community'))),
 
-  'oauth-idp set': async ({ db, master }, options) =>
+  'oauth-idp set': async (ctx, options) =>
     oauthAdmin(() =>
-      setExternalIdp({ db, masterKey: master.key }, one(options, 'community'), {
+      setExternalIdp(oauthContext(ctx), one(options, 'community'), {
         issuer: one(options, 'issuer'),
         audience: one(options, 'audience'),
         jwksUri: one(options, 'jwks-uri'),
       }),
     ),
 
-  'oauth-proof-key trust': async ({ db, master }, options) =>
+  'oauth-proof-key trust': async (ctx, options) =>
     oauthAdmin(() =>
       trustProofKey(
-        { db, masterKey: master.key },
+        oauthContext(ctx),
         one(options, 'community'),
         one(options, 'kid'),
         one(options, 'public-key'),

@@ -1,8 +1,8 @@
 // Admin CLI: `npm run -s admin -- <noun> <verb> [--option value]...`, JSON on stdout.
 import { ConfigError, loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
-import { createDatabase, ensureDatabaseExists, migrate } from '@idv/db';
+import { createDatabase, ensureDatabaseExists } from '@idv/db';
 import { DuplicateInPlatform, InvalidInPlatform, NotFoundInPlatform } from '@idv/platform';
-import { allMigrations } from './allMigrations.ts';
+import { migrateAll } from './migrateAll.ts';
 import { commands, UsageError, type Options } from './commands.ts';
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   await ensureDatabaseExists(config.DATABASE_URL);
   const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-admin' });
   try {
-    await migrate(db, allMigrations);
+    await migrateAll(db);
     const result = await command({ db, master, keysDir: config.MASTER_KEYS_DIR }, options);
     console.log(JSON.stringify(result));
   } finally {

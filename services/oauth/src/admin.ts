@@ -1,6 +1,6 @@
 // Operator actions behind the admin CLI's oauth-* commands; each names the community.
 import type { Knex } from '@idv/db';
-import { NotFoundInPlatform, TenantStore, type Community } from '@idv/platform';
+import { NotFoundInPlatform, TenantStore, type Community, type Keyring } from '@idv/platform';
 import { LONGEST_SIGNED_TTL } from './providerConfig.ts';
 import { AccountStore } from './store/accountStore.ts';
 import { CLIENT_GRANT_TYPES, ClientStore, type ClientGrantType } from './store/clientStore.ts';
@@ -13,7 +13,8 @@ export class OauthAdminError extends Error {
 
 export interface OauthAdminContext {
   db: Knex;
-  masterKey: Buffer;
+  /** the keyring client secrets and signing keys are sealed under */
+  keyring: Keyring;
 }
 
 async function community(db: Knex, name: string): Promise<Community> {
@@ -47,7 +48,7 @@ export async function createOauthClient(
   }
   const redirectUris = input.redirectUris.map((uri) => httpUrl(uri, '--redirect-uri'));
   const { id } = await community(ctx.db, input.community);
-  return new ClientStore(ctx.db, ctx.masterKey).create({
+  return new ClientStore(ctx.db, ctx.keyring).create({
     communityId: id,
     redirectUris,
     grantTypes: [...new Set(grantTypes)] as ClientGrantType[],
@@ -66,7 +67,7 @@ export async function createOauthAccount(
 
 export async function rotateSigningKey(ctx: OauthAdminContext, communityName: string) {
   const { id } = await community(ctx.db, communityName);
-  return new SigningKeyStore(ctx.db, ctx.masterKey).rotate(id, LONGEST_SIGNED_TTL);
+  return new SigningKeyStore(ctx.db, ctx.keyring).rotate(id, LONGEST_SIGNED_TTL);
 }
 
 export async function setExternalIdp(

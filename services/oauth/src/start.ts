@@ -109,9 +109,9 @@ export async function startOauth(
     db,
     masterKey,
     tenants: runtime.tenants,
-    clients: new ClientStore(db, masterKey),
+    clients: new ClientStore(db, runtime.keyring),
     accounts,
-    keys: new SigningKeyStore(db, masterKey),
+    keys: new SigningKeyStore(db, runtime.keyring),
     keyRefreshMs: settings.OAUTH_KEY_REFRESH_MS,
     durableIssuance: settings.OAUTH_DURABLE_ISSUANCE,
     onProvider: ({ provider, community }) => {

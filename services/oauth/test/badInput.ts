@@ -58,7 +58,7 @@ export const basic = (id: string, secret: string) =>
 /** A service with a client_credentials client and a web client of the main community. */
 export async function startBadInputWorld() {
   const oauth = await startOauthUnderTest();
-  const ctx = { db: oauth.database.db, masterKey: oauth.masterKey };
+  const ctx = { db: oauth.database.db, keyring: oauth.keyring };
   const machine = await createOauthClient(ctx, {
     community: oauth.community.name,
     redirectUris: [],

@@ -19,7 +19,7 @@ describe('oauth login and consent in a browser', function () {
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     oauth = await startOauthUnderTest();
-    const ctx = { db: oauth.database.db, masterKey: oauth.masterKey };
+    const ctx = { db: oauth.database.db, keyring: oauth.keyring };
     const web = await createOauthClient(ctx, {
       community: oauth.community.name,
       redirectUris: [REDIRECT],

@@ -36,7 +36,7 @@ describe('oauth discovery document', () => {
   before(async () => {
     oauth = await startOauthUnderTest();
     web = await createOauthClient(
-      { db: oauth.database.db, masterKey: oauth.masterKey },
+      { db: oauth.database.db, keyring: oauth.keyring },
       {
         community: oauth.community.name,
         redirectUris: [REDIRECT],

@@ -27,7 +27,7 @@ describe('EAM context from an external identity provider', () => {
       res.setHeader('content-type', 'application/json').end(JSON.stringify(jwks)),
     );
     await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
-    const ctx = { db: oauth.database.db, masterKey: oauth.masterKey };
+    const ctx = { db: oauth.database.db, keyring: oauth.keyring };
     await setExternalIdp(ctx, oauth.community.name, {
       issuer: 'https://login.idp.example.test/tenant-1/v2.0',
       audience: 'eam-app',

@@ -61,7 +61,7 @@ describe('oauth signing key rotation', () => {
   before(async () => {
     oauth = await startOauthUnderTest({ OAUTH_KEY_REFRESH_MS: String(REFRESH_MS) });
     web = await createOauthClient(
-      { db: oauth.database.db, masterKey: oauth.masterKey },
+      { db: oauth.database.db, keyring: oauth.keyring },
       { community: oauth.community.name, redirectUris: [REDIRECT], grantTypes: [] },
     );
     serviceKeySecret = (await oauth.service.runtime.serviceKeys.currentKey()).key.keySecret;
@@ -76,7 +76,7 @@ describe('oauth signing key rotation', () => {
     expect(decodeProtectedHeader(oldToken).kid).to.equal(first);
 
     const { current } = await rotateSigningKey(
-      { db: oauth.database.db, masterKey: oauth.masterKey },
+      { db: oauth.database.db, keyring: oauth.keyring },
       oauth.community.name,
     );
     expect(current, 'the key promoted is the one published before').to.equal(next);

@@ -44,7 +44,7 @@ describe('oauth service', () => {
 
   before(async () => {
     oauth = await startOauthUnderTest();
-    const ctx = { db: oauth.database.db, masterKey: oauth.masterKey };
+    const ctx = { db: oauth.database.db, keyring: oauth.keyring };
     web = await createOauthClient(ctx, {
       community: oauth.community.name,
       redirectUris: [REDIRECT],
@@ -97,7 +97,7 @@ describe('oauth service', () => {
     const config = await configFor(oauth.issuer(oauth.community), machine);
     const tokens = await client.clientCredentialsGrant(config);
     const elsewhere = await createOauthClient(
-      { db: oauth.database.db, masterKey: oauth.masterKey },
+      { db: oauth.database.db, keyring: oauth.keyring },
       { community: oauth.other.name, redirectUris: [], grantTypes: ['client_credentials'] },
     );
     const otherConfig = await configFor(oauth.issuer(oauth.other), elsewhere);

@@ -57,7 +57,7 @@ describe('oauth spends a proof once across the authorize POST and the login page
   before(async function () {
     this.timeout(60_000);
     oauth = await startOauthUnderTest();
-    const ctx = { db: oauth.database.db, masterKey: oauth.masterKey };
+    const ctx = { db: oauth.database.db, keyring: oauth.keyring };
     clientId = (
       await createOauthClient(ctx, {
         community: oauth.community.name,

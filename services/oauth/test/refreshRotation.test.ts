@@ -70,7 +70,7 @@ describe('oauth refresh token rotation and reuse detection', () => {
   before(async () => {
     oauth = await startOauthUnderTest();
     web = await createOauthClient(
-      { db: oauth.database.db, masterKey: oauth.masterKey },
+      { db: oauth.database.db, keyring: oauth.keyring },
       {
         community: oauth.community.name,
         redirectUris: [REDIRECT],

@@ -1,7 +1,15 @@
 // Test helpers: an oauth service on a fresh database, seeded communities, proof JWT signing.
 import { createECDH, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
-import { platformMigrations, TenantStore, type Community } from '@idv/platform';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  localKeyring,
+  platformMigrations,
+  TenantStore,
+  type Community,
+  type Keyring,
+} from '@idv/platform';
 import type { StartedService } from '@idv/service-runtime';
 import { oauthMigrations } from '../src/migrations.ts';
 import { startOauth } from '../src/start.ts';
@@ -12,6 +20,8 @@ export interface OauthUnderTest {
   service: StartedService;
   url: string;
   masterKey: Buffer;
+  /** the service's keyring, as the admin CLI would build it */
+  keyring: Keyring;
   community: Community;
   other: Community;
   /** an account of `community`: the sub a valid proof names */
@@ -51,6 +61,7 @@ export async function startOauthUnderTest(
     service,
     url,
     masterKey,
+    keyring: localKeyring(database.db, masterKey, join(tmpdir(), 'idv-oauth-keys-unused')),
     community,
     other,
     accountId: account.accountId,

@@ -43,7 +43,7 @@ describe('oauth refuses a proof for an account the community does not have', () 
   before(async function () {
     this.timeout(60_000);
     oauth = await startOauthUnderTest();
-    const ctx = { db: oauth.database.db, masterKey: oauth.masterKey };
+    const ctx = { db: oauth.database.db, keyring: oauth.keyring };
     web = await createOauthClient(ctx, {
       community: oauth.community.name,
       redirectUris: [REDIRECT],

@@ -4,7 +4,6 @@
 import { ALL_EVENTS } from '@idv/broker';
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
-import { createSecretBox } from '@idv/crypto';
 import axios from 'axios';
 import { WebhookDispatcherConfig } from './config.ts';
 import { Attempts } from './delivery/attempt.ts';
@@ -58,7 +57,7 @@ export async function startWebhookDispatcher(
   });
   metrics.countBreakers(() => breakers.counts());
   const webhooks = new WebhookCache(
-    new WebhookReader(db, createSecretBox(runtime.masterKey)),
+    new WebhookReader(db, runtime.keyring),
     settings.WEBHOOK_CACHE_TTL_MS,
   );
 

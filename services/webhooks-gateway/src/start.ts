@@ -2,7 +2,6 @@
 // its routes, serve.
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
-import { createSecretBox } from '@idv/crypto';
 import { intakeRefusedPlatformEvents, WebhooksGatewayConfig } from './config.ts';
 import { deliveryRoutes } from './routes/deliveries.ts';
 import { eventIntakeRoutes } from './routes/eventIntake.ts';
@@ -21,11 +20,7 @@ export async function startWebhooksGateway(
   const { db, auth, tenants, broker } = runtime;
 
   // stores
-  const webhooks = new WebhookStore(
-    db,
-    createSecretBox(runtime.masterKey),
-    settings.WEBHOOK_SECRET_GRACE_SECONDS,
-  );
+  const webhooks = new WebhookStore(db, runtime.keyring, settings.WEBHOOK_SECRET_GRACE_SECONDS);
   const deliveries = new DeliveryLog(db);
 
   // routes

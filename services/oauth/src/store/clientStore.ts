@@ -1,7 +1,7 @@
 // OAuth clients per community: created by operators, read by oidc-provider through an adapter.
 import { randomBytes } from 'node:crypto';
-import { createSecretBox, type SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import type { Keyring, KeyOwner } from '@idv/platform';
 import type { Adapter, AdapterPayload, ResponseType } from 'oidc-provider';
 import { holdsNul } from './storableText.ts';
 
@@ -33,31 +33,34 @@ const secretContext = (communityId: string, clientId: string) =>
 const CACHE_MS = 30_000;
 const CACHE_MAX = 10_000;
 
+/** whose data key seals a client's secret */
+const keyOwner = (clientId: string): KeyOwner => ({ kind: 'oauth-client', id: clientId });
+
 export class ClientStore {
-  private readonly box: SecretBox;
   private readonly cache = new Map<string, { at: number; client: AdapterPayload | undefined }>();
 
   constructor(
     private readonly db: Knex,
-    masterKey: Buffer,
-  ) {
-    this.box = createSecretBox(masterKey);
-  }
+    private readonly keys: Keyring,
+  ) {}
 
   /** The secret is shown once here; at rest it is sealed (client_secret_basic needs it back). */
   async create(client: NewClient): Promise<{ client_id: string; client_secret: string }> {
     const clientId = `cl_${randomBytes(12).toString('base64url')}`;
     const secret = randomBytes(32).toString('base64url');
     const interactive = client.grantTypes.includes('authorization_code');
-    await this.db(TABLE).insert({
-      community_id: client.communityId,
-      client_id: clientId,
-      secret_sealed: this.box.seal(secret, secretContext(client.communityId, clientId)),
-      metadata: {
-        redirect_uris: client.redirectUris,
-        grant_types: client.grantTypes,
-        response_types: interactive ? ['code'] : [],
-      },
+    await this.db.transaction(async (trx) => {
+      const context = secretContext(client.communityId, clientId);
+      await trx(TABLE).insert({
+        community_id: client.communityId,
+        client_id: clientId,
+        secret_sealed: await this.keys.sealFor(keyOwner(clientId), secret, context, trx),
+        metadata: {
+          redirect_uris: client.redirectUris,
+          grant_types: client.grantTypes,
+          response_types: interactive ? ['code'] : [],
+        },
+      });
     });
     return { client_id: clientId, client_secret: secret };
   }
@@ -80,7 +83,7 @@ export class ClientStore {
     if (!row) return undefined;
     const metadata: AdapterPayload = {
       client_id: row.client_id,
-      client_secret: this.box.open(row.secret_sealed, secretContext(communityId, clientId)),
+      client_secret: await this.keys.open(row.secret_sealed, secretContext(communityId, clientId)),
       token_endpoint_auth_method: 'client_secret_basic',
       ...row.metadata,
     };

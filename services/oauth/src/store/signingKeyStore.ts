@@ -1,7 +1,7 @@
 // ES256 signing keys per community, sealed at rest, rotated next -> current -> retired.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createSecretBox, type SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import type { Keyring, KeyOwner } from '@idv/platform';
 import type { JWK } from 'oidc-provider';
 
 const TABLE = 'oauth.signing_keys';
@@ -19,26 +19,21 @@ const context = (communityId: string, kid: string) => `oauth-signing-key:${commu
 /** Only the current key signs; the others carry key_ops ['verify'], published for checking. */
 const ORDER: Record<KeyState, number> = { current: 0, next: 1, retired: 2 };
 
-export class SigningKeyStore {
-  private readonly box: SecretBox;
+/** whose data key seals a community's signing keys */
+const keyOwner = (communityId: string): KeyOwner => ({ kind: 'oauth-signing-keys', id: communityId }); // prettier-ignore
 
+export class SigningKeyStore {
   constructor(
     private readonly db: Knex,
-    masterKey: Buffer,
-  ) {
-    this.box = createSecretBox(masterKey);
-  }
+    private readonly keys: Keyring,
+  ) {}
 
-  private newKey(communityId: string, state: KeyState) {
+  private async newKey(communityId: string, state: KeyState, trx?: Knex) {
     const kid = randomBytes(12).toString('base64url');
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = { ...privateKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
-    return {
-      community_id: communityId,
-      kid,
-      state,
-      private_jwk_sealed: this.box.seal(JSON.stringify(jwk), context(communityId, kid)),
-    };
+    const sealed = await this.keys.sealFor(keyOwner(communityId), JSON.stringify(jwk), context(communityId, kid), trx); // prettier-ignore
+    return { community_id: communityId, kid, state, private_jwk_sealed: sealed };
   }
 
   /** The key set oidc-provider signs and publishes with; created on first use. */
@@ -46,19 +41,18 @@ export class SigningKeyStore {
     let rows = await this.rows(communityId);
     if (!rows.some((row) => row.state === 'current')) {
       await this.db(TABLE)
-        .insert([this.newKey(communityId, 'current'), this.newKey(communityId, 'next')])
+        .insert([await this.newKey(communityId, 'current'), await this.newKey(communityId, 'next')])
         .onConflict()
         .ignore();
       rows = await this.rows(communityId);
     }
-    return rows
-      .sort((a, b) => ORDER[a.state] - ORDER[b.state])
-      .map((row) => {
-        const jwk = JSON.parse(
-          this.box.open(row.private_jwk_sealed, context(communityId, row.kid)),
-        );
+    const sorted = rows.sort((a, b) => ORDER[a.state] - ORDER[b.state]);
+    return Promise.all(
+      sorted.map(async (row) => {
+        const jwk = JSON.parse(await this.keys.open(row.private_jwk_sealed, context(communityId, row.kid))) as JWK; // prettier-ignore
         return row.state === 'current' ? jwk : { ...jwk, key_ops: ['verify'] };
-      });
+      }),
+    );
   }
 
   /** A short fingerprint of the key states, so a cached provider sees a rotation. */
@@ -90,7 +84,7 @@ export class SigningKeyStore {
       await trx(TABLE)
         .where({ community_id: communityId, kid: next.kid })
         .update({ state: 'current' });
-      await trx(TABLE).insert(this.newKey(communityId, 'next'));
+      await trx(TABLE).insert(await this.newKey(communityId, 'next', trx));
       return { current: next.kid };
     });
   }

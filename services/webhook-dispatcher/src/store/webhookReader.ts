@@ -5,8 +5,8 @@ import {
   type WebhookApi,
   type WebhookCredential,
 } from '@idv/contracts';
-import type { SecretBox } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import type { Keyring } from '@idv/platform';
 import type { Subscription } from '../domain/matchEvent.ts';
 
 export interface DispatchWebhook extends Subscription {
@@ -45,18 +45,18 @@ const TABLE = 'webhooks.webhooks';
 export class WebhookReader {
   constructor(
     private readonly db: Knex,
-    private readonly box: SecretBox,
+    private readonly keys: Keyring,
   ) {}
 
-  private toWebhook(row: Row): DispatchWebhook {
+  private async toWebhook(row: Row): Promise<DispatchWebhook> {
     const secretContext = webhookSealContext.secret(row.id);
-    const secrets = [this.box.open(row.secret_sealed, secretContext)];
+    const secrets = [await this.keys.open(row.secret_sealed, secretContext)];
     if (
       row.previous_secret_sealed &&
       row.previous_secret_until &&
       row.previous_secret_until > new Date()
     )
-      secrets.push(this.box.open(row.previous_secret_sealed, secretContext));
+      secrets.push(await this.keys.open(row.previous_secret_sealed, secretContext));
     return {
       id: row.id,
       tenantId: row.tenant_id,
@@ -68,7 +68,7 @@ export class WebhookReader {
       api: row.api,
       credential: row.credential_sealed
         ? (JSON.parse(
-            this.box.open(row.credential_sealed, webhookSealContext.credential(row.id)),
+            await this.keys.open(row.credential_sealed, webhookSealContext.credential(row.id)),
           ) as WebhookCredential)
         : undefined,
       successCodes: row.success_codes,
@@ -84,7 +84,7 @@ export class WebhookReader {
       tenant_id: tenantId,
       community_id: communityId,
     })) as Row[];
-    return rows.map((row) => this.toWebhook(row));
+    return Promise.all(rows.map((row) => this.toWebhook(row)));
   }
 
   async byId(id: string): Promise<DispatchWebhook | undefined> {

@@ -9,9 +9,9 @@ import {
   type WebhookCredential,
   type WebhookPatch,
 } from '@idv/contracts';
-import { generateWebhookSecret, type SecretBox } from '@idv/crypto';
+import { generateWebhookSecret } from '@idv/crypto';
 import type { Knex } from '@idv/db';
-import { UUID } from '@idv/platform';
+import { UUID, type Keyring, type KeyOwner } from '@idv/platform';
 
 export interface WebhookRecord {
   id: string;
@@ -57,6 +57,8 @@ interface Row {
 }
 
 const TABLE = 'webhooks.webhooks';
+/** whose data key seals a webhook's secrets and credential (destroyed with it) */
+const webhookKeyOwner = (id: string): KeyOwner => ({ kind: 'webhook', id });
 
 export interface Scope {
   tenantId: string;
@@ -66,16 +68,16 @@ export interface Scope {
 export class WebhookStore {
   constructor(
     private readonly db: Knex,
-    private readonly box: SecretBox,
+    private readonly keys: Keyring,
     /** how long a rotated-out secret keeps signing */
     private readonly rotationGraceSeconds: number,
   ) {}
 
-  private toRecord(row: Row): WebhookRecord {
+  private async toRecord(row: Row): Promise<WebhookRecord> {
     const api: WebhookApi = { ...row.api };
     if (row.credential_sealed)
       api.credential = JSON.parse(
-        this.box.open(row.credential_sealed, webhookSealContext.credential(row.id)),
+        await this.keys.open(row.credential_sealed, webhookSealContext.credential(row.id)),
       ) as WebhookCredential;
     return {
       id: row.id,
@@ -93,18 +95,22 @@ export class WebhookStore {
       retryCodes: row.retry_codes,
       retryCount: row.retry_count,
       ttl: row.ttl,
-      secret: this.box.open(row.secret_sealed, webhookSealContext.secret(row.id)),
+      secret: await this.keys.open(row.secret_sealed, webhookSealContext.secret(row.id)),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
   }
 
-  private apiColumns(id: string, api: WebhookApi): Pick<Row, 'api' | 'credential_sealed'> {
+  private async apiColumns(
+    id: string,
+    api: WebhookApi,
+    trx: Knex,
+  ): Promise<Pick<Row, 'api' | 'credential_sealed'>> {
     const { credential, ...rest } = api;
     return {
       api: rest,
       credential_sealed: credential
-        ? this.box.seal(JSON.stringify(credential), webhookSealContext.credential(id))
+        ? await this.keys.sealFor(webhookKeyOwner(id), JSON.stringify(credential), webhookSealContext.credential(id), trx) // prettier-ignore
         : null,
     };
   }
@@ -128,15 +134,19 @@ export class WebhookStore {
       tags: input.tags ?? [],
       query: JSON.stringify(input.query ?? []),
       criteria: input.criteria ?? 'ALL',
-      ...this.apiColumns(id, input.api),
       success_codes: input.successCodes,
       retry_codes: input.retryCodes ?? [],
       retry_count: input.retryCount ?? 0,
       ttl: input.ttl ?? 0,
-      secret_sealed: this.box.seal(generateWebhookSecret(), webhookSealContext.secret(id)),
     };
     return this.db.transaction(async (trx) => {
-      const [created] = await trx(TABLE).insert(row).returning('*');
+      const sealed = {
+        ...(await this.apiColumns(id, input.api, trx)),
+        secret_sealed: await this.keys.sealFor(webhookKeyOwner(id), generateWebhookSecret(), webhookSealContext.secret(id), trx), // prettier-ignore
+      };
+      const [created] = await trx(TABLE)
+        .insert({ ...row, ...sealed })
+        .returning('*');
       await this.notify(trx, { id, communityId: scope.communityId });
       return this.toRecord(created as Row);
     });
@@ -169,7 +179,7 @@ export class WebhookStore {
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .offset(options.index * options.size)
       .limit(options.size)) as Row[];
-    return { total: Number(count), records: rows.map((row) => this.toRecord(row)) };
+    return { total: Number(count), records: await Promise.all(rows.map((row) => this.toRecord(row))) }; // prettier-ignore
   }
 
   async update(current: WebhookRecord, changes: WebhookPatch): Promise<WebhookRecord> {
@@ -180,18 +190,20 @@ export class WebhookStore {
     if (changes.tags !== undefined) patch.tags = changes.tags;
     if (changes.query !== undefined) patch.query = JSON.stringify(changes.query);
     if (changes.criteria !== undefined) patch.criteria = changes.criteria;
-    if (changes.api !== undefined) Object.assign(patch, this.apiColumns(current.id, changes.api));
     if (changes.successCodes !== undefined) patch.success_codes = changes.successCodes;
     if (changes.retryCodes !== undefined) patch.retry_codes = changes.retryCodes;
     if (changes.retryCount !== undefined) patch.retry_count = changes.retryCount;
     if (changes.ttl !== undefined) patch.ttl = changes.ttl;
-    if (changes.rotateSecret) {
-      const context = webhookSealContext.secret(current.id);
-      patch.previous_secret_sealed = this.box.seal(current.secret, context);
-      patch.previous_secret_until = new Date(Date.now() + this.rotationGraceSeconds * 1000);
-      patch.secret_sealed = this.box.seal(generateWebhookSecret(), context);
-    }
     return this.db.transaction(async (trx) => {
+      if (changes.api !== undefined)
+        Object.assign(patch, await this.apiColumns(current.id, changes.api, trx));
+      if (changes.rotateSecret) {
+        const context = webhookSealContext.secret(current.id);
+        const seal = (secret: string) => this.keys.sealFor(webhookKeyOwner(current.id), secret, context, trx); // prettier-ignore
+        patch.previous_secret_sealed = await seal(current.secret);
+        patch.previous_secret_until = new Date(Date.now() + this.rotationGraceSeconds * 1000);
+        patch.secret_sealed = await seal(generateWebhookSecret());
+      }
       const [row] = await trx(TABLE).where({ id: current.id }).update(patch).returning('*');
       await this.notify(trx, current);
       return this.toRecord(row as Row);
@@ -201,6 +213,7 @@ export class WebhookStore {
   async delete(current: WebhookRecord): Promise<void> {
     await this.db.transaction(async (trx) => {
       await trx(TABLE).where({ id: current.id }).delete();
+      await this.keys.destroy(webhookKeyOwner(current.id), trx);
       await this.notify(trx, current);
     });
   }
