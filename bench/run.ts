@@ -6,6 +6,7 @@ import { cryptoBenchmarks } from './crypto.bench.ts';
 import { docverifyBenchmarks } from './docverify.bench.ts';
 import { report } from './harness.ts';
 import { imagePathBenchmarks } from './image-path.bench.ts';
+import { keysBenchmarks } from './keys.bench.ts';
 import { noisyNeighbourBenchmarks } from './noisy-neighbour.bench.ts';
 import { oauthBenchmarks } from './oauth.bench.ts';
 import { webhookIsolationBenchmarks } from './webhook-isolation.bench.ts';
@@ -13,6 +14,7 @@ import { webhookBenchmarks } from './webhooks.bench.ts';
 
 const comparisons = [
   ...(await cryptoBenchmarks()),
+  ...(await keysBenchmarks()),
   ...(await docverifyBenchmarks()),
   ...(await capacityBenchmarks()),
   ...(await oauthBenchmarks()),
