@@ -14,9 +14,15 @@ import { devCommand, devProcesses, type DevProcess } from './processes.ts';
 const config = loadConfig(PlatformConfig);
 await ensureDatabaseExists(config.DATABASE_URL);
 const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-dev' });
-await migrateAll(db);
 const master = resolveMasterKey(config, (line) => console.error(line));
-const credentials = await devCredentials(db, localKeyring(db, master.key, config.MASTER_KEYS_DIR));
+const keyring = localKeyring(db, master.key, config.MASTER_KEYS_DIR, {
+  adoptInitialKey: master.development,
+  warn: (line) => console.error(line),
+});
+await migrateAll(db, keyring, (moved, column) =>
+  console.error(`moved ${moved} values sealed under MASTER_KEY alone under data keys (${column})`),
+);
+const credentials = await devCredentials(db, keyring);
 await db.destroy();
 
 const env = { ...process.env, BUILD_VERSION: buildVersion(config.BUILD_VERSION) };

@@ -1,6 +1,12 @@
 // Public surface of libs/platform: the platform schema's data and its migrations.
 export { platformMigrations } from './migrations.ts';
 export {
+  countLegacyValues,
+  migrateLegacyValues,
+  type SealedColumn,
+  type SealedRow,
+} from './legacySealed.ts';
+export {
   DataKeyGone,
   Keyring,
   localKeyring,
@@ -29,6 +35,7 @@ export {
   type NewLicence,
 } from './licences.ts';
 export {
+  SERVICE_KEY_SEALED,
   ServiceKeyStore,
   ServiceKeyUnreadable,
   SERVICE_NAMES,

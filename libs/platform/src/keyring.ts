@@ -15,6 +15,7 @@ import {
   type SecretBox,
 } from '@idv/crypto';
 import type { Knex } from '@idv/db';
+import { countLegacyValues, type SealedColumn } from './legacySealed.ts';
 
 /** What a data key seals: a run, a session, a verifier's secrets... and which one. */
 export interface KeyOwner {
@@ -36,7 +37,12 @@ export interface KeyringOptions {
    * Values sealed under MASTER_KEY before envelopes (mk1:), still opened, and the KEK id of that
    * key (localKeyId), which cannot be retired while they may exist.
    */
-  legacy?: { box: SecretBox; keyId: string };
+  legacy?: {
+    box: SecretBox;
+    keyId: string;
+    /** where such values may be (legacySealed.ts): counted as under `keyId`; unknown, never retired */
+    columns?: readonly SealedColumn[];
+  };
   /**
    * Development only: when the current KEK is not available here at all (another checkout's
    * generated key), the provider's initial key becomes current instead of every seal failing;
@@ -294,6 +300,11 @@ export class Keyring {
     const keys = await this.db('keys.master_keys').orderBy('created_at').select('key_id', 'state');
     const counts = (await this.db('keys.data_keys').groupBy('kek_id').select('kek_id').count({ n: '*' })) as { kek_id: string; n: string }[]; // prettier-ignore
     const under = new Map(counts.map((row) => [row.kek_id, Number(row.n)]));
+    const legacy = this.options.legacy;
+    if (legacy?.columns) {
+      const old = await countLegacyValues(this.db, legacy.columns);
+      under.set(legacy.keyId, (under.get(legacy.keyId) ?? 0) + old);
+    }
     return {
       current,
       keys: keys.map((row: { key_id: string; state: KeyStatus['keys'][number]['state'] }) => ({
@@ -310,8 +321,12 @@ export class Keyring {
       const row = await trx('keys.master_keys').where({ key_id: keyId }).forUpdate().first('state'); // prettier-ignore
       if (!row) throw new RetireRefused(`no key-encryption key ${keyId}`);
       if (row.state === 'current') throw new RetireRefused(`${keyId} is the current key: rotate first`); // prettier-ignore
-      if (keyId === this.options.legacy?.keyId)
-        throw new RetireRefused(`${keyId} is MASTER_KEY, which still opens the values sealed before envelopes (mk1:)`); // prettier-ignore
+      const legacy = this.options.legacy;
+      if (keyId === legacy?.keyId) {
+        const old = legacy.columns ? await countLegacyValues(trx, legacy.columns) : undefined;
+        if (old === undefined || old > 0)
+          throw new RetireRefused(`${keyId} is MASTER_KEY, which still opens ${old ?? 'the'} values sealed before envelopes (mk1:): run master-key migrate`); // prettier-ignore
+      }
       const used = await trx('keys.data_keys').where({ kek_id: keyId }).count({ n: '*' }).first();
       const values = Number(used?.n ?? 0);
       if (values > 0) throw new RetireRefused(`${values} data keys are still wrapped under ${keyId}: run master-key rewrap`); // prettier-ignore
@@ -336,10 +351,10 @@ export function localKeyring(
   db: Knex,
   masterKey: Buffer,
   keysDir: string,
-  options: Omit<KeyringOptions, 'legacy'> = {},
+  options: Omit<KeyringOptions, 'legacy'> & { legacyColumns?: readonly SealedColumn[] } = {},
 ): Keyring {
   const provider = new LocalKeyProvider(masterKey, keysDir, options.warn);
-  const legacy = { box: createSecretBox(masterKey), keyId: localKeyId(masterKey) };
+  const legacy = { box: createSecretBox(masterKey), keyId: localKeyId(masterKey), ...(options.legacyColumns ? { columns: options.legacyColumns } : {}) }; // prettier-ignore
   return new Keyring(db, provider, { ...options, legacy });
 }
 

@@ -5,6 +5,7 @@
 import { generateKeyPair, KeyAgreement, publicKeyPoint } from '@idv/crypto';
 import type { Knex } from '@idv/db';
 import type { Keyring } from './keyring.ts';
+import type { SealedColumn } from './legacySealed.ts';
 import {
   dropRetired,
   insertCurrentIfAbsent,
@@ -314,3 +315,12 @@ function samePublicKey(stored: string, given: string): boolean {
     return false;
   }
 }
+
+/** The sealed columns of the service keys, current and retired (legacySealed.ts). */
+export const SERVICE_KEY_SEALED: SealedColumn[] = ['platform.service_keys', 'platform.retired_service_keys'].map((table) => ({
+  table,
+  column: 'private_key_sealed',
+  key: ['service', 'public_key'],
+  owner: (row) => ({ kind: 'service-key', id: String(row.public_key) }),
+  context: (row) => `service-key:${String(row.service)}`,
+})); // prettier-ignore

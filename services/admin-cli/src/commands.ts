@@ -13,10 +13,12 @@ import {
   trustProofKey,
 } from '../../oauth/src/admin.ts';
 import {
+  countLegacyValues,
   InvalidInPlatform,
   LICENCE_LEVELS,
   LicenceStore,
   localKeyring,
+  migrateLegacyValues,
   NotFoundInPlatform,
   RATE_SCOPES,
   RateLimitStore,
@@ -31,6 +33,7 @@ import {
   type RateSubject,
   type ServiceName,
 } from '@idv/platform';
+import { SEALED_COLUMNS } from './sealedColumns.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -58,6 +61,7 @@ export interface CommandContext {
 const keyringOf = ({ db, master, keysDir }: CommandContext) =>
   localKeyring(db, master.key, keysDir, {
     adoptInitialKey: master.development,
+    legacyColumns: SEALED_COLUMNS,
     warn: (line) => console.error(line),
   });
 
@@ -231,6 +235,17 @@ export const commands: Record<string, Command> = {
   }),
 
   'master-key status': async (ctx) => keyringOf(ctx).status(),
+
+  // the values sealed under MASTER_KEY alone before envelopes (mk1:), moved under data keys;
+  // resumable (what is left is what still starts with mk1:), progress on stderr; every migrate
+  // runs it too
+  'master-key migrate': async (ctx) => {
+    const keyring = keyringOf(ctx);
+    const progress = (moved: number, column: string) =>
+      console.error(JSON.stringify({ resealed: moved, column }));
+    const resealed = await migrateLegacyValues(ctx.db, keyring, SEALED_COLUMNS, { progress });
+    return { resealed, remaining: await countLegacyValues(ctx.db, SEALED_COLUMNS) };
+  },
 
   'master-key retire': async (ctx, options) => {
     const keyId = one(options, 'key-id');

@@ -23,6 +23,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   keypair create
   master-key rotate  (a new key-encryption key; every data key re-wrapped under it, progress on stderr)
   master-key rewrap  (data keys still under an older key re-wrapped under the current one)
+  master-key migrate  (values sealed under MASTER_KEY alone moved under data keys; every migrate runs it)
   master-key status
   master-key retire --key-id ID  (refused while anything is still under it)`;
 

@@ -1,14 +1,25 @@
-// `npm run migrate`: creates the database when missing, applies every pending migration and
-// destroys again what a restore brought back of erased data (migrateAll.ts).
-import { loadConfig, PlatformConfig } from '@idv/config';
+// `npm run migrate`: creates the database when missing, applies every pending migration, destroys
+// again what a restore brought back of erased data, and moves the values sealed under MASTER_KEY
+// alone under data keys, progress on stderr (migrateAll.ts).
+import { loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
 import { createDatabase, ensureDatabaseExists } from '@idv/db';
+import { localKeyring } from '@idv/platform';
 import { migrateAll } from './migrateAll.ts';
+import { SEALED_COLUMNS } from './sealedColumns.ts';
 
 const config = loadConfig(PlatformConfig);
 await ensureDatabaseExists(config.DATABASE_URL);
 const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-migrate' });
 try {
-  console.log(JSON.stringify(await migrateAll(db)));
+  const master = resolveMasterKey(config, (line) => console.error(line));
+  const keyring = localKeyring(db, master.key, config.MASTER_KEYS_DIR, {
+    adoptInitialKey: master.development,
+    legacyColumns: SEALED_COLUMNS,
+    warn: (line) => console.error(line),
+  });
+  const progress = (moved: number, column: string) =>
+    console.error(JSON.stringify({ resealed: moved, column }));
+  console.log(JSON.stringify(await migrateAll(db, keyring, progress)));
 } finally {
   await db.destroy();
 }

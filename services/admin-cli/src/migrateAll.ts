@@ -1,12 +1,26 @@
-// Every start after a deploy or a restore: the pending migrations of every schema, then the data
-// keys erased since the backup a restore came from destroyed again (keyring.ts), those of the
-// keystore's ledger and those the data's tombstones name, whichever of the two was restored.
+// Every start after a deploy or a restore: the pending migrations of every schema; the data keys
+// erased since the backup a restore came from destroyed again (keyring.ts), those of the keystore's
+// ledger and those the data's tombstones name, whichever of the two was restored; and the values
+// still sealed under MASTER_KEY alone (mk1:) moved under data keys (legacySealed.ts), resumable.
 // Used by `npm run migrate` (compose, the Kubernetes Job), `make run` and the admin CLI.
 import { migrate, type Knex } from '@idv/db';
-import { reapplyErasures } from '@idv/platform';
+import { migrateLegacyValues, reapplyErasures, type Keyring } from '@idv/platform';
 import { allMigrations } from './allMigrations.ts';
+import { SEALED_COLUMNS } from './sealedColumns.ts';
 
-export async function migrateAll(db: Knex): Promise<{ applied: string[]; erasedAgain: number }> {
+export interface Migrated {
+  applied: string[];
+  erasedAgain: number;
+  /** values moved from MASTER_KEY alone to data keys */
+  resealed: number;
+}
+
+/** `keyring`: the values sealed before envelopes are moved too; `progress` hears how many. */
+export async function migrateAll(
+  db: Knex,
+  keyring?: Keyring,
+  progress?: (moved: number, column: string) => void,
+): Promise<Migrated> {
   const applied = await migrate(db, allMigrations);
   const tombstoned = (await db.raw(
     "SELECT DISTINCT jsonb_array_elements_text(tombstone->'dataKeys') AS id FROM docverify.erasures",
@@ -15,5 +29,8 @@ export async function migrateAll(db: Knex): Promise<{ applied: string[]; erasedA
     db,
     tombstoned.rows.map((row) => row.id),
   );
-  return { applied, erasedAgain: erasedAgain.length };
+  const resealed = keyring
+    ? await migrateLegacyValues(db, keyring, SEALED_COLUMNS, progress ? { progress } : {})
+    : 0;
+  return { applied, erasedAgain: erasedAgain.length, resealed };
 }

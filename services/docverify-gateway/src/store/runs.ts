@@ -10,7 +10,7 @@ import {
   type VerifyResult,
 } from '@idv/contracts';
 import type { Knex } from '@idv/db';
-import { UUID, type Keyring, type KeyOwner } from '@idv/platform';
+import { UUID, type Keyring, type KeyOwner, type SealedColumn } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
 import { toRun, type PendingKinds, type RunRecord, type RunRow } from './runRecord.ts';
 import { addEvents } from './sessions.ts';
@@ -250,3 +250,9 @@ export class RunStore {
     });
   }
 }
+
+/** The sealed columns of runs (legacySealed.ts). */
+export const RUN_SEALED: SealedColumn[] = [
+  { table: TABLE, column: 'request_sealed', key: ['id'], owner: (row) => runKeyOwner(String(row.id)), context: (row) => String(row.id) },
+  { table: TABLE, column: 'result_sealed', key: ['id'], owner: (row) => runKeyOwner(String(row.id)), context: (row) => resultContext(String(row.id)) },
+]; // prettier-ignore

@@ -4,7 +4,7 @@
 // or kept until retrieved once or for a ttl, never past expireSessionInMin.
 import type { CaptureSide } from '@idv/contracts';
 import type { Knex } from '@idv/db';
-import type { Keyring, KeyOwner } from '@idv/platform';
+import type { Keyring, KeyOwner, SealedColumn } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
 import { retentionPlan } from '../domain/retention.ts';
 import type { SessionRecord } from './sessionRecord.ts';
@@ -123,3 +123,9 @@ export class SessionImageStore {
     return Number(row?.n ?? 0);
   }
 }
+
+/** The sealed columns of sessions: the request and the images (legacySealed.ts). */
+export const SESSION_SEALED: SealedColumn[] = [
+  { table: SESSIONS, column: 'request_sealed', key: ['id'], owner: (row) => sessionKeyOwner(String(row.id)), context: (row) => `session-request:${String(row.id)}` },
+  { table: TABLE, column: 'image_sealed', key: ['session_id', 'side'], bytes: true, owner: (row) => sessionKeyOwner(String(row.session_id)), context: (row) => contextOf(String(row.session_id), row.side as CaptureSide) },
+]; // prettier-ignore

@@ -7,7 +7,13 @@ import type { EventEnvelope, VerifyResult } from '@idv/contracts';
 import { Batcher, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { RetentionPlan } from '../domain/retention.ts';
 import { resultAccess, type ResultCaller } from '../domain/resultOwner.ts';
-import { UUID, type DataKeyInsert, type Keyring, type KeyOwner } from '@idv/platform';
+import {
+  UUID,
+  type DataKeyInsert,
+  type Keyring,
+  type KeyOwner,
+  type SealedColumn,
+} from '@idv/platform';
 
 const TABLE = 'docverify.verifications';
 export const OUTBOX_TABLE = 'docverify.event_outbox';
@@ -154,3 +160,8 @@ export class VerificationStore {
     });
   }
 }
+
+/** The sealed column of kept results (legacySealed.ts). */
+export const VERIFICATION_SEALED: SealedColumn[] = [
+  { table: TABLE, column: 'result_sealed', key: ['id'], owner: (row) => verificationKeyOwner(String(row.id)), context: (row) => String(row.id) },
+]; // prettier-ignore

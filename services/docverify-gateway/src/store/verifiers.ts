@@ -11,7 +11,7 @@ import {
 } from '@idv/contracts';
 import { conflictOnDuplicate, type EventOutbox, type Knex } from '@idv/db';
 import { ConflictError, NotFoundError } from '@idv/errors';
-import { UUID, type Keyring, type KeyOwner } from '@idv/platform';
+import { UUID, type Keyring, type KeyOwner, type SealedColumn } from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
 
 export interface VerifierRecord {
@@ -232,3 +232,8 @@ export class VerifierStore {
     );
   }
 }
+
+/** The sealed column of verifiers (legacySealed.ts). */
+export const VERIFIER_SEALED: SealedColumn[] = [
+  { table: TABLE, column: 'config_sealed', key: ['id'], owner: (row) => keyOwner(String(row.id)), context: (row) => `verifier:${String(row.id)}` },
+]; // prettier-ignore

@@ -1,7 +1,7 @@
 // OAuth clients per community: created by operators, read by oidc-provider through an adapter.
 import { randomBytes } from 'node:crypto';
 import type { Knex } from '@idv/db';
-import type { Keyring, KeyOwner } from '@idv/platform';
+import type { Keyring, KeyOwner, SealedColumn } from '@idv/platform';
 import type { Adapter, AdapterPayload, ResponseType } from 'oidc-provider';
 import { holdsNul } from './storableText.ts';
 
@@ -106,3 +106,8 @@ export class ClientStore {
     };
   }
 }
+
+/** The sealed column of clients (legacySealed.ts). */
+export const CLIENT_SEALED: SealedColumn[] = [
+  { table: TABLE, column: 'secret_sealed', key: ['community_id', 'client_id'], owner: (row) => keyOwner(String(row.client_id)), context: (row) => secretContext(String(row.community_id), String(row.client_id)) },
+]; // prettier-ignore

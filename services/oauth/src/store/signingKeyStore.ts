@@ -1,7 +1,7 @@
 // ES256 signing keys per community, sealed at rest, rotated next -> current -> retired.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Knex } from '@idv/db';
-import type { Keyring, KeyOwner } from '@idv/platform';
+import type { Keyring, KeyOwner, SealedColumn } from '@idv/platform';
 import type { JWK } from 'oidc-provider';
 
 const TABLE = 'oauth.signing_keys';
@@ -95,3 +95,8 @@ export class SigningKeyStore {
       .andWhere((q) => q.whereNull('retire_after').orWhere('retire_after', '>', this.db.fn.now()));
   }
 }
+
+/** The sealed column of signing keys (legacySealed.ts). */
+export const SIGNING_KEY_SEALED: SealedColumn[] = [
+  { table: TABLE, column: 'private_jwk_sealed', key: ['community_id', 'kid'], owner: (row) => keyOwner(String(row.community_id)), context: (row) => context(String(row.community_id), String(row.kid)) },
+]; // prettier-ignore

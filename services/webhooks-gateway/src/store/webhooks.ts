@@ -11,7 +11,7 @@ import {
 } from '@idv/contracts';
 import { generateWebhookSecret } from '@idv/crypto';
 import type { Knex } from '@idv/db';
-import { UUID, type Keyring, type KeyOwner } from '@idv/platform';
+import { UUID, type Keyring, type KeyOwner, type SealedColumn } from '@idv/platform';
 
 export interface WebhookRecord {
   id: string;
@@ -218,3 +218,10 @@ export class WebhookStore {
     });
   }
 }
+
+/** The sealed columns of webhooks (legacySealed.ts). */
+export const WEBHOOK_SEALED: SealedColumn[] = [
+  { table: TABLE, column: 'credential_sealed', key: ['id'], owner: (row) => webhookKeyOwner(String(row.id)), context: (row) => webhookSealContext.credential(String(row.id)) },
+  { table: TABLE, column: 'secret_sealed', key: ['id'], owner: (row) => webhookKeyOwner(String(row.id)), context: (row) => webhookSealContext.secret(String(row.id)) },
+  { table: TABLE, column: 'previous_secret_sealed', key: ['id'], owner: (row) => webhookKeyOwner(String(row.id)), context: (row) => webhookSealContext.secret(String(row.id)) },
+]; // prettier-ignore
