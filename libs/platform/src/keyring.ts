@@ -34,6 +34,11 @@ export interface KeyringOptions {
   /** data keys kept open in this process */
   cacheSize?: number;
   /**
+   * how long a data key stays open in this process: an erasure in another process (it destroys the
+   * key where it is stored) is final here within this time at most
+   */
+  cacheTtlMs?: number;
+  /**
    * Values sealed under MASTER_KEY before envelopes (mk1:), still opened, and the KEK id of that
    * key (localKeyId), which cannot be retired while they may exist.
    */
@@ -73,11 +78,12 @@ const ownerKey = (owner: KeyOwner) => `${owner.kind}\0${owner.id}`;
 export class Keyring {
   private current: { id: string; readAt: number } | undefined;
   private usable: string | undefined;
-  private readonly cache = new Map<string, DataKey>();
+  private readonly cache = new Map<string, { key: DataKey; until: number }>();
   /** owner -> the id of its data key */
   private readonly owners = new Map<string, string>();
   private readonly refreshMs: number;
   private readonly cacheSize: number;
+  private readonly cacheTtlMs: number;
 
   constructor(
     private readonly db: Knex,
@@ -86,6 +92,17 @@ export class Keyring {
   ) {
     this.refreshMs = options.refreshMs ?? 5000;
     this.cacheSize = options.cacheSize ?? 10_000;
+    this.cacheTtlMs = options.cacheTtlMs ?? 60_000;
+  }
+
+  /** A data key still open here, made the most recently used. */
+  private cached(id: string): DataKey | undefined {
+    const entry = this.cache.get(id);
+    if (!entry) return undefined;
+    this.cache.delete(id);
+    if (entry.until <= Date.now()) return undefined;
+    this.cache.set(id, entry);
+    return entry.key;
   }
 
   /** The current KEK's id; a fresh keystore starts with the provider's initial key. */
@@ -164,10 +181,8 @@ export class Keyring {
    */
   async keyFor(owner: KeyOwner, trx?: Knex): Promise<DataKey> {
     const known = this.owners.get(ownerKey(owner));
-    if (known) {
-      const cached = this.cache.get(known);
-      if (cached) return cached;
-    }
+    const cached = known && this.cached(known);
+    if (cached) return cached;
     const row = (await (trx ?? this.db)('keys.data_keys')
       .where({ owner_kind: owner.kind, owner_id: owner.id })
       .orderBy('created_at')
@@ -185,7 +200,7 @@ export class Keyring {
 
   /** The data key `id`, from the cache or unwrapped from the keystore. */
   async dataKey(id: string, trx?: Knex): Promise<DataKey> {
-    const cached = this.cache.get(id);
+    const cached = this.cached(id);
     if (cached) return cached;
     const row = (await (trx ?? this.db)('keys.data_keys').where({ id }).first('id', 'kek_id', 'wrapped')) as DataKeyRow | undefined; // prettier-ignore
     if (!row) throw new DataKeyGone('the data key of this value was erased');
@@ -267,9 +282,11 @@ export class Keyring {
     let done = 0;
     for (;;) {
       const current = await this.currentKeyId();
+      const older = (await this.db('keys.master_keys').whereNot({ key_id: current }).pluck('key_id')) as string[]; // prettier-ignore
       const moved = await this.db.transaction(async (trx) => {
+        // by the KEK index: the keys still under each older KEK, not a scan past those done
         const rows = (await trx('keys.data_keys')
-          .whereNot({ kek_id: current })
+          .whereIn('kek_id', older)
           .select('id', 'kek_id', 'wrapped')
           .limit(batch)
           .forUpdate()
@@ -336,7 +353,7 @@ export class Keyring {
 
   private remember(key: DataKey, owner?: KeyOwner): void {
     if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(key.id, key);
+    this.cache.set(key.id, { key, until: Date.now() + this.cacheTtlMs });
     if (!owner) return;
     if (this.owners.size >= this.cacheSize) this.owners.delete(this.owners.keys().next().value!);
     this.owners.set(ownerKey(owner), key.id);
