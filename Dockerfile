@@ -13,6 +13,10 @@ COPY services services
 RUN find libs services -type f ! -name package.json -delete \
  && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
  && npm cache clean --force
+# the one native addon built here: pkcs11js, for KEY_PROVIDER=pkcs11 (an HSM's PKCS#11 library)
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+ && npm rebuild pkcs11js \
+ && rm -rf /var/lib/apt/lists/*
 
 # tsx (and its esbuild) is a root devDependency; the runtime needs it, the rest of the dev tools not.
 FROM node:22-slim AS tsx
@@ -45,6 +49,12 @@ COPY --from=deps --chown=root:root /app/node_modules node_modules
 COPY --from=tsx --chown=root:root /opt/tsx/node_modules node_modules
 COPY --chown=root:root . .
 COPY --from=page --chown=root:root /app/services/capture-page/dist services/capture-page/dist
+# SoftHSM2, the PKCS#11 token compose runs with KEY_PROVIDER=pkcs11 (a real HSM's module instead
+# in production); its token directory is a volume the `node` user writes
+RUN apt-get update && apt-get install -y --no-install-recommends softhsm2 \
+ && rm -rf /var/lib/apt/lists/* \
+ && mkdir -p /var/lib/softhsm/tokens /var/lib/idv/master-keys \
+ && chown node /var/lib/softhsm/tokens /var/lib/idv/master-keys
 # the code is root's and read-only to the process; it runs as the unprivileged `node` user
 USER node
 EXPOSE 8080 8081 8082 8083 8090 9100

@@ -5,7 +5,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { buildVersion } from '@idv/service-runtime';
 import { loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
 import { createDatabase, ensureDatabaseExists } from '@idv/db';
-import { localKeyring } from '@idv/platform';
+import { adminKeyring } from '../../services/admin-cli/src/commands.ts';
 import { migrateAll } from '../../services/admin-cli/src/migrateAll.ts';
 import { devCredentials } from './devCredentials.ts';
 import { DEV_SESSION_CONFIG, devSession } from './devSession.ts';
@@ -15,14 +15,12 @@ const config = loadConfig(PlatformConfig);
 await ensureDatabaseExists(config.DATABASE_URL);
 const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-dev' });
 const master = resolveMasterKey(config, (line) => console.error(line));
-const keyring = localKeyring(db, master.key, config.MASTER_KEYS_DIR, {
-  adoptInitialKey: master.development,
-  warn: (line) => console.error(line),
-});
+const { keyring, close } = await adminKeyring(db, master, config);
 await migrateAll(db, keyring, (moved, column) =>
   console.error(`moved ${moved} values sealed under MASTER_KEY alone under data keys (${column})`),
 );
 const credentials = await devCredentials(db, keyring);
+close();
 await db.destroy();
 
 const env = { ...process.env, BUILD_VERSION: buildVersion(config.BUILD_VERSION) };

@@ -107,6 +107,16 @@ interface ExtraVolume {
   mount: IVolumeMount;
 }
 
+/**
+ * The key-encryption keys added for a rotation (KEY_PROVIDER=local): the optional Secret
+ * idv-master-keys, one `<keyId>.key` entry each, at MASTER_KEYS_DIR in every pod; a key added to
+ * the Secret appears in running pods without a restart (README, Keys and erasure).
+ */
+const MASTER_KEYS: ExtraVolume = {
+  volume: { name: 'master-keys', secret: { secretName: 'idv-master-keys', optional: true } },
+  mount: { name: 'master-keys', mountPath: '/var/lib/idv/master-keys', readOnly: true },
+};
+
 function deployment(
   name: string,
   replicas: number,
@@ -130,10 +140,10 @@ function deployment(
             {
               ...container,
               securityContext,
-              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }, ...extra.map((v) => v.mount)],
+              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }, ...[MASTER_KEYS, ...extra].map((v) => v.mount)], // prettier-ignore
             },
           ],
-          volumes: [{ name: 'tmp', emptyDir: {} }, ...extra.map((v) => v.volume)],
+          volumes: [{ name: 'tmp', emptyDir: {} }, ...[MASTER_KEYS, ...extra].map((v) => v.volume)],
         },
       },
     },
@@ -258,8 +268,10 @@ export function baseObjects(workers: readonly QueueWorker[]) {
                     requests: { cpu: '100m', memory: '128Mi' },
                     limits: { memory: '256Mi' },
                   },
+                  volumeMounts: [MASTER_KEYS.mount],
                 },
               ],
+              volumes: [MASTER_KEYS.volume],
             },
           },
         },

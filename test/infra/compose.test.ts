@@ -104,7 +104,12 @@ describe('docker-compose.yml', () => {
       'rabbitdata:/var/lib/rabbitmq',
       './infra/rabbitmq/definitions.json:/etc/rabbitmq/definitions.json:ro',
     ]);
-    expect(Object.keys(compose.volumes)).to.have.members(['pgdata', 'rabbitdata', 'masterkeys']);
+    expect(Object.keys(compose.volumes)).to.have.members([
+      'pgdata',
+      'rabbitdata',
+      'masterkeys',
+      'softhsm',
+    ]);
   });
 
   it('gives each connector type a service of its own, so `--scale <type>=N` scales that type alone', () => {

@@ -97,6 +97,28 @@ export const platformConfigFields = {
     description:
       'key-encryption keys added by `master-key rotate` with the local key provider, one file each (`<keyId>.key`); every service reads new ones without a restart (a mounted Secret in Kubernetes)',
   }),
+  KEY_PROVIDER: Type.String({
+    default: 'local',
+    enum: ['local', 'pkcs11'],
+    description:
+      'where the key-encryption keys live: local (MASTER_KEY and MASTER_KEYS_DIR, in the process) or pkcs11 (generated inside a PKCS#11 token, an HSM, never read out)',
+  }),
+  PKCS11_MODULE: Type.String({
+    default: '/usr/lib/softhsm/libsofthsm2.so',
+    description: "KEY_PROVIDER=pkcs11: the HSM vendor's PKCS#11 library (SoftHSM2's by default)",
+  }),
+  PKCS11_TOKEN_LABEL: Type.String({
+    default: 'idv-keys',
+    description: 'KEY_PROVIDER=pkcs11: the label of the token (partition) that holds the keys',
+  }),
+  PKCS11_PIN: Type.Optional(
+    Type.String({ description: "KEY_PROVIDER=pkcs11: the token's user PIN (required then)" }),
+  ),
+  PKCS11_INITIAL_KEY_LABEL: Type.String({
+    default: 'pkcs11-initial',
+    description:
+      'KEY_PROVIDER=pkcs11: the key a fresh keystore starts with, made inside the token at first use when absent',
+  }),
   NODE_ENV: Type.String({
     default: 'development',
     description: 'production refuses to start without MASTER_KEY',

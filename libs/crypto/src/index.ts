@@ -13,7 +13,14 @@ export { encrypt, decrypt, DecryptError } from './cipher.ts';
 export { ECDSA_SIGNERS, signMessage, toLowS, verifyMessage, type Signer } from './ecdsa.ts';
 export { createSecretBox, hashLicenceKey, randomToken, type SecretBox } from './secretBox.ts';
 export { DataKey, DATA_KEY_BYTES, dataKeyIdOf, unwrapDataKey, wrapDataKey } from './envelope.ts';
-export { LocalKeyProvider, localKeyId, UnknownKeyError, type KeyProvider } from './keyProvider.ts';
+export {
+  LocalKeyProvider,
+  localKeyId,
+  UnknownKeyError,
+  WithLocalKeys,
+  type KeyProvider,
+} from './keyProvider.ts';
+export { Pkcs11KeyProvider, type Pkcs11Options } from './pkcs11Provider.ts';
 export {
   signCallback,
   verifyCallback,

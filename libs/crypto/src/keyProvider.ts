@@ -113,3 +113,43 @@ export class LocalKeyProvider implements KeyProvider {
     }
   }
 }
+
+/**
+ * A provider with the local keys beside it: new keys are made by `primary` (an HSM, say), and a
+ * key of the local provider's (`local-…`) is still used where it wraps data keys, so a keystore
+ * moves from local keys to the HSM with one rotation and its re-wrap, without downtime.
+ */
+export class WithLocalKeys implements KeyProvider {
+  readonly kind: string;
+
+  constructor(
+    private readonly primary: KeyProvider,
+    private readonly local: LocalKeyProvider,
+  ) {
+    this.kind = primary.kind;
+  }
+
+  private of(kekId: string): KeyProvider {
+    return kekId.startsWith('local-') ? this.local : this.primary;
+  }
+
+  initialKeyId(): string {
+    return this.primary.initialKeyId();
+  }
+
+  createKey(): Promise<string> {
+    return this.primary.createKey();
+  }
+
+  hasKey(kekId: string): Promise<boolean> {
+    return this.of(kekId).hasKey(kekId);
+  }
+
+  wrap(kekId: string, dataKeyId: string, key: Buffer): Promise<Buffer> {
+    return this.of(kekId).wrap(kekId, dataKeyId, key);
+  }
+
+  unwrap(kekId: string, dataKeyId: string, wrapped: Buffer): Promise<Buffer> {
+    return this.of(kekId).unwrap(kekId, dataKeyId, wrapped);
+  }
+}

@@ -3,9 +3,8 @@
 // KEKs that cannot be read out, keys found by other processes, a session the token dropped
 // replaced, and a Keyring over it from first data key to rotation, re-wrap and status.
 import { expect } from 'chai';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +13,8 @@ import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { Keyring, platformMigrations } from '@idv/platform';
 import { DecryptError, UnknownKeyError } from '../src/index.ts';
 import { Pkcs11KeyProvider, type Pkcs11Options } from '../src/pkcs11Provider.ts';
+import { SOFTHSM_MODULE, softHsmToken, type SoftHsmToken } from '../../../test/support/softhsm.ts';
 
-const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const PROVIDER_URL = pathToFileURL(join(import.meta.dirname, '../src/pkcs11Provider.ts')).href;
 const rejection = (work: Promise<unknown>) => work.then(() => undefined, (err: unknown) => err); // prettier-ignore
 
@@ -43,20 +42,14 @@ function otherProcess(job: object): Promise<{ has: boolean; opened: string; init
 
 describe('PKCS#11 key provider (SoftHSM2)', function () {
   this.timeout(30_000);
-  let dir: string;
+  let token: SoftHsmToken;
   let options: Pkcs11Options;
   let provider: Pkcs11KeyProvider;
   const confBefore = process.env.SOFTHSM2_CONF;
 
   before(async () => {
-    if (!existsSync(SOFTHSM_MODULE) || !commandExists('softhsm2-util'))
-      throw new Error(`SoftHSM2 is not installed here (softhsm2-util, ${SOFTHSM_MODULE}): run make install, which installs the Debian package softhsm2`); // prettier-ignore
-    dir = mkdtempSync(join(tmpdir(), 'idv-softhsm-'));
-    mkdirSync(join(dir, 'tokens'));
-    writeFileSync(join(dir, 'softhsm2.conf'), `directories.tokendir = ${join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`); // prettier-ignore
-    process.env.SOFTHSM2_CONF = join(dir, 'softhsm2.conf');
-    const token = { tokenLabel: 'idv-test', pin: '1234-test', soPin: '5678-test' };
-    execFileSync('softhsm2-util', ['--init-token', '--free', '--label', token.tokenLabel, '--pin', token.pin, '--so-pin', token.soPin], { stdio: 'ignore' }); // prettier-ignore
+    token = softHsmToken();
+    process.env.SOFTHSM2_CONF = token.conf;
     options = { module: SOFTHSM_MODULE, tokenLabel: token.tokenLabel, pin: token.pin, initialKeyLabel: 'pkcs11-initial' }; // prettier-ignore
     provider = await Pkcs11KeyProvider.open(options);
   });
@@ -64,7 +57,7 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
     provider?.close();
     if (confBefore === undefined) delete process.env.SOFTHSM2_CONF;
     else process.env.SOFTHSM2_CONF = confBefore;
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    token?.remove();
   });
 
   it('wraps a data key in the token under the initial KEK, made at its first use, and unwraps it', async () => {
@@ -142,7 +135,7 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
 
   it('names the setting to fix when the module, the token or the PIN is wrong', async () => {
     const opening = (change: Partial<Pkcs11Options>) => rejection(Pkcs11KeyProvider.open({ ...options, ...change })); // prettier-ignore
-    expect(String(await opening({ module: join(dir, 'missing.so') }))).to.match(/^Error: PKCS11_MODULE=/); // prettier-ignore
+    expect(String(await opening({ module: join(tmpdir(), 'idv-missing-pkcs11.so') }))).to.match(/^Error: PKCS11_MODULE=/); // prettier-ignore
     expect(String(await opening({ tokenLabel: 'no-such-token' }))).to.match(/^Error: PKCS11_TOKEN_LABEL=no-such-token: .*it has: idv-test/); // prettier-ignore
     // a PIN is checked only while nothing in this process is logged in: the suite's provider is
     const wrongPin = await rejection(otherProcess({ options: { ...options, pin: 'wrong' } }));
@@ -221,12 +214,3 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
     }
   }
 });
-
-function commandExists(name: string): boolean {
-  try {
-    execFileSync(name, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}

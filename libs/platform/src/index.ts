@@ -8,11 +8,14 @@ export {
 } from './legacySealed.ts';
 export {
   DataKeyGone,
+  createKeyring,
   Keyring,
   localKeyring,
   reapplyErasures,
+  KeyRefused,
   RetireRefused,
   type DataKeyInsert,
+  type KeyProviderSettings,
   type KeyOwner,
   type KeyringOptions,
   type KeyStatus,

@@ -11,6 +11,8 @@ import {
   DecryptError,
   LocalKeyProvider,
   localKeyId,
+  Pkcs11KeyProvider,
+  WithLocalKeys,
   type KeyProvider,
   type SecretBox,
 } from '@idv/crypto';
@@ -62,7 +64,12 @@ export class DataKeyGone extends DecryptError {
   override readonly name = 'DataKeyGone';
 }
 
-export class RetireRefused extends Error {
+/** An operator's key action the keyring refuses, with the reason. */
+export class KeyRefused extends Error {
+  override readonly name: string = 'KeyRefused';
+}
+
+export class RetireRefused extends KeyRefused {
   override readonly name = 'RetireRefused';
 }
 
@@ -259,9 +266,21 @@ export class Keyring {
     return back.length;
   }
 
-  /** A new KEK of the provider, made current; the one before stays active until retired. */
-  async rotate(): Promise<string> {
-    const keyId = await this.provider.createKey();
+  /**
+   * A new KEK of the provider made current, or `existing` (one the provider already holds: a key
+   * an operator added to the mounted Secret, or made in the HSM); the one before stays active
+   * until retired.
+   */
+  async rotate(existing?: string): Promise<string> {
+    if (existing !== undefined && !(await this.provider.hasKey(existing)))
+      throw new KeyRefused(`the key provider (${this.provider.kind}) holds no key ${existing}`);
+    if (
+      existing !== undefined &&
+      (await this.db('keys.master_keys').where({ key_id: existing }).first())
+    )
+      // prettier-ignore
+      throw new KeyRefused(`${existing} was made current before: rotate to a new key`);
+    const keyId = existing ?? (await this.provider.createKey());
     await this.db.transaction(async (trx) => {
       await trx('keys.master_keys').where({ state: 'current' }).update({ state: 'active' });
       await trx('keys.master_keys').insert({ key_id: keyId, provider: this.provider.kind, state: 'current' }); // prettier-ignore
@@ -394,4 +413,41 @@ export async function reapplyErasures(db: Knex, alsoErased: string[] = []): Prom
     );
     return (back.rows as { id: string }[]).map((row) => row.id);
   });
+}
+
+/** The settings that choose and reach the key provider (PlatformConfig). */
+export interface KeyProviderSettings {
+  KEY_PROVIDER: string;
+  MASTER_KEYS_DIR: string;
+  PKCS11_MODULE: string;
+  PKCS11_TOKEN_LABEL: string;
+  PKCS11_PIN?: string | undefined;
+  PKCS11_INITIAL_KEY_LABEL: string;
+}
+
+/**
+ * The keyring of the configured provider: local (localKeyring), or pkcs11, whose KEKs live in the
+ * token; either way MASTER_KEY still opens the values sealed before envelopes. `close` ends the
+ * provider's session with its token.
+ */
+export async function createKeyring(
+  db: Knex,
+  masterKey: Buffer,
+  settings: KeyProviderSettings,
+  options: Omit<KeyringOptions, 'legacy'> & { legacyColumns?: readonly SealedColumn[] } = {},
+): Promise<{ keyring: Keyring; close: () => void }> {
+  if (settings.KEY_PROVIDER !== 'pkcs11')
+    return { keyring: localKeyring(db, masterKey, settings.MASTER_KEYS_DIR, options), close: () => {} }; // prettier-ignore
+  if (!settings.PKCS11_PIN) throw new Error('KEY_PROVIDER=pkcs11 needs PKCS11_PIN, the user PIN of its token'); // prettier-ignore
+  const hsm = await Pkcs11KeyProvider.open({
+    module: settings.PKCS11_MODULE,
+    tokenLabel: settings.PKCS11_TOKEN_LABEL,
+    pin: settings.PKCS11_PIN,
+    initialKeyLabel: settings.PKCS11_INITIAL_KEY_LABEL,
+  });
+  // the local keys stay usable where they still wrap data keys (a keystore moving to the HSM)
+  const local = new LocalKeyProvider(masterKey, settings.MASTER_KEYS_DIR, options.warn);
+  const provider = new WithLocalKeys(hsm, local);
+  const legacy = { box: createSecretBox(masterKey), keyId: localKeyId(masterKey), ...(options.legacyColumns ? { columns: options.legacyColumns } : {}) }; // prettier-ignore
+  return { keyring: new Keyring(db, provider, { ...options, legacy }), close: () => hsm.close() };
 }

@@ -19,8 +19,8 @@ import {
   type Registry,
 } from '@idv/observability';
 import {
+  createKeyring,
   LicenceStore,
-  localKeyring,
   RateBuckets,
   ReplayGuard,
   ServiceKeyStore,
@@ -153,10 +153,15 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     throw err;
   }
 
-  const keyring = localKeyring(db, core.masterKey, config.MASTER_KEYS_DIR, {
+  const keys = await createKeyring(db, core.masterKey, config, {
     adoptInitialKey: core.developmentMasterKey,
     warn: (line) => logger.warn(line),
+  }).catch(async (err: unknown) => {
+    await lifecycle.stop();
+    await db.destroy();
+    throw err;
   });
+  const { keyring } = keys;
   const serviceKeys = new ServiceKeyStore(db, keyring, options.service, {
     graceSeconds: config.SERVICE_KEY_GRACE_SECONDS,
     replaceUnreadable: core.developmentMasterKey,
@@ -175,6 +180,7 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     syncMs: config.RATE_LIMIT_SYNC_MS,
     onError: (err) => logger.warn({ err }, 'rate limit sync failed; retried with the next one'),
   });
+  lifecycle.onStop('key provider', 20, async () => keys.close());
   lifecycle.onStop('database', 20, async () => {
     replay.stopSweeping();
     await rateBuckets

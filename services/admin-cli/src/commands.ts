@@ -17,17 +17,19 @@ import {
   InvalidInPlatform,
   LICENCE_LEVELS,
   LicenceStore,
-  localKeyring,
+  createKeyring,
   migrateLegacyValues,
   NotFoundInPlatform,
   RATE_SCOPES,
   RateLimitStore,
-  RetireRefused,
+  KeyRefused,
   SERVICE_NAMES,
   ServiceKeyStore,
   TenantStore,
   UUID,
   type LicenceLevel,
+  type Keyring,
+  type KeyProviderSettings,
   type RateLimit,
   type RateScope,
   type RateSubject,
@@ -54,19 +56,25 @@ export type Options = Record<string, string[]>;
 export interface CommandContext {
   db: Knex;
   master: MasterKey;
-  /** MASTER_KEYS_DIR: where the local key provider keeps the keys a rotation adds */
-  keysDir: string;
+  /** the keyring of the configured key provider, opened at the first command that needs it */
+  keyring: () => Promise<Keyring>;
 }
 
-const keyringOf = ({ db, master, keysDir }: CommandContext) =>
-  localKeyring(db, master.key, keysDir, {
+/** The keyring the admin commands use: every sealed column of the platform is known to it. */
+export function adminKeyring(
+  db: Knex,
+  master: MasterKey,
+  settings: KeyProviderSettings,
+): Promise<{ keyring: Keyring; close: () => void }> {
+  return createKeyring(db, master.key, settings, {
     adoptInitialKey: master.development,
     legacyColumns: SEALED_COLUMNS,
     warn: (line) => console.error(line),
   });
+}
 
 /** What the oauth operator actions need: the database and the keyring secrets are sealed under. */
-const oauthContext = (ctx: CommandContext) => ({ db: ctx.db, keyring: keyringOf(ctx) });
+const oauthContext = async (ctx: CommandContext) => ({ db: ctx.db, keyring: await ctx.keyring() });
 
 /** Progress of a re-wrap on stderr (stdout keeps the one JSON answer). */
 const rewrapProgress = (done: number) => console.error(JSON.stringify({ rewrapped: done }));
@@ -76,7 +84,7 @@ async function keyAdmin<T>(action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (err) {
-    if (err instanceof RetireRefused) throw new InvalidInPlatform(err.message);
+    if (err instanceof KeyRefused) throw new InvalidInPlatform(err.message);
     throw err;
   }
 }
@@ -106,13 +114,13 @@ function optional(options: Options, name: string): string | undefined {
   return options[name]?.[0];
 }
 
-function serviceKeyStore(ctx: CommandContext, options: Options): ServiceKeyStore {
+async function serviceKeyStore(ctx: CommandContext, options: Options): Promise<ServiceKeyStore> {
   const { db, master } = ctx;
   const service = one(options, 'service');
   if (!(SERVICE_NAMES as readonly string[]).includes(service)) {
     throw new UsageError(`--service must be one of ${SERVICE_NAMES.join(', ')}`);
   }
-  return new ServiceKeyStore(db, keyringOf(ctx), service as ServiceName, {
+  return new ServiceKeyStore(db, await ctx.keyring(), service as ServiceName, {
     replaceUnreadable: master.development,
     warn: (line) => console.error(line),
   });
@@ -222,25 +230,26 @@ export const commands: Record<string, Command> = {
 
   // a new key-encryption key, current from now on (services follow within 5 s, no restart), and
   // every data key re-wrapped under it, a batch at a time, progress on stderr
-  'master-key rotate': async (ctx) => {
-    const keyring = keyringOf(ctx);
-    const keyId = await keyring.rotate();
+  'master-key rotate': async (ctx, options) => {
+    const keyring = await ctx.keyring();
+    const existing = optional(options, 'key-id');
+    const keyId = await keyAdmin(() => keyring.rotate(existing));
     const rewrapped = await keyring.rewrap({ progress: rewrapProgress });
     return { keyId, rewrapped };
   },
 
   // what a rotation left (data keys a service wrapped under the old key within its 5 s refresh)
   'master-key rewrap': async (ctx) => ({
-    rewrapped: await keyringOf(ctx).rewrap({ progress: rewrapProgress }),
+    rewrapped: await (await ctx.keyring()).rewrap({ progress: rewrapProgress }),
   }),
 
-  'master-key status': async (ctx) => keyringOf(ctx).status(),
+  'master-key status': async (ctx) => (await ctx.keyring()).status(),
 
   // the values sealed under MASTER_KEY alone before envelopes (mk1:), moved under data keys;
   // resumable (what is left is what still starts with mk1:), progress on stderr; every migrate
   // runs it too
   'master-key migrate': async (ctx) => {
-    const keyring = keyringOf(ctx);
+    const keyring = await ctx.keyring();
     const progress = (moved: number, column: string) =>
       console.error(JSON.stringify({ resealed: moved, column }));
     const resealed = await migrateLegacyValues(ctx.db, keyring, SEALED_COLUMNS, { progress });
@@ -249,7 +258,8 @@ export const commands: Record<string, Command> = {
 
   'master-key retire': async (ctx, options) => {
     const keyId = one(options, 'key-id');
-    await keyAdmin(() => keyringOf(ctx).retire(keyId));
+    const keyring = await ctx.keyring();
+    await keyAdmin(() => keyring.retire(keyId));
     return { keyId, retired: true };
   },
 
@@ -278,16 +288,17 @@ export const commands: Record<string, Command> = {
     return { ...subject, ...defaultRateLimits()[subject.scope], source: 'default' };
   },
 
-  'servicekey show': async (ctx, options) => (await serviceKeyStore(ctx, options).currentKey()).key,
+  'servicekey show': async (ctx, options) =>
+    (await (await serviceKeyStore(ctx, options)).currentKey()).key,
 
   // running replicas refuse the ended keys at their next re-read of the keys (5 s)
-  'servicekey end-grace': async (ctx, options) => serviceKeyStore(ctx, options).endGrace(),
+  'servicekey end-grace': async (ctx, options) => (await serviceKeyStore(ctx, options)).endGrace(),
 
   'keypair create': async () => generateKeyPair(),
 
   'oauth-client create': async (ctx, options) =>
-    oauthAdmin(() =>
-      createOauthClient(oauthContext(ctx), {
+    oauthAdmin(async () =>
+      createOauthClient(await oauthContext(ctx), {
         community: one(options, 'community'),
         redirectUris: options['redirect-uri'] ?? [],
         grantTypes: options['grant-type'] ?? [],
@@ -296,7 +307,7 @@ export const commands: Record<string, Command> = {
 
   'oauth-account create': async (ctx, options) =>
     oauthAdmin(async () =>
-      createOauthAccount(oauthContext(ctx), {
+      createOauthAccount(await oauthContext(ctx), {
         community: one(options, 'community'),
         username: one(options, 'username'),
         password: await secretOf(options, 'password'),
@@ -305,11 +316,11 @@ export const commands: Record<string, Command> = {
     ),
 
   'oauth-key rotate': async (ctx, options) =>
-    oauthAdmin(() => rotateSigningKey(oauthContext(ctx), one(options, 'community'))),
+    oauthAdmin(async () => rotateSigningKey(await oauthContext(ctx), one(options, 'community'))),
 
   'oauth-idp set': async (ctx, options) =>
-    oauthAdmin(() =>
-      setExternalIdp(oauthContext(ctx), one(options, 'community'), {
+    oauthAdmin(async () =>
+      setExternalIdp(await oauthContext(ctx), one(options, 'community'), {
         issuer: one(options, 'issuer'),
         audience: one(options, 'audience'),
         jwksUri: one(options, 'jwks-uri'),
@@ -317,9 +328,9 @@ export const commands: Record<string, Command> = {
     ),
 
   'oauth-proof-key trust': async (ctx, options) =>
-    oauthAdmin(() =>
+    oauthAdmin(async () =>
       trustProofKey(
-        oauthContext(ctx),
+        await oauthContext(ctx),
         one(options, 'community'),
         one(options, 'kid'),
         one(options, 'public-key'),

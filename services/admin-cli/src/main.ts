@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, PlatformConfig, resolveMasterKey } from '@idv/
 import { createDatabase, ensureDatabaseExists } from '@idv/db';
 import { DuplicateInPlatform, InvalidInPlatform, NotFoundInPlatform } from '@idv/platform';
 import { migrateAll } from './migrateAll.ts';
-import { commands, UsageError, type Options } from './commands.ts';
+import { adminKeyring, commands, UsageError, type Options } from './commands.ts';
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
   tenant create --name N
@@ -21,7 +21,8 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   servicekey show --service oauth|docverify|webhooks
   servicekey end-grace --service oauth|docverify|webhooks  (previous keys refused from now on)
   keypair create
-  master-key rotate  (a new key-encryption key; every data key re-wrapped under it, progress on stderr)
+  master-key rotate [--key-id ID]  (a new key-encryption key, or one the provider holds already, made
+    current; every data key re-wrapped under it, progress on stderr)
   master-key rewrap  (data keys still under an older key re-wrapped under the current one)
   master-key migrate  (values sealed under MASTER_KEY alone moved under data keys; every migrate runs it)
   master-key status
@@ -63,8 +64,14 @@ async function main(): Promise<void> {
   const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-admin' });
   try {
     await migrateAll(db);
-    const result = await command({ db, master, keysDir: config.MASTER_KEYS_DIR }, options);
-    console.log(JSON.stringify(result));
+    let keys: ReturnType<typeof adminKeyring> | undefined;
+    const keyring = async () => (await (keys ??= adminKeyring(db, master, config))).keyring;
+    try {
+      const result = await command({ db, master, keyring }, options);
+      console.log(JSON.stringify(result));
+    } finally {
+      if (keys) (await keys).close();
+    }
   } finally {
     await db.destroy();
   }

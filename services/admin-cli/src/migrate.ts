@@ -3,23 +3,22 @@
 // alone under data keys, progress on stderr (migrateAll.ts).
 import { loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
 import { createDatabase, ensureDatabaseExists } from '@idv/db';
-import { localKeyring } from '@idv/platform';
+import { adminKeyring } from './commands.ts';
 import { migrateAll } from './migrateAll.ts';
-import { SEALED_COLUMNS } from './sealedColumns.ts';
 
 const config = loadConfig(PlatformConfig);
 await ensureDatabaseExists(config.DATABASE_URL);
 const db = createDatabase({ url: config.DATABASE_URL, applicationName: 'idv-migrate' });
 try {
   const master = resolveMasterKey(config, (line) => console.error(line));
-  const keyring = localKeyring(db, master.key, config.MASTER_KEYS_DIR, {
-    adoptInitialKey: master.development,
-    legacyColumns: SEALED_COLUMNS,
-    warn: (line) => console.error(line),
-  });
+  const { keyring, close } = await adminKeyring(db, master, config);
   const progress = (moved: number, column: string) =>
     console.error(JSON.stringify({ resealed: moved, column }));
-  console.log(JSON.stringify(await migrateAll(db, keyring, progress)));
+  try {
+    console.log(JSON.stringify(await migrateAll(db, keyring, progress)));
+  } finally {
+    close();
+  }
 } finally {
   await db.destroy();
 }

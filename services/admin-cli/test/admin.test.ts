@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { LicenceStore, localKeyring, platformMigrations } from '@idv/platform';
+import { softHsmToken } from '../../../test/support/softhsm.ts';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';
 import { AccountStore } from '../../oauth/src/store/accountStore.ts';
 
@@ -227,6 +228,7 @@ describe('admin CLI', function () {
 
   it('rotates the master key, shows each key with what is under it, and retires only an unused one', async () => {
     const keysDir = mkdtempSync(join(tmpdir(), 'idv-admin-keys-'));
+    const saved = env;
     env = { ...env, MASTER_KEYS_DIR: keysDir };
     try {
       const keyring = localKeyring(t.db, Buffer.from(env.MASTER_KEY!, 'base64'), keysDir);
@@ -265,7 +267,57 @@ describe('admin CLI', function () {
       expect((await admin('master-key', 'status')).json.current).to.equal(second.json.keyId);
       expect((await admin('master-key', 'retire')).code).to.equal(2);
     } finally {
+      env = saved;
       rmSync(keysDir, { recursive: true, force: true });
+    }
+  });
+
+  it('moves the keystore into a PKCS#11 token with KEY_PROVIDER=pkcs11: one rotation re-wraps what the local keys wrapped', async () => {
+    const token = softHsmToken();
+    // a database of its own, whose keystore starts under local keys (MASTER_KEY's)
+    const own = await createTestDatabase([platformMigrations, oauthMigrations]);
+    const keysDir = mkdtempSync(join(tmpdir(), 'idv-admin-hsm-'));
+    const local = { ...env, DATABASE_URL: own.url, MASTER_KEYS_DIR: keysDir };
+    const hsm = { ...local, KEY_PROVIDER: 'pkcs11', PKCS11_TOKEN_LABEL: token.tokenLabel, PKCS11_PIN: token.pin, SOFTHSM2_CONF: token.conf }; // prettier-ignore
+    const saved = env;
+    try {
+      env = local;
+      const before = await admin('servicekey', 'show', '--service', 'oauth');
+      expect(before.code).to.equal(0);
+      env = hsm;
+      // the keystore of this database is under local keys already: a key of the token made current
+      const added = await admin('master-key', 'rotate', '--key-id', 'pkcs11-initial');
+      expect(added.code, JSON.stringify(added.json)).to.equal(0);
+      expect(added.json.keyId).to.equal('pkcs11-initial');
+      const status = await admin('master-key', 'status');
+      expect(status.json.current).to.equal('pkcs11-initial');
+      const keys = (status.json as { keys: { keyId: string; values: number }[] }).keys;
+      expect(keys.filter((k) => k.keyId !== 'pkcs11-initial').map((k) => k.values)).to.satisfy((v: number[]) => v.every((n) => n === 0)); // prettier-ignore
+      // a new key made inside the token, and an unknown one refused
+      const rotated = await admin('master-key', 'rotate');
+      expect(String(rotated.json.keyId)).to.match(/^pkcs11-[0-9a-f]{16}$/);
+      expect((await admin('master-key', 'rotate', '--key-id', 'pkcs11-0000000000000000')).code).to.equal(1); // prettier-ignore
+      // an oauth client's secret sealed under a data key wrapped by the token
+      const tenant = await admin('tenant', 'create', '--name', 'HSM Tenant');
+      await admin('community', 'create', '--tenant', String(tenant.json.id), '--name', 'hsm');
+      const client = await admin('oauth-client', 'create', '--community', 'hsm', '--redirect-uri', 'https://example.com/cb'); // prettier-ignore
+      expect(client.code, JSON.stringify(client.json)).to.equal(0);
+      const row = await own.db('keys.data_keys').where({ owner_kind: 'oauth-client', owner_id: client.json.client_id }).first(); // prettier-ignore
+      expect(row.kek_id).to.equal(rotated.json.keyId);
+      // the service key made under the local key opens after the move
+      expect((await admin('servicekey', 'show', '--service', 'oauth')).json).to.deep.equal(
+        before.json,
+      );
+      // without the PIN: a clear refusal
+      env = { ...hsm, PKCS11_PIN: '' };
+      const noPin = await admin('master-key', 'status');
+      expect(noPin.code).to.equal(1);
+      expect(String(noPin.json.error)).to.contain('PKCS11_PIN');
+    } finally {
+      env = saved;
+      token.remove();
+      rmSync(keysDir, { recursive: true, force: true });
+      await own.drop();
     }
   });
 });
