@@ -78,7 +78,10 @@ describe('master key rotation while traffic runs', function () {
     stop = true;
     await Promise.all(traffic);
 
-    expect(statuses.filter((s) => s >= 500), 'answers 5xx').to.deep.equal([]);
+    expect(
+      statuses.filter((s) => s >= 500),
+      'answers 5xx',
+    ).to.deep.equal([]);
     const db = w.platform.database.db;
     // new data keys are wrapped under the new key now
     const latest = await db('keys.data_keys').orderBy('created_at', 'desc').first('kek_id');
