@@ -18,6 +18,7 @@ import {
 } from '@idv/contracts';
 import { createTestDatabase } from '@idv/db/testing';
 import { DataKeyGone, localKeyring, reapplyErasures } from '@idv/platform';
+import { migrateAll } from '../../services/admin-cli/src/migrateAll.ts';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const run = promisify(execFile);
@@ -205,6 +206,12 @@ describe('erasure: data keys destroyed, rows deleted, a tombstone kept', functio
       const kept = await restored.db('docverify.session_images').where({ session_id: keptId });
       expect(kept).to.have.length(3);
       expect(await gone(there.openBytes(kept[0].image_sealed, `session-image:${keptId}:${kept[0].side}`))).to.equal('opened'); // prettier-ignore
+      // the migrations every start runs delete the erased session's rows the old dump brought
+      // back (its plain columns too), and keep the other's
+      await migrateAll(restored.db, there);
+      expect(await restored.db('docverify.sessions').where({ id: erasedId })).to.deep.equal([]);
+      expect(await restored.db('docverify.session_images').where({ session_id: erasedId })).to.deep.equal([]); // prettier-ignore
+      expect(await restored.db('docverify.sessions').where({ id: keptId })).to.have.length(1);
 
       // a keystore restored from a backup older than the erasure: the data's tombstones destroy
       // the keys again (what the migrate command runs at every start)

@@ -1,6 +1,7 @@
 // Starts the three HTTP services in this process on one fresh database, plus seeded licences, and a
 // capture-check worker (the gateway sends it the captured images) on the suite's own queue.
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
@@ -135,6 +136,7 @@ export async function startPlatform(
     async stop() {
       await Promise.all([...Object.values(services), checker].map((s) => s.stop()));
       await database.drop();
+      rmSync(env.MASTER_KEYS_DIR!, { recursive: true, force: true });
       await deleteQueues(env.AMQP_URL!, [
         env.DOCVERIFY_RUNS_QUEUE!,
         ...RUN_WAIT_TIERS_MS.map((tier) => runWaitQueue(env.DOCVERIFY_RUNS_QUEUE!, tier)),

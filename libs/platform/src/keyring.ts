@@ -162,8 +162,15 @@ export class Keyring {
 
   /** A new data key for `owner`, stored wrapped under the current KEK (in `trx` when given). */
   async newDataKey(owner: KeyOwner, trx?: Knex): Promise<DataKey> {
+    const db = trx ?? this.db;
+    // an erased owner gets no key again (a run finishing, an upload landing after the erasure)
+    const erased = await db('keys.erased_data_keys').where({ owner_kind: owner.kind, owner_id: owner.id }).first('id'); // prettier-ignore
+    if (erased) throw new DataKeyGone(`${owner.kind} ${owner.id} was erased`);
     const { key, row } = await this.prepareDataKey(owner);
-    await (trx ?? this.db)('keys.data_keys').insert(row);
+    await db('keys.data_keys').insert(row);
+    // known to be this owner's only once the row is committed (in a caller's transaction, it may
+    // yet roll back: then keyFor must not hand out a key nothing stores)
+    if (!trx) this.remember(key, owner);
     return key;
   }
 
@@ -175,7 +182,7 @@ export class Keyring {
     const key = DataKey.generate();
     const kekId = await this.wrappingKeyId();
     const wrapped = await this.provider.wrap(kekId, key.id, key.material());
-    this.remember(key, owner);
+    this.remember(key);
     return {
       key,
       row: { id: key.id, kek_id: kekId, wrapped, owner_kind: owner.kind, owner_id: owner.id },
@@ -217,16 +224,16 @@ export class Keyring {
   }
 
   /** Opens a value sealed under a data key, or under MASTER_KEY before envelopes (mk1:). */
-  async open(sealed: string, context = ''): Promise<string> {
+  async open(sealed: string, context = '', trx?: Knex): Promise<string> {
     const id = dataKeyIdOf(sealed);
-    if (id) return (await this.dataKey(id)).open(sealed, context);
+    if (id) return (await this.dataKey(id, trx)).open(sealed, context);
     if (this.options.legacy) return this.options.legacy.box.open(sealed, context);
     throw new DecryptError('not a sealed value');
   }
 
-  async openBytes(sealed: Buffer, context = ''): Promise<Buffer> {
+  async openBytes(sealed: Buffer, context = '', trx?: Knex): Promise<Buffer> {
     const id = dataKeyIdOf(sealed);
-    if (id) return (await this.dataKey(id)).openBytes(sealed, context);
+    if (id) return (await this.dataKey(id, trx)).openBytes(sealed, context);
     if (this.options.legacy) return this.options.legacy.box.openBytes(sealed, context);
     throw new DecryptError('not sealed bytes');
   }
@@ -282,6 +289,8 @@ export class Keyring {
       throw new KeyRefused(`${existing} was made current before: rotate to a new key`);
     const keyId = existing ?? (await this.provider.createKey());
     await this.db.transaction(async (trx) => {
+      // two rotations at once: one after the other
+      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('keys.master_keys'))");
       await trx('keys.master_keys').where({ state: 'current' }).update({ state: 'active' });
       await trx('keys.master_keys').insert({ key_id: keyId, provider: this.provider.kind, state: 'current' }); // prettier-ignore
     });
@@ -291,13 +300,19 @@ export class Keyring {
 
   /**
    * Re-wraps, `batch` at a time, every data key not under the current KEK; `progress` hears the
-   * running total. Rows are taken with SKIP LOCKED, so several of these may run at once. Returns
-   * how many were re-wrapped.
+   * running total. Rows are taken with SKIP LOCKED, so several of these may run at once. A key
+   * that does not unwrap (its KEK gone, its row damaged) is left as it is and reported to
+   * `failed`, so one cannot stop the rest. Returns how many were re-wrapped.
    */
   async rewrap(
-    options: { batch?: number; progress?: (done: number) => void } = {},
+    options: {
+      batch?: number;
+      progress?: (done: number) => void;
+      failed?: (dataKeyId: string, err: Error) => void;
+    } = {},
   ): Promise<number> {
     const batch = options.batch ?? 5000;
+    const skipped: string[] = [];
     let done = 0;
     for (;;) {
       const current = await this.currentKeyId();
@@ -306,25 +321,33 @@ export class Keyring {
         // by the KEK index: the keys still under each older KEK, not a scan past those done
         const rows = (await trx('keys.data_keys')
           .whereIn('kek_id', older)
+          .whereNotIn('id', skipped)
           .select('id', 'kek_id', 'wrapped')
           .limit(batch)
           .forUpdate()
           .skipLocked()) as DataKeyRow[];
-        if (rows.length === 0) return 0;
+        if (rows.length === 0) return undefined;
         const rewrapped = await Promise.all(
           rows.map(async (row) => {
-            const key = await this.provider.unwrap(row.kek_id, row.id, row.wrapped);
-            return this.provider.wrap(current, row.id, key);
+            try {
+              const key = await this.provider.unwrap(row.kek_id, row.id, row.wrapped);
+              return { id: row.id, wrapped: await this.provider.wrap(current, row.id, key) };
+            } catch (err) {
+              skipped.push(row.id);
+              options.failed?.(row.id, err as Error);
+              return undefined;
+            }
           }),
         );
+        const moved = rewrapped.filter((r): r is { id: string; wrapped: Buffer } => r !== undefined); // prettier-ignore
         await trx.raw(
           `UPDATE keys.data_keys d SET kek_id = ?, wrapped = u.wrapped
              FROM unnest(?::uuid[], ?::bytea[]) AS u(id, wrapped) WHERE d.id = u.id`,
-          [current, rows.map((row) => row.id), rewrapped],
+          [current, moved.map((r) => r.id), moved.map((r) => r.wrapped)],
         );
-        return rows.length;
+        return moved.length;
       });
-      if (moved === 0) return done;
+      if (moved === undefined) return done;
       done += moved;
       options.progress?.(done);
     }

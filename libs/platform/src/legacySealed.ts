@@ -50,33 +50,47 @@ export async function migrateLegacyValues(
   db: Knex,
   keyring: Keyring,
   columns: readonly SealedColumn[],
-  options: { batch?: number; progress?: (moved: number, column: string) => void } = {},
+  options: {
+    batch?: number;
+    progress?: (moved: number, column: string) => void;
+    /** a value that does not open (sealed under another MASTER_KEY, damaged): left, reported */
+    failed?: (column: string, err: Error) => void;
+  } = {},
 ): Promise<number> {
-  const batch = options.batch ?? 500;
   let moved = 0;
   for (const column of columns) {
+    // images are megabytes each: a few at a time
+    const batch = options.batch ?? (column.bytes ? 10 : 500);
+    const skipped: SealedRow[] = [];
     for (;;) {
       const done = await db.transaction(async (trx) => {
-        const rows = (await legacyRows(trx, column)
-          .select([...column.key, column.column])
-          .limit(batch)
-          .forUpdate()
-          .skipLocked()) as SealedRow[];
+        const query = legacyRows(trx, column).select([...column.key, column.column]);
+        for (const row of skipped) query.whereNot(Object.fromEntries(column.key.map((k) => [k, row[k]]))); // prettier-ignore
+        const rows = (await query.limit(batch).forUpdate().skipLocked()) as SealedRow[];
+        let resealed = 0;
         for (const row of rows) {
           const old = row[column.column] as string | Buffer;
           const context = column.context(row);
-          const key = await keyring.keyFor(column.owner(row), trx);
-          const sealed =
-            typeof old === 'string'
-              ? key.seal(await keyring.open(old, context), context)
-              : key.sealBytes(await keyring.openBytes(old, context), context);
+          let sealed: string | Buffer;
+          try {
+            const key = await keyring.keyFor(column.owner(row), trx);
+            sealed =
+              typeof old === 'string'
+                ? key.seal(await keyring.open(old, context, trx), context)
+                : key.sealBytes(await keyring.openBytes(old, context, trx), context);
+          } catch (err) {
+            skipped.push(row);
+            options.failed?.(`${column.table}.${column.column}`, err as Error);
+            continue;
+          }
           const where = Object.fromEntries(column.key.map((name) => [name, row[name]]));
           await trx(column.table).where(where).where(column.column, old).update({ [column.column]: sealed }); // prettier-ignore
+          resealed += 1;
         }
-        return rows.length;
+        return { seen: rows.length, resealed };
       });
-      if (done === 0) break;
-      moved += done;
+      if (done.seen === 0) break;
+      moved += done.resealed;
       options.progress?.(moved, `${column.table}.${column.column}`);
     }
   }

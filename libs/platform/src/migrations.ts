@@ -5,6 +5,7 @@ import * as retiredServiceKeys from '../migrations/002_retired_service_keys.ts';
 import * as rateLimits from '../migrations/003_rate_limits.ts';
 import * as tenantRateLimits from '../migrations/004_tenant_rate_limits.ts';
 import * as keystore from '../migrations/005_keystore.ts';
+import * as keystoreGuards from '../migrations/006_keystore_guards.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
@@ -14,5 +15,6 @@ export const platformMigrations: MigrationSet = {
     '003_rate_limits': rateLimits,
     '004_tenant_rate_limits': tenantRateLimits,
     '005_keystore': keystore,
+    '006_keystore_guards': keystoreGuards,
   },
 };

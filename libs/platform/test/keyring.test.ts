@@ -136,4 +136,40 @@ describe('keyring (envelope encryption, rotation, erasure)', function () {
     expect(await rejection(keyring().openBytes(sealed, 'image:selfie'))).to.be.instanceOf(DataKeyGone); // prettier-ignore
     expect(await gateway.destroy(owner)).to.deep.equal([]);
   });
+
+  it('makes no key again for an erased owner, and none a rolled-back transaction made', async () => {
+    const ring = keyring();
+    const owner = { kind: 'run', id: randomUUID() };
+    await ring.newDataKey(owner);
+    await ring.destroy(owner);
+    expect(await rejection(ring.keyFor(owner))).to.be.instanceOf(DataKeyGone);
+    // a key made inside a transaction that rolls back is not this owner's afterwards
+    const other = { kind: 'session', id: randomUUID() };
+    const made = await t.db
+      .transaction(async (trx) => {
+        const key = await ring.keyFor(other, trx);
+        throw Object.assign(new Error('rolled back'), { key });
+      })
+      .catch((err: { key: { id: string } }) => err.key.id);
+    const after = await ring.keyFor(other);
+    expect(after.id).to.not.equal(made);
+    expect(await t.db('keys.data_keys').where({ id: after.id })).to.have.length(1);
+  });
+
+  it('re-wraps past a key that does not unwrap, reporting it; refuses a data key under a retired key', async () => {
+    const ring = keyring();
+    const good = await ring.newDataKey({ kind: 'verifier', id: randomUUID() });
+    const bad = randomUUID();
+    const kekId = (await ring.status()).current;
+    await t.db('keys.data_keys').insert({ id: bad, kek_id: kekId, wrapped: Buffer.alloc(60), owner_kind: 'verifier', owner_id: randomUUID() }); // prettier-ignore
+    const next = await ring.rotate();
+    const failed: string[] = [];
+    await ring.rewrap({ batch: 1, failed: (id) => failed.push(id) });
+    expect(failed).to.deep.equal([bad]);
+    expect((await t.db('keys.data_keys').where({ id: good.id }).first()).kek_id).to.equal(next);
+    await t.db('keys.data_keys').where({ id: bad }).delete();
+    await ring.retire(kekId);
+    const late = await rejection(t.db('keys.data_keys').insert({ id: randomUUID(), kek_id: kekId, wrapped: Buffer.alloc(60), owner_kind: 'x', owner_id: 'y' })); // prettier-ignore
+    expect(String(late)).to.contain('is retired');
+  });
 });

@@ -29,8 +29,34 @@ export async function migrateAll(
     db,
     tombstoned.rows.map((row) => row.id),
   );
+  // the rows of erased owners a restore of the data brought back (their plain columns too) go,
+  // before anything sealed under MASTER_KEY alone among them could be moved under a new key
+  await deleteErasedRows(db);
   const resealed = keyring
     ? await migrateLegacyValues(db, keyring, SEALED_COLUMNS, progress ? { progress } : {})
     : 0;
   return { applied, erasedAgain: erasedAgain.length, resealed };
+}
+
+/** The docverify rows whose owner the keystore's ledger says was erased. */
+async function deleteErasedRows(db: Knex): Promise<void> {
+  const erased = (column: string, kind: string) => [
+    `${column} IN (SELECT owner_id::uuid FROM keys.erased_data_keys WHERE owner_kind = ?)`,
+    [kind],
+  ] as const; // prettier-ignore
+  await db('docverify.session_images')
+    .whereRaw(...erased('session_id', 'session'))
+    .delete();
+  await db('docverify.verification_runs')
+    .whereRaw(...erased('session_id', 'session'))
+    .delete();
+  await db('docverify.sessions')
+    .whereRaw(...erased('id', 'session'))
+    .delete();
+  await db('docverify.verification_runs')
+    .whereRaw(...erased('id', 'run'))
+    .delete();
+  await db('docverify.verifications')
+    .whereRaw(...erased('id', 'verification'))
+    .delete();
 }

@@ -15,6 +15,7 @@ import { addEvents } from './sessions.ts';
 import { verificationKeyOwner } from './verifications.ts';
 
 const TOMBSTONES = 'docverify.erasures';
+const DEADLOCK = '40P01';
 
 export type ErasureSubject = { kind: 'verification' | 'session'; id: string };
 
@@ -44,8 +45,26 @@ export class ErasureStore {
     subject: ErasureSubject,
     erasedBy: string,
   ): Promise<Erased | undefined> {
+    // a run finishing at the same moment locks run then session: one of the two may be chosen as
+    // the deadlock's victim, and this one tries again (the run's end then finds nothing to end)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.eraseOnce(community, subject, erasedBy);
+      } catch (err) {
+        if ((err as { code?: string }).code !== DEADLOCK || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  private eraseOnce(
+    community: { id: string; tenantId: string },
+    subject: ErasureSubject,
+    erasedBy: string,
+  ): Promise<Erased | undefined> {
     return this.db.transaction(async (trx) => {
       const where = { community_id: community.id, subject: subject.kind, subject_id: subject.id };
+      // two erasures of one subject at once: the second waits, then answers the first's tombstone
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`erasure:${subject.kind}:${subject.id}`]); // prettier-ignore
       const before = (await trx(TOMBSTONES).where(where).first('tombstone')) as { tombstone: Tombstone } | undefined; // prettier-ignore
       if (before) return { tombstone: before.tombstone, events: [] };
       const found =

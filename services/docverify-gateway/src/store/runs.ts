@@ -132,7 +132,7 @@ export class RunStore {
     const row = (await trx(TABLE).select('request_sealed').where({ id }).first()) as
       { request_sealed: string | null } | undefined;
     if (!row?.request_sealed) return;
-    const request = JSON.parse(await this.keys.open(row.request_sealed, id)) as unknown;
+    const request = JSON.parse(await this.keys.open(row.request_sealed, id, trx)) as unknown;
     const kept = withoutDocumentImages(request);
     if (kept === request) return; // no image to drop (a parked sync /verify stored none)
     const key = await this.keys.keyFor(runKeyOwner(id), trx);
@@ -182,6 +182,8 @@ export class RunStore {
         .returning('*')) as RunRow[];
       if (!row) return undefined;
       const run = toRun(row);
+      // ended with nothing kept (failed, or no result): the request went, its key goes too
+      if (ended && !outcome.result) await this.keys.destroy(runKeyOwner(id), trx);
       await also?.(trx, run);
       const owed = events(run);
       await addEvents(trx, owed);
@@ -207,7 +209,7 @@ export class RunStore {
         .first()) as { result_sealed: string; result_mode: string } | undefined;
       await also?.(trx);
       if (!row) return undefined;
-      const result = JSON.parse(await this.keys.open(row.result_sealed, resultContext(id))) as VerifyResult; // prettier-ignore
+      const result = JSON.parse(await this.keys.open(row.result_sealed, resultContext(id), trx)) as VerifyResult; // prettier-ignore
       if (row.result_mode === 'until_retrieved') {
         await trx(TABLE).where({ id }).update({ result_sealed: null });
         await this.keys.destroy(runKeyOwner(id), trx);

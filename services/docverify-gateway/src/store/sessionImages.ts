@@ -87,14 +87,11 @@ export class SessionImageStore {
     const { dataRetention } = session.settings;
     const plan = retentionPlan(dataRetention ? { dataRetention } : {}, now);
     const images = trx(TABLE).where({ session_id: session.id });
-    if (!plan.keep) {
-      await images.delete();
-      await this.keys.destroy(sessionKeyOwner(session.id), trx);
-    } else
-      await images.update({
-        expires_at: plan.expiresAt,
-        until_retrieved: plan.mode === 'until_retrieved',
-      });
+    const kept = plan.keep
+      ? await images.update({ expires_at: plan.expiresAt, until_retrieved: plan.mode === 'until_retrieved' }) // prettier-ignore
+      : await images.delete().then(() => 0);
+    // nothing of the session left sealed (its request goes with the end): its key goes too
+    if (kept === 0) await this.keys.destroy(sessionKeyOwner(session.id), trx);
   }
 
   /**

@@ -139,7 +139,7 @@ export class VerificationStore {
       const access = row ? resultAccess(row.owner_licence_id, caller) : 'none';
       if (!row || access === 'none') return undefined;
       if (access === 'observer') return { communityId: row.community_id };
-      const result = JSON.parse(await this.keys.open(row.result_sealed, id)) as VerifyResult;
+      const result = JSON.parse(await this.keys.open(row.result_sealed, id, trx)) as VerifyResult;
       if (row.mode === 'until_retrieved') {
         await trx(TABLE).where({ id }).delete();
         await this.keys.destroy(verificationKeyOwner(id), trx);

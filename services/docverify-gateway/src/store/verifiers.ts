@@ -71,8 +71,9 @@ export class VerifierStore {
     this.recent = new ReadCache(cacheMs);
   }
 
-  private async toRecord(row: Row): Promise<VerifierRecord> {
-    const config = await this.keys.open(row.config_sealed, `verifier:${row.id}`);
+  /** `trx`: the transaction the row was written in (its data key may be new there). */
+  private async toRecord(row: Row, trx?: Knex): Promise<VerifierRecord> {
+    const config = await this.keys.open(row.config_sealed, `verifier:${row.id}`, trx);
     return {
       id: row.id,
       communityId: row.community_id,
@@ -110,7 +111,7 @@ export class VerifierStore {
           const [created] = await trx(TABLE)
             .insert({ ...row, config_sealed })
             .returning('*');
-          return this.toRecord(created as Row);
+          return this.toRecord(created as Row, trx);
         }),
       `a verifier tagged "${input.tag}" already exists`,
     );
@@ -209,7 +210,7 @@ export class VerifierStore {
         .update(patch)
         .returning('*')) as Row[];
       if (!row) throw await this.lostRace(trx, verifier);
-      return this.toRecord(row);
+      return this.toRecord(row, trx);
     });
   }
 

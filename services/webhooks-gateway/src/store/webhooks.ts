@@ -73,11 +73,12 @@ export class WebhookStore {
     private readonly rotationGraceSeconds: number,
   ) {}
 
-  private async toRecord(row: Row): Promise<WebhookRecord> {
+  /** `trx`: the transaction the row was written in (its data key may be new there). */
+  private async toRecord(row: Row, trx?: Knex): Promise<WebhookRecord> {
     const api: WebhookApi = { ...row.api };
     if (row.credential_sealed)
       api.credential = JSON.parse(
-        await this.keys.open(row.credential_sealed, webhookSealContext.credential(row.id)),
+        await this.keys.open(row.credential_sealed, webhookSealContext.credential(row.id), trx),
       ) as WebhookCredential;
     return {
       id: row.id,
@@ -95,7 +96,7 @@ export class WebhookStore {
       retryCodes: row.retry_codes,
       retryCount: row.retry_count,
       ttl: row.ttl,
-      secret: await this.keys.open(row.secret_sealed, webhookSealContext.secret(row.id)),
+      secret: await this.keys.open(row.secret_sealed, webhookSealContext.secret(row.id), trx),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
@@ -148,7 +149,7 @@ export class WebhookStore {
         .insert({ ...row, ...sealed })
         .returning('*');
       await this.notify(trx, { id, communityId: scope.communityId });
-      return this.toRecord(created as Row);
+      return this.toRecord(created as Row, trx);
     });
   }
 
@@ -206,7 +207,7 @@ export class WebhookStore {
       }
       const [row] = await trx(TABLE).where({ id: current.id }).update(patch).returning('*');
       await this.notify(trx, current);
-      return this.toRecord(row as Row);
+      return this.toRecord(row as Row, trx);
     });
   }
 
