@@ -9,10 +9,10 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { VerificationView, VerifyResult } from '@idv/contracts';
-import { createSecretBox } from '@idv/crypto';
 import { callbackSignature } from '../services/docverify-gateway/src/domain/connectorCallbackSignature.ts';
 import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
 import { freePort } from './support/freePort.ts';
+import { platformKeyring } from './support/platform.ts';
 
 const reviewImage = (fixture: string, afterMs: number) =>
   Buffer.from(`DOC:${fixture}\nREVIEW:${afterMs}`).toString('base64');
@@ -101,7 +101,7 @@ describe('pending outcomes by poll: a review decided later completes the verific
     expect(res.body.status).to.equal('pending');
     const held = await world.platform.database.db('docverify.verification_runs').where({ id: res.body.verificationId }).first();
     expect(held.request_sealed, 'the names are held for the comparison').to.be.a('string');
-    const opened = createSecretBox(Buffer.from(world.platform.env.MASTER_KEY!, 'base64')).open(held.request_sealed, res.body.verificationId);
+    const opened = await platformKeyring(world.platform).open(held.request_sealed, res.body.verificationId);
     expect(JSON.parse(opened).document).to.deep.equal({ id: 'doc-c', type: 'dl', lastName: 'McTestface' });
     const done = await waitFor(world, res.body.verificationId);
     expect(done.result?.certifications.map((c) => [c.kind, c.status])).to.deep.equal([['dl_authenticate', 'verified'], ['data_comparison', 'verified']]);
