@@ -113,6 +113,13 @@ describe('erasure: data keys destroyed, rows deleted, a tombstone kept', functio
     );
     const dump = JSON.stringify(await db('docverify.erasures'));
     expect(dump).to.not.contain(USER);
+    // audited: who, what, when, in the append-only log
+    const audit = await db('platform.audit_log').where({ subject_kind: 'session', subject_id: sessionId }); // prettier-ignore
+    expect(audit).to.have.length(1);
+    expect(audit[0]).to.include({ action: 'data.erased', actor: tombstone.erasedBy, community_id: w.platform.community.id }); // prettier-ignore
+    expect(JSON.stringify(audit)).to.not.contain(USER);
+    const rewrite = await db('platform.audit_log').where({ id: audit[0].id }).delete().then(() => 'deleted', (err: Error) => err.message); // prettier-ignore
+    expect(rewrite).to.contain('append-only');
 
     // the API: the result is gone, the capture link too
     const result = await w.client('service').encryptedRequest<SessionView>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId }); // prettier-ignore

@@ -6,6 +6,7 @@ import * as rateLimits from '../migrations/003_rate_limits.ts';
 import * as tenantRateLimits from '../migrations/004_tenant_rate_limits.ts';
 import * as keystore from '../migrations/005_keystore.ts';
 import * as keystoreGuards from '../migrations/006_keystore_guards.ts';
+import * as auditLog from '../migrations/007_audit_log.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
@@ -16,5 +17,6 @@ export const platformMigrations: MigrationSet = {
     '004_tenant_rate_limits': tenantRateLimits,
     '005_keystore': keystore,
     '006_keystore_guards': keystoreGuards,
+    '007_audit_log': auditLog,
   },
 };

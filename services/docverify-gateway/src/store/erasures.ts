@@ -2,8 +2,8 @@
 // destroyed (keyring.ts: the row goes, its id joins the ledger), its rows are deleted, a tombstone
 // of ids, counts and digests stays, and E_IDV_DATA_ERASED goes to the outbox. A copy of the sealed
 // values elsewhere (a backup, a WAL archive, a replica) no longer opens: its key is gone. A second
-// erasure of the same subject answers the first's tombstone. Retention expiry destroys keys the
-// same way (the sweeps).
+// erasure of the same subject answers the first's tombstone, and the action is written to the
+// platform's append-only audit log. Retention expiry destroys keys the same way (the sweeps).
 import { createHash } from 'node:crypto';
 import { eventEnvelope, type EventEnvelope, type Tombstone } from '@idv/contracts';
 import type { Knex } from '@idv/db';
@@ -87,6 +87,20 @@ export class ErasureStore {
         digests: found.sealed.map(digest).sort(),
       };
       await trx(TOMBSTONES).insert({ ...where, tombstone: JSON.stringify(tombstone), erased_at: erasedAt }); // prettier-ignore
+      // audited in the same transaction: who erased what, never what it held
+      await trx('platform.audit_log').insert({
+        at: erasedAt,
+        actor: erasedBy,
+        action: 'data.erased',
+        community_id: community.id,
+        subject_kind: subject.kind,
+        subject_id: subject.id,
+        details: JSON.stringify({
+          dataKeys: dataKeys.length,
+          runs: found.runs,
+          deleted: found.deleted,
+        }),
+      });
       const scope = { tenantId: community.tenantId, communityId: community.id };
       const event = eventEnvelope('E_IDV_DATA_ERASED', scope, {
         subject: subject.kind,
