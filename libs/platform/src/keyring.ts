@@ -147,27 +147,23 @@ export class Keyring {
   /** adoptInitialKey: the provider's initial key made current, once for racing processes. */
   private async adoptInitialKey(unavailable: string): Promise<string> {
     const initial = this.provider.initialKeyId();
-    await this.db.transaction(async (trx) => {
-      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('keys.master_keys'))");
-      await trx('keys.master_keys').where({ state: 'current' }).whereNot({ key_id: initial }).update({ state: 'active' }); // prettier-ignore
-      await trx('keys.master_keys')
-        .insert({ key_id: initial, provider: this.provider.kind, state: 'current' })
-        .onConflict('key_id')
-        .merge({ state: 'current' });
-    });
-    this.current = { id: initial, readAt: Date.now() };
+    await this.makeCurrent(initial);
     this.options.warn?.(`the current key-encryption key ${unavailable} is not available to this development master key: ${initial} is current now, and what was sealed before no longer opens`); // prettier-ignore
     return initial;
   }
 
   /** A new data key for `owner`, stored wrapped under the current KEK (in `trx` when given). */
   async newDataKey(owner: KeyOwner, trx?: Knex): Promise<DataKey> {
-    const db = trx ?? this.db;
-    // an erased owner gets no key again (a run finishing, an upload landing after the erasure)
-    const erased = await db('keys.erased_data_keys').where({ owner_kind: owner.kind, owner_id: owner.id }).first('id'); // prettier-ignore
-    if (erased) throw new DataKeyGone(`${owner.kind} ${owner.id} was erased`);
     const { key, row } = await this.prepareDataKey(owner);
-    await db('keys.data_keys').insert(row);
+    // one statement: an erased owner gets no key again (a run finishing, an upload landing after
+    // the erasure)
+    const stored = await (trx ?? this.db).raw(
+      `INSERT INTO keys.data_keys (id, kek_id, wrapped, owner_kind, owner_id)
+         SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (
+           SELECT 1 FROM keys.erased_data_keys WHERE owner_kind = ? AND owner_id = ?)`,
+      [row.id, row.kek_id, row.wrapped, row.owner_kind, row.owner_id, owner.kind, owner.id],
+    );
+    if (stored.rowCount === 0) throw new DataKeyGone(`${owner.kind} ${owner.id} was erased`);
     // known to be this owner's only once the row is committed (in a caller's transaction, it may
     // yet roll back: then keyFor must not hand out a key nothing stores)
     if (!trx) this.remember(key, owner);
@@ -288,14 +284,21 @@ export class Keyring {
       // prettier-ignore
       throw new KeyRefused(`${existing} was made current before: rotate to a new key`);
     const keyId = existing ?? (await this.provider.createKey());
+    await this.makeCurrent(keyId);
+    return keyId;
+  }
+
+  /** `keyId` made the current KEK, the one before it active; two at once go one after the other. */
+  private async makeCurrent(keyId: string): Promise<void> {
     await this.db.transaction(async (trx) => {
-      // two rotations at once: one after the other
       await trx.raw("SELECT pg_advisory_xact_lock(hashtext('keys.master_keys'))");
-      await trx('keys.master_keys').where({ state: 'current' }).update({ state: 'active' });
-      await trx('keys.master_keys').insert({ key_id: keyId, provider: this.provider.kind, state: 'current' }); // prettier-ignore
+      await trx('keys.master_keys').where({ state: 'current' }).whereNot({ key_id: keyId }).update({ state: 'active' }); // prettier-ignore
+      await trx('keys.master_keys')
+        .insert({ key_id: keyId, provider: this.provider.kind, state: 'current' })
+        .onConflict('key_id')
+        .merge({ state: 'current' });
     });
     this.current = { id: keyId, readAt: Date.now() };
-    return keyId;
   }
 
   /**
@@ -413,7 +416,7 @@ export function localKeyring(
   options: Omit<KeyringOptions, 'legacy'> & { legacyColumns?: readonly SealedColumn[] } = {},
 ): Keyring {
   const provider = new LocalKeyProvider(masterKey, keysDir, options.warn);
-  const legacy = { box: createSecretBox(masterKey), keyId: localKeyId(masterKey), ...(options.legacyColumns ? { columns: options.legacyColumns } : {}) }; // prettier-ignore
+  const legacy = legacyOf(masterKey, options.legacyColumns);
   return new Keyring(db, provider, { ...options, legacy });
 }
 
@@ -471,6 +474,14 @@ export async function createKeyring(
   // the local keys stay usable where they still wrap data keys (a keystore moving to the HSM)
   const local = new LocalKeyProvider(masterKey, settings.MASTER_KEYS_DIR, options.warn);
   const provider = new WithLocalKeys(hsm, local);
-  const legacy = { box: createSecretBox(masterKey), keyId: localKeyId(masterKey), ...(options.legacyColumns ? { columns: options.legacyColumns } : {}) }; // prettier-ignore
+  const legacy = legacyOf(masterKey, options.legacyColumns);
   return { keyring: new Keyring(db, provider, { ...options, legacy }), close: () => hsm.close() };
+}
+
+/** What MASTER_KEY alone sealed before envelopes: opened by it, counted under its KEK id. */
+function legacyOf(
+  masterKey: Buffer,
+  columns?: readonly SealedColumn[],
+): NonNullable<KeyringOptions['legacy']> {
+  return { box: createSecretBox(masterKey), keyId: localKeyId(masterKey), ...(columns ? { columns } : {}) }; // prettier-ignore
 }
