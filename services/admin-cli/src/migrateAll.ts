@@ -38,25 +38,22 @@ export async function migrateAll(
   return { applied, erasedAgain: erasedAgain.length, resealed };
 }
 
+/** The docverify rows of each kind of owner, by the column that names the owner. */
+const OWNED_ROWS: [table: string, column: string, owner: string][] = [
+  ['docverify.session_images', 'session_id', 'session'],
+  ['docverify.verification_runs', 'session_id', 'session'],
+  ['docverify.sessions', 'id', 'session'],
+  ['docverify.verification_runs', 'id', 'run'],
+  ['docverify.verifications', 'id', 'verification'],
+];
+
 /** The docverify rows whose owner the keystore's ledger says was erased. */
 async function deleteErasedRows(db: Knex): Promise<void> {
-  const erased = (column: string, kind: string) => [
-    `${column} IN (SELECT owner_id::uuid FROM keys.erased_data_keys WHERE owner_kind = ?)`,
-    [kind],
-  ] as const; // prettier-ignore
-  await db('docverify.session_images')
-    .whereRaw(...erased('session_id', 'session'))
-    .delete();
-  await db('docverify.verification_runs')
-    .whereRaw(...erased('session_id', 'session'))
-    .delete();
-  await db('docverify.sessions')
-    .whereRaw(...erased('id', 'session'))
-    .delete();
-  await db('docverify.verification_runs')
-    .whereRaw(...erased('id', 'run'))
-    .delete();
-  await db('docverify.verifications')
-    .whereRaw(...erased('id', 'verification'))
-    .delete();
+  for (const [table, column, owner] of OWNED_ROWS)
+    await db(table)
+      .whereRaw(`?? IN (SELECT owner_id::uuid FROM keys.erased_data_keys WHERE owner_kind = ?)`, [
+        column,
+        owner,
+      ]) // prettier-ignore
+      .delete();
 }
