@@ -27,6 +27,19 @@ export default tseslint.config(
     },
   },
   {
+    // scripts served to browsers as they are (the sign-in pages' passkeys)
+    files: ['services/*/src/pages/assets/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        ['window', 'document', 'navigator', 'atob', 'btoa', 'HTMLFormElement'].map((name) => [
+          name,
+          'readonly',
+        ]),
+      ),
+    },
+  },
+  {
     // CommonJS helpers (the mocha reporter) run in Node with its globals
     files: ['**/*.cjs'],
     languageOptions: {

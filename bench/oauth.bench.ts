@@ -12,6 +12,8 @@ import { providerConfiguration } from '../services/oauth/src/providerConfig.ts';
 import { startOauth } from '../services/oauth/src/start.ts';
 import { AccountStore } from '../services/oauth/src/store/accountStore.ts';
 import { ClientStore } from '../services/oauth/src/store/clientStore.ts';
+import { FactorStore } from '../services/oauth/src/store/factorStore.ts';
+import { SignInSettingsStore } from '../services/oauth/src/store/signInSettings.ts';
 import { measure, medianRound, spreadOf, type Comparison, type Measurement } from './harness.ts';
 
 const CONCURRENCY = 8;
@@ -128,6 +130,8 @@ export async function oauthBenchmarks(): Promise<Comparison[]> {
     masterKey,
     clients: new ClientStore(db, service.runtime.keyring),
     accounts: new AccountStore(db),
+    factors: new FactorStore(db, service.runtime.keyring, randomBytes(32)),
+    settings: new SignInSettingsStore(db, 'operators'),
   };
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const keys = [{ ...privateKey.export({ format: 'jwk' }), kid: 'k1', alg: 'ES256', use: 'sig' }];

@@ -111,7 +111,17 @@ export const LoginSucceeded = Type.Object(
   {
     clientId: Type.String(),
     sub: Type.String({ description: 'opaque account id' }),
-    method: Type.Union([Type.Literal('password'), Type.Literal('proof'), Type.Literal('eam')]),
+    method: Type.Union([
+      Type.Literal('password'),
+      Type.Literal('proof'),
+      Type.Literal('eam'),
+      Type.Literal('passkey'),
+    ]),
+    amr: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'authentication methods used (RFC 8176): pwd, otp, hwk, mfa, proof',
+      }),
+    ),
   },
   { ...open, $id: 'events/E_OAUTH_LOGIN_SUCCEEDED' },
 );
@@ -120,10 +130,26 @@ export const LoginFailed = Type.Object(
   {
     clientId: Type.Optional(Type.String()),
     reason: Type.String({
-      description: 'machine-readable reason, e.g. invalid_credentials, invalid_proof',
+      description:
+        'machine-readable reason: invalid_credentials, throttled, locked, invalid_second_factor, invalid_recovery_code, invalid_passkey, second_factor_throttled, invalid_proof, unknown_account, replayed_proof',
     }),
+    sub: Type.Optional(Type.String({ description: 'opaque account id, when one is known' })),
   },
   { ...open, $id: 'events/E_OAUTH_LOGIN_FAILED' },
+);
+
+export const AccountLocked = Type.Object(
+  {
+    clientId: Type.Optional(Type.String()),
+    sub: Type.Optional(
+      Type.String({ description: 'opaque account id; absent when the username is no account' }),
+    ),
+    lockedUntil: Type.String({ format: 'date-time' }),
+    scope: Type.Literal('address', {
+      description: 'what is locked: the account from the address the failures came from',
+    }),
+  },
+  { ...open, $id: 'events/E_OAUTH_ACCOUNT_LOCKED' },
 );
 
 export const TokenIssued = Type.Object(
@@ -153,6 +179,7 @@ export const EVENT_CATALOG = {
   E_IDV_DATA_ERASED: DataErased,
   E_OAUTH_LOGIN_SUCCEEDED: LoginSucceeded,
   E_OAUTH_LOGIN_FAILED: LoginFailed,
+  E_OAUTH_ACCOUNT_LOCKED: AccountLocked,
   E_OAUTH_TOKEN_ISSUED: TokenIssued,
 } as const satisfies Record<string, TObject>;
 
@@ -181,6 +208,7 @@ export const EVENT_EMITTERS = {
   E_IDV_DATA_ERASED: 'docverify',
   E_OAUTH_LOGIN_SUCCEEDED: 'oauth',
   E_OAUTH_LOGIN_FAILED: 'oauth',
+  E_OAUTH_ACCOUNT_LOCKED: 'oauth',
   E_OAUTH_TOKEN_ISSUED: 'oauth',
 } as const satisfies Record<EventName, 'docverify' | 'oauth' | 'intake'>;
 

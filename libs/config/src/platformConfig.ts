@@ -92,6 +92,11 @@ export const platformConfigFields = {
     default: '.local/master.key',
     description: 'where a generated development master key is kept when MASTER_KEY is unset',
   }),
+  OPERATORS_COMMUNITY: Type.String({
+    default: 'operators',
+    description:
+      "the community of the platform's operators (the console signs them in there); its second-factor policy is `required` unless an operator sets another",
+  }),
   MASTER_KEYS_DIR: Type.String({
     default: '.local/master-keys',
     description:

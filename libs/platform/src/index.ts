@@ -69,3 +69,4 @@ export {
   type RateDecision,
   type RateDefaults,
 } from './rateBuckets.ts';
+export { appendAudit, type AuditEntry } from './auditLog.ts';

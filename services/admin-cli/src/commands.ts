@@ -1,4 +1,5 @@
 // The admin commands of DESIGN 2.3; each takes parsed options and answers a JSON-ready object.
+import { userInfo } from 'node:os';
 import { loadConfig, PlatformConfig, type MasterKey } from '@idv/config';
 import { imageUrlHostList } from '@idv/contracts';
 import { generateKeyPair } from '@idv/crypto';
@@ -12,6 +13,18 @@ import {
   setExternalIdp,
   trustProofKey,
 } from '../../oauth/src/admin.ts';
+import {
+  enrolTotp,
+  renameClient,
+  resetFactors,
+  resetPassword,
+  setBranding,
+  setLoginLimits,
+  setMfaPolicy,
+  unlockAccount,
+  type SignInAdminContext,
+} from '../../oauth/src/signInAdmin.ts';
+import { DEFAULT_LOGIN_LIMITS } from '../../oauth/src/login/throttle.ts';
 import {
   countLegacyValues,
   InvalidInPlatform,
@@ -75,6 +88,20 @@ export function adminKeyring(
 
 /** What the oauth operator actions need: the database and the keyring secrets are sealed under. */
 const oauthContext = async (ctx: CommandContext) => ({ db: ctx.db, keyring: await ctx.keyring() });
+
+/** The sign-in actions also need MASTER_KEY (their MACs' keys) and who runs them (the audit log). */
+const signInContext = async (ctx: CommandContext): Promise<SignInAdminContext> => ({
+  ...(await oauthContext(ctx)),
+  masterKey: ctx.master.key,
+  operatorsCommunity: loadConfig(PlatformConfig).OPERATORS_COMMUNITY,
+  actor: `admin-cli:${process.env.IDV_ADMIN_ACTOR ?? userInfo().username}`,
+});
+
+/** `--lock-after 5` for the member lockAfter of the login limits. */
+const LIMIT_OPTIONS = Object.keys(DEFAULT_LOGIN_LIMITS).map((member) => ({
+  member,
+  option: member.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+}));
 
 /** Progress of a re-wrap on stderr (stdout keeps the one JSON answer). */
 const rewrapProgress = (done: number) => console.error(JSON.stringify({ rewrapped: done }));
@@ -302,8 +329,79 @@ export const commands: Record<string, Command> = {
         community: one(options, 'community'),
         redirectUris: options['redirect-uri'] ?? [],
         grantTypes: options['grant-type'] ?? [],
+        ...(optional(options, 'name') !== undefined ? { name: optional(options, 'name')! } : {}),
       }),
     ),
+
+  'oauth-client name': async (ctx, options) =>
+    oauthAdmin(async () =>
+      renameClient(await signInContext(ctx), {
+        community: one(options, 'community'),
+        clientId: one(options, 'client-id'),
+        name: one(options, 'name'),
+      }),
+    ),
+
+  'community mfa': async (ctx, options) =>
+    oauthAdmin(async () =>
+      setMfaPolicy(await signInContext(ctx), {
+        community: one(options, 'community'),
+        policy: one(options, 'policy'),
+        factors: options.factor ?? [],
+      }),
+    ),
+
+  'community login-limits': async (ctx, options) =>
+    oauthAdmin(async () =>
+      setLoginLimits(await signInContext(ctx), {
+        community: one(options, 'community'),
+        limits: Object.fromEntries(
+          LIMIT_OPTIONS.filter(({ option }) => options[option]).map(({ member, option }) => [
+            member,
+            one(options, option),
+          ]),
+        ),
+        reset: optional(options, 'defaults') === 'yes',
+      }),
+    ),
+
+  'community branding': async (ctx, options) =>
+    oauthAdmin(async () => {
+      const logo = optional(options, 'logo');
+      return setBranding(await signInContext(ctx), {
+        community: one(options, 'community'),
+        ...(options['display-name'] ? { displayName: one(options, 'display-name') } : {}),
+        ...(options['accent-color'] ? { accentColor: one(options, 'accent-color') } : {}),
+        ...(logo !== undefined ? { logo: logo === '' ? null : logo } : {}),
+      });
+    }),
+
+  'oauth-account unlock': async (ctx, options) =>
+    unlockAccount(await signInContext(ctx), {
+      community: one(options, 'community'),
+      username: one(options, 'username'),
+    }),
+
+  'oauth-account reset-password': async (ctx, options) =>
+    oauthAdmin(async () =>
+      resetPassword(await signInContext(ctx), {
+        community: one(options, 'community'),
+        username: one(options, 'username'),
+        ...(options.password ? { password: await secretOf(options, 'password') } : {}),
+      }),
+    ),
+
+  'oauth-account reset-factors': async (ctx, options) =>
+    resetFactors(await signInContext(ctx), {
+      community: one(options, 'community'),
+      username: one(options, 'username'),
+    }),
+
+  'oauth-account enrol-totp': async (ctx, options) =>
+    enrolTotp(await signInContext(ctx), {
+      community: one(options, 'community'),
+      username: one(options, 'username'),
+    }),
 
   'oauth-account create': async (ctx, options) =>
     oauthAdmin(async () =>

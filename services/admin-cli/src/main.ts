@@ -10,8 +10,21 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   community create --tenant ID --name N
   community image-hosts --community ID --hosts HOST,*.DOMAIN,...  (--hosts "" removes the list)
   license create --level system|service|service_ext|community [--community ID]... [--expires ISO]
-  oauth-client create --community NAME --redirect-uri URI [--grant-type G]...
+  community mfa --community NAME --policy off|optional|required [--factor totp|webauthn]...
+  community login-limits --community NAME [--lock-after N] [--lock-minutes N] [--free-failures N]
+    [--base-delay-seconds N] [--max-delay-seconds N] [--account-free-failures N]
+    [--account-max-delay-seconds N] [--address-free-failures N] [--address-max-delay-seconds N]
+    [--window-minutes N] | --defaults yes
+  community branding --community NAME [--display-name N] [--accent-color #rrggbb] [--logo FILE]
+    (--logo "" removes it; PNG, JPEG or WebP, at most 64 KiB)
+  oauth-client create --community NAME --redirect-uri URI [--grant-type G]... [--name NAME]
+  oauth-client name --community NAME --client-id ID --name NAME
   oauth-account create --community NAME --username U --password P|- [--name N]  (- reads it from stdin)
+  oauth-account unlock --community NAME --username U  (login locks and delays of the account lifted)
+  oauth-account reset-password --community NAME --username U [--password P|-]  (generated if not
+    given; the account's sessions sign in again)
+  oauth-account reset-factors --community NAME --username U  (second factors and recovery codes removed)
+  oauth-account enrol-totp --community NAME --username U  (answers the TOTP secret, once)
   oauth-key rotate --community NAME
   oauth-idp set --community NAME --issuer URL --audience A --jwks-uri URL
   oauth-proof-key trust --community NAME --kid K --public-key BASE64

@@ -33,7 +33,7 @@ function httpUrl(value: string, what: string): string {
 
 export async function createOauthClient(
   ctx: OauthAdminContext,
-  input: { community: string; redirectUris: string[]; grantTypes: string[] },
+  input: { community: string; redirectUris: string[]; grantTypes: string[]; name?: string },
 ): Promise<{ client_id: string; client_secret: string }> {
   const grantTypes = input.grantTypes.length
     ? input.grantTypes
@@ -52,7 +52,17 @@ export async function createOauthClient(
     communityId: id,
     redirectUris,
     grantTypes: [...new Set(grantTypes)] as ClientGrantType[],
+    ...(input.name !== undefined ? { name: clientName(input.name) } : {}),
   });
+}
+
+/** A client's name as people will read it on the sign-in page: 1 to 100 printable characters. */
+export function clientName(name: string): string {
+  const trimmed = name.trim();
+  // eslint-disable-next-line no-control-regex
+  if (!trimmed || trimmed.length > 100 || /[\u0000-\u001f\u007f]/.test(trimmed))
+    throw new OauthAdminError('--name must be 1 to 100 printable characters');
+  return trimmed;
 }
 
 export async function createOauthAccount(

@@ -4,7 +4,11 @@ import type { Broker } from '@idv/broker';
 import type { Logger } from '@idv/observability';
 import type { Community } from '@idv/platform';
 
-type OauthEventName = 'E_OAUTH_LOGIN_SUCCEEDED' | 'E_OAUTH_LOGIN_FAILED' | 'E_OAUTH_TOKEN_ISSUED';
+type OauthEventName =
+  | 'E_OAUTH_LOGIN_SUCCEEDED'
+  | 'E_OAUTH_LOGIN_FAILED'
+  | 'E_OAUTH_ACCOUNT_LOCKED'
+  | 'E_OAUTH_TOKEN_ISSUED';
 
 export type OauthEvents = <N extends OauthEventName>(
   community: Community,

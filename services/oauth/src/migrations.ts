@@ -2,8 +2,13 @@
 import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_oauth.ts';
 import * as partialModelIndexes from '../migrations/002_partial_model_indexes.ts';
+import * as signIn from '../migrations/003_sign_in.ts';
 
 export const oauthMigrations: MigrationSet = {
   schema: 'oauth',
-  migrations: { '001_oauth': initial, '002_partial_model_indexes': partialModelIndexes },
+  migrations: {
+    '001_oauth': initial,
+    '002_partial_model_indexes': partialModelIndexes,
+    '003_sign_in': signIn,
+  },
 };

@@ -3,6 +3,8 @@ import { createHmac } from 'node:crypto';
 import type { ClientAuthMethod, Configuration, JWK } from 'oidc-provider';
 import type { Knex } from '@idv/db';
 import { assertRequestObject, requireScope } from './authorizationRules.ts';
+import { ACR_VALUES } from './domain/authMethods.ts';
+import { signInPolicy, type SignInPolicyDeps } from './login/signInPolicy.ts';
 import type { AccountStore } from './store/accountStore.ts';
 import type { ClientStore } from './store/clientStore.ts';
 import { ModelBatches } from './store/modelBatches.ts';
@@ -50,7 +52,7 @@ const DISCOVERY = {
   introspection_endpoint_auth_signing_alg_values_supported: [],
 };
 
-export interface CommunityProviderDeps {
+export interface CommunityProviderDeps extends SignInPolicyDeps {
   db: Knex;
   masterKey: Buffer;
   clients: ClientStore;
@@ -109,8 +111,10 @@ export function providerConfiguration(
       };
     },
     responseTypes: ['code'],
+    acrValues: ACR_VALUES,
     scopes: ['openid', 'offline_access', 'profile'],
-    claims: { openid: ['sub'], profile: ['name', 'preferred_username'] },
+    // the ID token says how the person signed in: amr (RFC 8176), acr and auth_time
+    claims: { openid: ['sub', 'acr', 'amr', 'auth_time'], profile: ['name', 'preferred_username'] },
     // scope is declared here for its validator only: oidc-provider runs these after the
     // request object is merged in and the redirect_uri is checked
     extraParams: { eam_ref: null, scope: requireScope },
@@ -134,7 +138,10 @@ export function providerConfiguration(
     // every refresh spends the refresh token and answers a new one; presenting a spent one
     // again revokes the grant (oidc-provider's refresh_token grant; races: ModelStore.consume)
     rotateRefreshToken: true,
-    interactions: { url: (_ctx, interaction) => interactionPath(community.name, interaction.uid) },
+    interactions: {
+      url: (_ctx, interaction) => interactionPath(community.name, interaction.uid),
+      policy: signInPolicy(deps, community),
+    },
     // an account that does not exist (any more) has no tokens: code, refresh and userinfo fail
     findAccount: async (_ctx, sub) => {
       const account = await deps.accounts.find(community.id, sub);

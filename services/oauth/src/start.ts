@@ -1,14 +1,22 @@
 // Composition root of the oauth service, read top to bottom: the runtime, its stores, the
 // per-community providers and the sweep, stop handlers, the issuers' router, serve.
+import { createHmac } from 'node:crypto';
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import type { ExternalOperation } from '@idv/http';
 import { OauthConfig } from './config.ts';
 import { oauthEvents } from './events.ts';
+import { KnownDevices } from './login/knownDevices.ts';
+import { LoginSteps } from './login/loginSteps.ts';
+import { PasskeyChallenges } from './login/passkeyChallenges.ts';
+import { LoginThrottle } from './login/throttle.ts';
+import { pageAssets } from './pages/assets.ts';
 import { ProviderCache } from './providerCache.ts';
 import { communityRouter } from './routes/communityRouter.ts';
 import { AccountStore } from './store/accountStore.ts';
 import { ClientStore } from './store/clientStore.ts';
+import { FactorStore } from './store/factorStore.ts';
+import { SignInSettingsStore } from './store/signInSettings.ts';
 import { sweepExpiredModels } from './store/modelStore.ts';
 import { SigningKeyStore } from './store/signingKeyStore.ts';
 import { TrustStore } from './store/trustStore.ts';
@@ -101,13 +109,20 @@ export async function startOauth(
   const runtime = await createServiceRuntime({ service: 'oauth', env });
   const { db, masterKey, logger, lifecycle } = runtime;
 
-  // stores and jobs
+  // stores and jobs; each MAC of the sign-in has a key of its own, derived from MASTER_KEY
+  const macKey = (purpose: string) => createHmac('sha256', masterKey).update(purpose).digest();
   const accounts = new AccountStore(db);
   const trust = new TrustStore(db);
   const events = oauthEvents(runtime.broker, logger);
+  const settingsStore = new SignInSettingsStore(db, runtime.config.OPERATORS_COMMUNITY);
+  const factors = new FactorStore(db, runtime.keyring, macKey('oauth-recovery-codes'));
+  const throttle = new LoginThrottle(db, macKey('oauth-login-throttle'));
+  const steps = new LoginSteps(db);
   const providers = new ProviderCache({
     db,
     masterKey,
+    factors,
+    settings: settingsStore,
     tenants: runtime.tenants,
     clients: new ClientStore(db, runtime.keyring),
     accounts,
@@ -128,8 +143,8 @@ export async function startOauth(
     },
   });
   const sweep = setInterval(() => {
-    Promise.all([sweepExpiredModels(db), trust.sweep()]).catch((err: unknown) =>
-      logger.warn({ err }, 'oauth sweep failed'),
+    Promise.all([sweepExpiredModels(db), trust.sweep(), throttle.sweep(), steps.sweep()]).catch(
+      (err: unknown) => logger.warn({ err }, 'oauth sweep failed'),
     );
   }, settings.OAUTH_SWEEP_INTERVAL_MS);
   sweep.unref();
@@ -143,6 +158,13 @@ export async function startOauth(
     accounts,
     trust,
     events,
+    settings: settingsStore,
+    assets: pageAssets(),
+    factors,
+    throttle,
+    steps,
+    challenges: new PasskeyChallenges(macKey('oauth-passkey-challenges')),
+    devices: new KnownDevices(macKey('oauth-known-devices')),
     auth: runtime.auth,
     publicUrl: settings.OAUTH_PUBLIC_URL,
   });

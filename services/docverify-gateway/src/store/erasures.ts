@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { eventEnvelope, type EventEnvelope, type Tombstone } from '@idv/contracts';
 import type { Knex } from '@idv/db';
-import type { Keyring, KeyOwner } from '@idv/platform';
+import { appendAudit, type Keyring, type KeyOwner } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
 import { runKeyOwner } from './runs.ts';
 import { sessionKeyOwner } from './sessionImages.ts';
@@ -87,18 +87,13 @@ export class ErasureStore {
       };
       await trx(TOMBSTONES).insert({ ...where, tombstone: JSON.stringify(tombstone), erased_at: erasedAt }); // prettier-ignore
       // audited in the same transaction: who erased what, never what it held
-      await trx('platform.audit_log').insert({
+      await appendAudit(trx, {
         at: erasedAt,
         actor: erasedBy,
         action: 'data.erased',
-        community_id: community.id,
-        subject_kind: subject.kind,
-        subject_id: subject.id,
-        details: JSON.stringify({
-          dataKeys: dataKeys.length,
-          runs: found.runs,
-          deleted: found.deleted,
-        }),
+        communityId: community.id,
+        subject,
+        details: { dataKeys: dataKeys.length, runs: found.runs, deleted: found.deleted },
       });
       const scope = { tenantId: community.tenantId, communityId: community.id };
       const event = eventEnvelope('E_IDV_DATA_ERASED', scope, {

@@ -3,19 +3,25 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { NotFound } from '@idv/http';
 import type { CredentialAuth } from '@idv/auth';
-import type { OauthEvents } from '../events.ts';
+import type { SignInDeps } from '../login/signInFlow.ts';
+import { brandingCss, brandingLogo } from '../pages/assets.ts';
 import type { CommunityIssuer, ProviderCache } from '../providerCache.ts';
-import type { AccountStore } from '../store/accountStore.ts';
-import type { TrustStore } from '../store/trustStore.ts';
 import { postAuthorize } from './authorize.ts';
 import { eamContext, eamHintIntake } from './eam.ts';
-import { showInteraction, submitConsent, submitLogin } from './interaction.ts';
+import { showInteraction, submitConsent, submitLogin, submitPasskeySignIn } from './interaction.ts';
+import {
+  continueAfterRecoveryCodes,
+  skipEnrolment,
+  submitPasskeyEnrolment,
+  submitRecoveryCode,
+  submitSecondFactorPasskey,
+  submitTotp,
+  submitTotpEnrolment,
+} from './secondFactor.ts';
+import { expiredPage } from './signInRequest.ts';
 
-export interface CommunityRouterDeps {
+export interface CommunityRouterDeps extends SignInDeps {
   providers: ProviderCache;
-  accounts: AccountStore;
-  trust: TrustStore;
-  events: OauthEvents;
   auth: CredentialAuth;
   /** public scheme://host; when empty it comes from the request (honouring trust proxy) */
   publicUrl: string;
@@ -56,19 +62,27 @@ export function communityRouter(deps: CommunityRouterDeps): express.Router {
     }),
     eamContext(deps.trust),
   );
-  router.get('/v1/interaction/:uid', tag('/v1/interaction/:uid'), showInteraction());
-  router.post(
-    '/v1/interaction/:uid/login',
-    tag('/v1/interaction/:uid/login'),
-    form,
-    submitLogin(deps),
-  );
-  router.post(
-    '/v1/interaction/:uid/consent',
-    tag('/v1/interaction/:uid/consent'),
-    form,
-    submitConsent(),
-  );
+  router.get('/v1/assets/:file', tag('/v1/assets/:file'), deps.assets.serve);
+  router.get('/v1/branding.css', tag('/v1/branding.css'), brandingCss(deps.settings));
+  router.get('/v1/branding/logo', tag('/v1/branding/logo'), brandingLogo(deps.settings));
+  router.get('/v1/interaction/:uid', tag('/v1/interaction/:uid'), showInteraction(deps));
+  const forms = {
+    login: submitLogin,
+    passkey: submitPasskeySignIn,
+    consent: submitConsent,
+    totp: submitTotp,
+    recovery: submitRecoveryCode,
+    'second-factor/passkey': submitSecondFactorPasskey,
+    'enrol/totp': submitTotpEnrolment,
+    'enrol/passkey': submitPasskeyEnrolment,
+    'enrol/skip': skipEnrolment,
+    continue: continueAfterRecoveryCodes,
+  };
+  for (const [path, handler] of Object.entries(forms)) {
+    const route = `/v1/interaction/:uid/${path}`;
+    router.post(route, tag(route), form, handler(deps));
+  }
+  router.use('/v1/interaction', expiredPage(deps));
 
   router.use((req: Request, res: Response) => {
     const { handle } = res.locals.issuer as CommunityIssuer;

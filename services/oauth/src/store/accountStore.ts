@@ -12,6 +12,10 @@ export interface Account {
   accountId: string;
   username: string;
   displayName: string | null;
+  /** sessions authenticated before this sign in again (a password or factor reset) */
+  credentialsChangedAt: Date;
+  /** when the person last chose "not now" to adding a second factor */
+  mfaOfferSkippedAt: Date | null;
 }
 
 interface AccountRow {
@@ -19,7 +23,11 @@ interface AccountRow {
   username: string;
   password_hash: string;
   display_name: string | null;
+  credentials_changed_at: Date;
+  mfa_offer_skipped_at: Date | null;
 }
+
+const COLUMNS = ['account_id', 'username', 'display_name', 'password_hash', 'credentials_changed_at', 'mfa_offer_skipped_at']; // prettier-ignore
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -52,6 +60,8 @@ const toAccount = (row: AccountRow): Account => ({
   accountId: row.account_id,
   username: row.username,
   displayName: row.display_name,
+  credentialsChangedAt: row.credentials_changed_at,
+  mfaOfferSkippedAt: row.mfa_offer_skipped_at,
 });
 
 export class AccountStore {
@@ -73,7 +83,7 @@ export class AccountStore {
         password_hash: await hashPassword(password),
         display_name: displayName ?? null,
       })
-      .returning(['account_id', 'username', 'display_name', 'password_hash']);
+      .returning(COLUMNS);
     if (!row) throw new Error('account insert returned nothing');
     return toAccount(row);
   }
@@ -85,7 +95,7 @@ export class AccountStore {
   ): Promise<Account | undefined> {
     const row: AccountRow | undefined = holdsNul(username)
       ? undefined
-      : await this.db(TABLE).where({ community_id: communityId, username }).first();
+      : await this.db(TABLE).where({ community_id: communityId, username }).first(COLUMNS);
     const ok = await passwordMatches(
       password,
       row?.password_hash ?? (await (this.decoy ??= hashPassword(randomBytes(16).toString('hex')))),
@@ -98,7 +108,44 @@ export class AccountStore {
     if (!UUID.test(accountId)) return undefined;
     const row: AccountRow | undefined = await this.db(TABLE)
       .where({ community_id: communityId, account_id: accountId })
-      .first();
+      .first(COLUMNS);
     return row ? toAccount(row) : undefined;
+  }
+
+  async findByUsername(communityId: string, username: string): Promise<Account | undefined> {
+    if (holdsNul(username)) return undefined;
+    const row: AccountRow | undefined = await this.db(TABLE)
+      .where({ community_id: communityId, username })
+      .first(COLUMNS);
+    return row ? toAccount(row) : undefined;
+  }
+
+  /** The person chose "not now" to adding a second factor (an optional policy asks again later). */
+  async skipMfaOffer(communityId: string, accountId: string): Promise<void> {
+    await this.db(TABLE)
+      .where({ community_id: communityId, account_id: accountId })
+      .update({ mfa_offer_skipped_at: this.db.fn.now() });
+  }
+
+  /** Ends every session of the account made before now: each signs in again. */
+  async credentialsChanged(communityId: string, accountId: string, trx?: Knex): Promise<void> {
+    await (trx ?? this.db)(TABLE)
+      .where({ community_id: communityId, account_id: accountId })
+      .update({ credentials_changed_at: this.db.fn.now() });
+  }
+
+  /** A new password (the admin CLI's recovery); the account's sessions sign in again. */
+  async setPassword(
+    communityId: string,
+    accountId: string,
+    password: string,
+    trx?: Knex,
+  ): Promise<void> {
+    await (trx ?? this.db)(TABLE)
+      .where({ community_id: communityId, account_id: accountId })
+      .update({
+        password_hash: await hashPassword(password),
+        credentials_changed_at: this.db.fn.now(),
+      });
   }
 }

@@ -18,12 +18,19 @@ export interface NewClient {
   communityId: string;
   redirectUris: string[];
   grantTypes: ClientGrantType[];
+  /** client_name: what the sign-in page calls the application */
+  name?: string;
 }
 
 interface ClientRow {
   client_id: string;
   secret_sealed: string;
-  metadata: { redirect_uris: string[]; grant_types: string[]; response_types: ResponseType[] };
+  metadata: {
+    redirect_uris: string[];
+    grant_types: string[];
+    response_types: ResponseType[];
+    client_name?: string;
+  };
 }
 
 const secretContext = (communityId: string, clientId: string) =>
@@ -59,10 +66,24 @@ export class ClientStore {
           redirect_uris: client.redirectUris,
           grant_types: client.grantTypes,
           response_types: interactive ? ['code'] : [],
+          ...(client.name ? { client_name: client.name } : {}),
         },
       });
     });
     return { client_id: clientId, client_secret: secret };
+  }
+
+  /** Names the client (client_name) or, with null, takes its name away; false: no such client. */
+  async rename(communityId: string, clientId: string, name: string | null): Promise<boolean> {
+    const update =
+      name === null
+        ? this.db.raw("metadata - 'client_name'")
+        : this.db.raw("jsonb_set(metadata, '{client_name}', to_jsonb(?::text))", [name]);
+    const changed = await this.db(TABLE)
+      .where({ community_id: communityId, client_id: clientId })
+      .update({ metadata: update });
+    this.cache.delete(`${communityId}|${clientId}`);
+    return changed > 0;
   }
 
   async find(communityId: string, clientId: string): Promise<AdapterPayload | undefined> {
