@@ -11,6 +11,8 @@ import {
   type Tenant,
 } from '@idv/platform';
 import { createOauthAccount, createOauthClient } from '../../services/oauth/src/admin.ts';
+import { enrolTotp } from '../../services/oauth/src/signInAdmin.ts';
+import { AccountStore } from '../../services/oauth/src/store/accountStore.ts';
 
 export interface DevCredentials {
   tenant: Tenant;
@@ -24,6 +26,19 @@ export interface DevCredentials {
     username: string;
     password: string;
   };
+  /** the platform operator of the operators community (DESIGN 2.5, 2.6), TOTP enrolled */
+  operator: {
+    community: string;
+    username: string;
+    password: string;
+    totpSecret: string;
+  };
+}
+
+/** What the operator's actions need beyond the keyring. */
+export interface DevOperatorSettings {
+  masterKey: Buffer;
+  operatorsCommunity: string;
 }
 
 const FILE = '.local/dev-credentials.json';
@@ -41,7 +56,7 @@ async function stillValid(db: Knex, saved: DevCredentials): Promise<boolean> {
 
 const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 
-async function create(db: Knex, keyring: Keyring): Promise<DevCredentials> {
+async function create(db: Knex, keyring: Keyring): Promise<Omit<DevCredentials, 'operator'>> {
   const tenants = new TenantStore(db);
   const suffix = Date.now().toString(36);
   const tenant = await tenants.createTenant(`dev-tenant-${suffix}`);
@@ -78,14 +93,49 @@ async function create(db: Knex, keyring: Keyring): Promise<DevCredentials> {
   };
 }
 
-export async function devCredentials(db: Knex, keyring: Keyring): Promise<DevCredentials> {
-  if (existsSync(FILE)) {
-    const saved = JSON.parse(readFileSync(FILE, 'utf8')) as Partial<DevCredentials>;
-    if (saved.oauth && (await stillValid(db, saved as DevCredentials)))
-      return saved as DevCredentials;
+/**
+ * The operators community (under a tenant of its own) and a dev operator signing in with a
+ * password and TOTP, as the console's operators do; kept while the account exists.
+ */
+async function devOperator(
+  db: Knex,
+  keyring: Keyring,
+  settings: DevOperatorSettings,
+  saved: DevCredentials['operator'] | undefined,
+): Promise<DevCredentials['operator']> {
+  const tenants = new TenantStore(db);
+  const name = settings.operatorsCommunity;
+  let community = await tenants.findCommunityByName(name);
+  if (saved && community && saved.community === name) {
+    const account = await new AccountStore(db).findByUsername(community.id, saved.username);
+    if (account) return saved;
   }
-  const fresh = await create(db, keyring);
+  if (!community) {
+    const tenant = await tenants.createTenant(`platform-operators-${Date.now().toString(36)}`);
+    community = await tenants.createCommunity(tenant.id, name);
+  }
+  const ctx = { db, keyring, ...settings, actor: 'make-run' };
+  const username = `operator-${Date.now().toString(36)}`;
+  const password = randomToken(12);
+  await createOauthAccount(ctx, { community: name, username, password, displayName: 'Dev Operator' }); // prettier-ignore
+  const { totpSecret } = await enrolTotp(ctx, { community: name, username });
+  return { community: name, username, password, totpSecret };
+}
+
+export async function devCredentials(
+  db: Knex,
+  keyring: Keyring,
+  settings: DevOperatorSettings,
+): Promise<DevCredentials> {
+  let saved: Partial<DevCredentials> | undefined;
+  if (existsSync(FILE)) {
+    const read = JSON.parse(readFileSync(FILE, 'utf8')) as Partial<DevCredentials>;
+    if (read.oauth && (await stillValid(db, read as DevCredentials))) saved = read;
+  }
+  const base = saved ?? (await create(db, keyring));
+  const operator = await devOperator(db, keyring, settings, saved?.operator);
+  const credentials = { ...(base as DevCredentials), operator };
   mkdirSync('.local', { recursive: true });
-  writeFileSync(FILE, JSON.stringify(fresh, null, 2) + '\n', { mode: 0o600 });
-  return fresh;
+  writeFileSync(FILE, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+  return credentials;
 }

@@ -19,7 +19,10 @@ const { keyring, close } = await adminKeyring(db, master, config);
 await migrateAll(db, keyring, (moved, column) =>
   console.error(`moved ${moved} values sealed under MASTER_KEY alone under data keys (${column})`),
 );
-const credentials = await devCredentials(db, keyring);
+const credentials = await devCredentials(db, keyring, {
+  masterKey: master.key,
+  operatorsCommunity: config.OPERATORS_COMMUNITY,
+});
 close();
 await db.destroy();
 
@@ -136,6 +139,10 @@ OAuth (issuer http://127.0.0.1:8080/community/${credentials.community.name}):
   client_secret ${credentials.oauth.clientSecret}
   redirect_uri  ${credentials.oauth.redirectUri}
   login         ${credentials.oauth.username} / ${credentials.oauth.password}
+Operator (issuer http://localhost:8080/community/${credentials.operator.community}, second factor required):
+  login         ${credentials.operator.username} / ${credentials.operator.password}
+  TOTP secret   ${credentials.operator.totpSecret}  (add it to an authenticator app, or:
+                npx tsx infra/dev/totp.ts ${credentials.operator.totpSecret})
 These are also in .local/dev-credentials.json.
 
 Try it:
