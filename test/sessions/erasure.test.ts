@@ -71,6 +71,18 @@ describe('erasure: data keys destroyed, rows deleted, a tombstone kept', functio
     return sessionId;
   }
 
+  it('keeps, through the migrations every start runs, an ended session whose key retention destroyed', async () => {
+    const db = w.platform.database.db;
+    const sessionId = await completedSession();
+    // what retention does to a session that ends keeping nothing: its key goes, its result stays
+    // until the caller reads it (an admin command, which migrates first, once deleted such rows)
+    await keyring().destroy({ kind: 'session', id: sessionId });
+    await migrateAll(db);
+    expect(await db('docverify.sessions').where({ id: sessionId })).to.have.length(1);
+    const polled = await w.client('service').encryptedRequest<{ status: string }>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId }); // prettier-ignore
+    expect(polled.status, JSON.stringify(polled.body)).to.equal(200);
+  });
+
   it('erases a completed session: nothing of it opens, the tombstone and the event hold no personal data', async () => {
     const db = w.platform.database.db;
     const sessionId = await completedSession();

@@ -242,8 +242,15 @@ export class Keyring {
     return this.destroyAll([owner], trx);
   }
 
-  /** destroy() of every owner in `owners`, in one statement: what retention sweeps use. */
-  async destroyAll(owners: KeyOwner[], trx?: Knex): Promise<string[]> {
+  /**
+   * destroy() of every owner in `owners`, in one statement: what retention sweeps use. `reason`
+   * 'erasure' (an erasure of the owners): the start after a restore deletes their rows too.
+   */
+  async destroyAll(
+    owners: KeyOwner[],
+    trx?: Knex,
+    reason: 'erasure' | 'retention' = 'retention',
+  ): Promise<string[]> {
     if (owners.length === 0) return [];
     const gone = await (trx ?? this.db).raw(
       `WITH gone AS (
@@ -251,10 +258,10 @@ export class Keyring {
          WHERE d.owner_kind = o.kind AND d.owner_id = o.id
          RETURNING d.id, d.owner_kind, d.owner_id),
        ledger AS (
-         INSERT INTO keys.erased_data_keys (id, owner_kind, owner_id)
-         SELECT id, owner_kind, owner_id FROM gone ON CONFLICT (id) DO NOTHING)
+         INSERT INTO keys.erased_data_keys (id, owner_kind, owner_id, reason)
+         SELECT id, owner_kind, owner_id, ? FROM gone ON CONFLICT (id) DO NOTHING)
        SELECT id FROM gone`,
-      [owners.map((o) => o.kind), owners.map((o) => o.id)],
+      [owners.map((o) => o.kind), owners.map((o) => o.id), reason],
     );
     const ids = (gone.rows as { id: string }[]).map((row) => row.id);
     for (const id of ids) this.cache.delete(id);
@@ -430,8 +437,8 @@ export async function reapplyErasures(db: Knex, alsoErased: string[] = []): Prom
   return db.transaction(async (trx) => {
     if (alsoErased.length > 0)
       await trx.raw(
-        `INSERT INTO keys.erased_data_keys (id, owner_kind, owner_id)
-           SELECT id, 'tombstone', '' FROM unnest(?::uuid[]) AS id ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO keys.erased_data_keys (id, owner_kind, owner_id, reason)
+           SELECT id, 'tombstone', '', 'erasure' FROM unnest(?::uuid[]) AS id ON CONFLICT (id) DO NOTHING`,
         [alsoErased],
       );
     const back = await trx.raw(

@@ -7,6 +7,7 @@ import * as tenantRateLimits from '../migrations/004_tenant_rate_limits.ts';
 import * as keystore from '../migrations/005_keystore.ts';
 import * as keystoreGuards from '../migrations/006_keystore_guards.ts';
 import * as auditLog from '../migrations/007_audit_log.ts';
+import * as erasureReason from '../migrations/008_erasure_reason.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
@@ -18,5 +19,6 @@ export const platformMigrations: MigrationSet = {
     '005_keystore': keystore,
     '006_keystore_guards': keystoreGuards,
     '007_audit_log': auditLog,
+    '008_erasure_reason': erasureReason,
   },
 };

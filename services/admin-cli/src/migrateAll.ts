@@ -47,13 +47,16 @@ const OWNED_ROWS: [table: string, column: string, owner: string][] = [
   ['docverify.verifications', 'id', 'verification'],
 ];
 
-/** The docverify rows whose owner the keystore's ledger says was erased. */
+/**
+ * The docverify rows whose owner the keystore's ledger says was erased. Not those whose key
+ * retention destroyed: an ended session, its runs and its result stay until read or swept.
+ */
 async function deleteErasedRows(db: Knex): Promise<void> {
   for (const [table, column, owner] of OWNED_ROWS)
     await db(table)
-      .whereRaw(`?? IN (SELECT owner_id::uuid FROM keys.erased_data_keys WHERE owner_kind = ?)`, [
-        column,
-        owner,
-      ]) // prettier-ignore
+      .whereRaw(
+        `?? IN (SELECT owner_id::uuid FROM keys.erased_data_keys WHERE owner_kind = ? AND reason = 'erasure')`,
+        [column, owner],
+      ) // prettier-ignore
       .delete();
 }

@@ -72,7 +72,7 @@ export class ErasureStore {
           ? await this.session(trx, community.id, subject.id)
           : await this.verification(trx, community.id, subject.id);
       if (!found) return undefined;
-      const dataKeys = await this.keys.destroyAll(found.owners, trx);
+      const dataKeys = await this.keys.destroyAll(found.owners, trx, 'erasure');
       const erasedAt = this.clock.now();
       const tombstone: Tombstone = {
         subject: subject.kind,
