@@ -1,6 +1,7 @@
 // The grant and the authorization code of a proof sign-in, saved through oidc-provider's models so
 // its token endpoint redeems the code as one of its own.
 import type { Client, Provider } from 'oidc-provider';
+import { ACR } from '../domain/authMethods.ts';
 import type { Pkce } from './checkPkce.ts';
 
 export interface CodeRequest {
@@ -27,6 +28,7 @@ export async function issueCode(provider: Provider, request: CodeRequest): Promi
     scope,
     authTime: Math.floor(Date.now() / 1000),
     amr: ['proof'],
+    acr: ACR.single,
     gty: 'authorization_code',
     ...(nonce ? { nonce } : {}),
     ...request.pkce,

@@ -6,6 +6,8 @@ import type { Request, Response } from 'express';
 import type { OauthEvents } from '../events.ts';
 import type { CommunityIssuer } from '../providerCache.ts';
 import type { ProofLoginDeps } from '../login/acceptProof.ts';
+import type { FactorStore } from '../store/factorStore.ts';
+import type { SignInSettingsStore } from '../store/signInSettings.ts';
 import { answerAtRedirectUri } from '../authorize/answerAtRedirectUri.ts';
 import { checkClient } from '../authorize/checkClient.ts';
 import { checkClientGrantType } from '../authorize/checkClientGrantType.ts';
@@ -26,6 +28,29 @@ import { requireParameters } from '../authorize/requireParameters.ts';
 
 export interface AuthorizeDeps extends ProofLoginDeps {
   events: OauthEvents;
+  settings: SignInSettingsStore;
+  factors: FactorStore;
+}
+
+/**
+ * A proof signs in one factor, and the machine path has no page to ask for another: a community
+ * that requires a second factor, or an account that has one, signs in on its login page.
+ */
+async function proofMeetsPolicy(
+  deps: AuthorizeDeps,
+  community: { id: string; name: string },
+  accountId: string,
+): Promise<void> {
+  const { mfaPolicy, mfaFactors } = await deps.settings.get(community);
+  if (mfaPolicy === 'off') return;
+  const refusal = new RefusedAtRedirect(
+    'access_denied',
+    'this community asks for a second factor: sign in on its login page',
+    'second_factor_required',
+  );
+  if (mfaPolicy === 'required') throw refusal;
+  const factors = await deps.factors.list(community.id, accountId);
+  if (factors.some((factor) => mfaFactors.includes(factor.kind))) throw refusal;
 }
 
 export function postAuthorize(deps: AuthorizeDeps) {
@@ -50,6 +75,7 @@ export function postAuthorize(deps: AuthorizeDeps) {
       const scope = checkScope(params);
       const pkce = checkPkce(params);
       const accountId = await loginWithProof(deps, found, client.clientId, proof);
+      await proofMeetsPolicy(deps, found.community, accountId);
       const nonce = param(params, 'nonce');
       const code = await issueCode(found.provider, {
         client,
