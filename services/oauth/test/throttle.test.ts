@@ -366,4 +366,36 @@ describe('login throttle', () => {
       expect([0, 16]).to.include(r.address.length);
     }
   });
+
+  it('leaves no row behind for a refused attempt (a flood of new usernames from a slowed address)', async () => {
+    const communityId = randomUUID();
+    const slow = limits({ addressFreeFailures: 0, addressMaxDelaySeconds: 60, baseDelaySeconds: 60 }); // prettier-ignore
+    await fail(communityId, USER, '192.0.2.80', slow);
+    const rows = async () => (await database.db('oauth.login_throttle').where({ community_id: communityId })).length; // prettier-ignore
+    const before = await rows();
+    for (let i = 0; i < 20; i++) {
+      const verdict = await throttle.begin(communityId, `${USER}-${i}`, '192.0.2.80', slow);
+      expect(verdict.allowed).to.equal(false);
+    }
+    expect(await rows()).to.equal(before);
+  });
+
+  it('locks a username from every address at accountLockAfter, and keeps its count on success when asked', async () => {
+    const communityId = randomUUID();
+    const wide = limits({ lockAfter: 100, freeFailures: 100 });
+    const options = { accountLockAfter: 5 };
+    for (let i = 0; i < 4; i++) {
+      const verdict = await throttle.begin(communityId, USER, `198.51.100.${i}`, wide, options);
+      await throttle.failed(allowed(verdict));
+    }
+    // the owner's success takes back only its own attempt: the guesser's count stands
+    const owner = allowed(await throttle.begin(communityId, USER, '203.0.113.1', wide, options));
+    await throttle.succeeded(owner, { keepAccountCount: true });
+    await throttle.failed(allowed(await throttle.begin(communityId, USER, '198.51.100.9', wide, options))); // prettier-ignore
+    const locked = await throttle.begin(communityId, USER, '203.0.113.2', wide, options);
+    expect(locked).to.deep.include({ allowed: false, reason: 'locked' });
+    // a window without failures opens it again
+    await pass(communityId, wide.windowMinutes * 60 + 1);
+    expect((await throttle.begin(communityId, USER, '203.0.113.2', wide, options)).allowed).to.equal(true); // prettier-ignore
+  });
 });

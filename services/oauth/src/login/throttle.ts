@@ -185,6 +185,13 @@ function ipv6Groups(address: string): number[] {
   return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
+/** A refused attempt, thrown out of begin()'s transaction so that it rolls back. */
+class Refusal extends Error {
+  constructor(readonly verdict: LoginVerdict) {
+    super('login attempt refused');
+  }
+}
+
 export class LoginThrottle {
   constructor(
     private readonly db: Knex,
@@ -202,7 +209,15 @@ export class LoginThrottle {
     username: string,
     address: string,
     limits: LoginLimits,
-    options: { knownDevice?: boolean } = {},
+    options: {
+      knownDevice?: boolean;
+      /**
+       * failures of the username across all addresses, within the window, that lock it from
+       * everywhere: for second factors, whose guesser holds the password already (NIST allows
+       * at most 100); passwords never lock account-wide
+       */
+      accountLockAfter?: number;
+    } = {},
   ): Promise<LoginVerdict> {
     const subject = this.hash('subject', communityId, username);
     const from = this.hash('address', communityId, addressBlock(address));
@@ -212,67 +227,92 @@ export class LoginThrottle {
       [subject, ANY],
       [subject, from],
     ];
-    return this.db.transaction(async (trx) => {
-      await trx.raw(
-        `INSERT INTO oauth.login_throttle (community_id, subject, address)
+    // a refusal rolls back: a flood of refused attempts (new usernames from a throttled address)
+    // leaves no rows behind
+    const refused = (verdict: LoginVerdict) => Promise.reject(new Refusal(verdict));
+    return this.db
+      .transaction(async (trx) => {
+        await trx.raw(
+          `INSERT INTO oauth.login_throttle (community_id, subject, address)
          VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?)
          ON CONFLICT (community_id, subject, address) DO UPDATE SET failures = 0 WHERE false`,
-        keys.flatMap(([s, a]) => [communityId, s, a]),
-      );
-      const { rows } = await trx.raw<{ rows: (CountRow & { now: Date })[] }>(
-        `SELECT subject, address, failures, next_allowed_at, locked_until, locks, updated_at,
+          keys.flatMap(([s, a]) => [communityId, s, a]),
+        );
+        const { rows } = await trx.raw<{ rows: (CountRow & { now: Date })[] }>(
+          `SELECT subject, address, failures, next_allowed_at, locked_until, locks, updated_at,
                 now() AS now
          FROM oauth.login_throttle
          WHERE community_id = ? AND (subject, address) IN ((?, ?), (?, ?), (?, ?))`,
-        [communityId, ...keys.flat()],
-      );
-      const now = rows[0]!.now;
-      const [byAddress, account, pair] = keys.map(([s, a]) => {
-        const row = rows.find((r) => r.subject.equals(s) && r.address.equals(a));
-        if (!row) throw new Error('login throttle row missing after its upsert');
-        return standing(row, now, limits.windowMinutes);
-      }) as [CountRow, CountRow, CountRow];
+          [communityId, ...keys.flat()],
+        );
+        const now = rows[0]!.now;
+        const [byAddress, account, pair] = keys.map(([s, a]) => {
+          const row = rows.find((r) => r.subject.equals(s) && r.address.equals(a));
+          if (!row) throw new Error('login throttle row missing after its upsert');
+          return standing(row, now, limits.windowMinutes);
+        }) as [CountRow, CountRow, CountRow];
 
-      if (pair.locked_until) {
-        const lockedUntil = pair.locked_until;
-        const retryAfterSeconds = secondsUntil(lockedUntil, now);
-        return { allowed: false, reason: 'locked', retryAfterSeconds, lockedUntil };
-      }
-      const waits = [pair, options.knownDevice ? undefined : account, byAddress]
-        .map((row) => row?.next_allowed_at)
-        .filter((until): until is Date => !!until && until > now)
-        .map((until) => secondsUntil(until, now));
-      if (waits.length > 0) {
-        return { allowed: false, reason: 'throttled', retryAfterSeconds: Math.max(...waits) };
-      }
+        if (pair.locked_until) {
+          const lockedUntil = pair.locked_until;
+          const retryAfterSeconds = secondsUntil(lockedUntil, now);
+          return refused({ allowed: false, reason: 'locked', retryAfterSeconds, lockedUntil });
+        }
+        if (
+          options.accountLockAfter !== undefined &&
+          account.failures >= options.accountLockAfter
+        ) {
+          const lockedUntil = new Date(
+            account.updated_at.getTime() + limits.windowMinutes * 60_000,
+          );
+          const retryAfterSeconds = secondsUntil(lockedUntil, now);
+          return refused({ allowed: false, reason: 'locked', retryAfterSeconds, lockedUntil });
+        }
+        const waits = [pair, options.knownDevice ? undefined : account, byAddress]
+          .map((row) => row?.next_allowed_at)
+          .filter((until): until is Date => !!until && until > now)
+          .map((until) => secondsUntil(until, now));
+        if (waits.length > 0) {
+          return refused({ allowed: false, reason: 'throttled', retryAfterSeconds: Math.max(...waits) }); // prettier-ignore
+        }
 
-      const counted = (row: CountRow, free: number, max: number): Count => ({
-        row,
-        failures: row.failures + 1,
-        delaySeconds: backoff(row.failures + 1, free, limits.baseDelaySeconds, max),
-        lockMinutes: 0,
-        locks: row.locks,
-      });
-      const failures = pair.failures + 1;
-      const locks = failures >= limits.lockAfter;
-      const lockMinutes = limits.lockMinutes * 2 ** Math.min(pair.locks, 11);
-      const counts: Count[] = [
-        counted(byAddress, limits.addressFreeFailures, limits.addressMaxDelaySeconds),
-        counted(account, limits.accountFreeFailures, limits.accountMaxDelaySeconds),
-        {
-          ...counted(pair, limits.freeFailures, limits.maxDelaySeconds),
-          lockMinutes: locks ? Math.min(lockMinutes, MAX_LOCK_MINUTES) : 0,
-          locks: pair.locks + (locks ? 1 : 0),
-        },
-      ];
-      const locksUntil = await this.count(trx, communityId, counts);
-      const attempt: LoginAttempt = { communityId, subject, address: from, failures };
-      return { allowed: true, attempt: locksUntil ? { ...attempt, locksUntil } : attempt };
-    });
+        const counted = (row: CountRow, free: number, max: number): Count => ({
+          row,
+          failures: row.failures + 1,
+          delaySeconds: backoff(row.failures + 1, free, limits.baseDelaySeconds, max),
+          lockMinutes: 0,
+          locks: row.locks,
+        });
+        const failures = pair.failures + 1;
+        const locks = failures >= limits.lockAfter;
+        const lockMinutes = limits.lockMinutes * 2 ** Math.min(pair.locks, 11);
+        const counts: Count[] = [
+          counted(byAddress, limits.addressFreeFailures, limits.addressMaxDelaySeconds),
+          counted(account, limits.accountFreeFailures, limits.accountMaxDelaySeconds),
+          {
+            ...counted(pair, limits.freeFailures, limits.maxDelaySeconds),
+            lockMinutes: locks ? Math.min(lockMinutes, MAX_LOCK_MINUTES) : 0,
+            locks: pair.locks + (locks ? 1 : 0),
+          },
+        ];
+        const locksUntil = await this.count(trx, communityId, counts);
+        const attempt: LoginAttempt = { communityId, subject, address: from, failures };
+        return { allowed: true, attempt: locksUntil ? { ...attempt, locksUntil } : attempt };
+      })
+      .catch((err: unknown) => {
+        if (err instanceof Refusal) return err.verdict;
+        throw err;
+      }) as Promise<LoginVerdict>;
   }
 
-  /** Signed in: the pair and the account start afresh; the address only takes back this attempt. */
-  async succeeded(attempt: LoginAttempt): Promise<void> {
+  /**
+   * Signed in: the pair and the account start afresh; the address only takes back this attempt.
+   * `keepAccountCount` (second factors): the account-wide count only takes back this attempt
+   * too, so the owner's own sign-ins do not hand a guesser a fresh budget.
+   */
+  async succeeded(
+    attempt: LoginAttempt,
+    options: { keepAccountCount?: boolean } = {},
+  ): Promise<void> {
     const { communityId, subject, address } = attempt;
     // one row at a time in the primary key's order, as begin() locks them
     await this.db.transaction(async (trx) => {
@@ -281,7 +321,11 @@ export class LoginThrottle {
         .update({ failures: trx.raw('greatest(failures - 1, 0)') });
       await trx(TABLE)
         .where({ community_id: communityId, subject, address: ANY })
-        .update({ failures: 0, next_allowed_at: null, updated_at: trx.fn.now() });
+        .update(
+          options.keepAccountCount
+            ? { failures: trx.raw('greatest(failures - 1, 0)') }
+            : { failures: 0, next_allowed_at: null, updated_at: trx.fn.now() },
+        );
       await trx(TABLE).where({ community_id: communityId, subject, address }).delete();
     });
   }
