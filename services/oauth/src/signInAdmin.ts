@@ -10,6 +10,7 @@ import { LoginLimitsInvalid, LoginThrottle, loginLimits } from './login/throttle
 import { AccountStore, type Account } from './store/accountStore.ts';
 import { ClientStore } from './store/clientStore.ts';
 import { FactorStore, type FactorKind } from './store/factorStore.ts';
+import { revokeAccount } from './store/modelStore.ts';
 import {
   FACTOR_KINDS,
   LOGO_MAX_BYTES,
@@ -40,6 +41,21 @@ async function community(db: Knex, name: string): Promise<Community> {
 const settingsStore = (ctx: SignInAdminContext) =>
   new SignInSettingsStore(ctx.db, ctx.operatorsCommunity);
 
+/** A change of a community's sign-in settings, in the audit log (what changed, never a secret). */
+const auditCommunity = (
+  ctx: SignInAdminContext,
+  found: Community,
+  action: string,
+  details: Record<string, unknown>,
+) =>
+  appendAudit(ctx.db, {
+    actor: ctx.actor,
+    action,
+    communityId: found.id,
+    subject: { kind: 'community', id: found.id },
+    details,
+  });
+
 export async function setMfaPolicy(
   ctx: SignInAdminContext,
   input: { community: string; policy: string; factors: string[] },
@@ -53,7 +69,18 @@ export async function setMfaPolicy(
   const store = settingsStore(ctx);
   await store.setMfa(found.id, input.policy as MfaPolicy, factors);
   const { mfaPolicy, mfaFactors } = await store.get(found);
-  return { community: found.name, policy: mfaPolicy, factors: mfaFactors };
+  await auditCommunity(ctx, found, 'oauth.community.mfa_set', { policy: mfaPolicy, factors: mfaFactors }); // prettier-ignore
+  // accounts whose only second factors stop counting sign in without them (or enrol anew)
+  const uncounted = (await ctx
+    .db('oauth.account_factors')
+    .where({ community_id: found.id })
+    .whereNotIn('kind', mfaFactors)
+    .countDistinct('account_id as n')
+    .first()) as { n: string | number } | undefined;
+  const accountsWithUncountedFactors = Number(uncounted?.n ?? 0);
+  if (accountsWithUncountedFactors > 0)
+    console.error(`warning: ${accountsWithUncountedFactors} account(s) have second factors of kinds that no longer count`); // prettier-ignore
+  return { community: found.name, policy: mfaPolicy, factors: mfaFactors, accountsWithUncountedFactors }; // prettier-ignore
 }
 
 /** `--lock-after 5 --lock-minutes 30`... as LoginLimits members; `reset` goes back to the defaults. */
@@ -74,7 +101,9 @@ export async function setLoginLimits(
   }
   const store = settingsStore(ctx);
   await store.setLimits(found.id, limits);
-  return { community: found.name, limits: (await store.get(found)).limits };
+  const applied = (await store.get(found)).limits;
+  await auditCommunity(ctx, found, 'oauth.community.login_limits_set', { limits: applied });
+  return { community: found.name, limits: applied };
 }
 
 function logoFile(path: string): { type: string; bytes: Buffer } {
@@ -110,6 +139,11 @@ export async function setBranding(
       : {}),
   });
   const settings = await store.get(found);
+  await auditCommunity(ctx, found, 'oauth.community.branding_set', {
+    displayName: input.displayName !== undefined,
+    accentColor: input.accentColor !== undefined,
+    logo: input.logo !== undefined,
+  });
   return {
     community: found.name,
     displayName: settings.displayName ?? found.name,
@@ -181,7 +215,8 @@ export async function resetPassword(
   const password = input.password ?? randomBytes(15).toString('base64url');
   return audited(ctx, target, 'oauth.account.password_reset', async (trx) => {
     await new AccountStore(ctx.db).setPassword(target.community.id, target.account.accountId, password, trx); // prettier-ignore
-    return { result: { username: input.username, password } };
+    const revoked = await revokeAccount(trx, target.community.id, target.account.accountId);
+    return { result: { username: input.username, password, revoked }, details: { revoked } };
   });
 }
 
@@ -196,7 +231,8 @@ export async function resetFactors(
   return audited(ctx, target, 'oauth.account.factors_reset', async (trx) => {
     const removed = await factors.resetAll(id, accountId, trx);
     await new AccountStore(ctx.db).credentialsChanged(id, accountId, trx);
-    return { result: { username: input.username, factorsRemoved: removed }, details: { factorsRemoved: removed } }; // prettier-ignore
+    const revoked = await revokeAccount(trx, id, accountId);
+    return { result: { username: input.username, factorsRemoved: removed, revoked }, details: { factorsRemoved: removed, revoked } }; // prettier-ignore
   });
 }
 

@@ -167,3 +167,25 @@ export class ModelStore implements Adapter {
 export async function sweepExpiredModels(db: Knex): Promise<number> {
   return db(TABLE).where('expires_at', '<', db.fn.now()).delete();
 }
+
+/**
+ * Ends everything an account holds in a community: its sessions, grants, codes and tokens (those
+ * of its grants too). What recovery by an operator does: an attacker's refresh token must not
+ * outlive a password or factor reset. Returns how many rows went.
+ */
+export async function revokeAccount(
+  db: Knex,
+  communityId: string,
+  accountId: string,
+): Promise<number> {
+  const grants = db(TABLE)
+    .where({ community_id: communityId, model: 'Grant' })
+    .whereRaw("payload->>'accountId' = ?", [accountId])
+    .select('id');
+  return db(TABLE)
+    .where({ community_id: communityId })
+    .where((q) =>
+      q.whereRaw("payload->>'accountId' = ?", [accountId]).orWhereIn('grant_id', grants),
+    )
+    .delete();
+}
