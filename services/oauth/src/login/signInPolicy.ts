@@ -27,11 +27,13 @@ export function signInPolicy(deps: SignInPolicyDeps, community: { id: string; na
       'credentials_changed',
       'the account was recovered since this session began',
       async (ctx) => {
-        const found = await account(ctx);
-        if (!found) return Check.NO_NEED_TO_PROMPT;
+        // the sign-in this authorization resumes from was made just now, with today's credentials
+        if (ctx.oidc.result?.login) return Check.NO_NEED_TO_PROMPT;
+        const changedAt = (await account(ctx))?.credentialsChangedAt;
+        if (!changedAt) return Check.NO_NEED_TO_PROMPT;
         const authTime = ctx.oidc.session?.authTime() ?? 0;
         // authTime has whole seconds: a session begun in the second of the change is older
-        return found.credentialsChangedAt.getTime() >= (authTime + 1) * 1000
+        return changedAt.getTime() >= authTime * 1000
           ? Check.REQUEST_PROMPT
           : Check.NO_NEED_TO_PROMPT;
       },

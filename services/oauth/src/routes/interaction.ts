@@ -86,30 +86,36 @@ export function showInteraction(deps: SignInDeps) {
   };
 }
 
+/** What a refused attempt is told: locked until a time, or to wait some seconds. */
+export function refusalText(s: SignInRequest, verdict: Exclude<LoginVerdict, { allowed: true }>) {
+  const { t } = s.frame;
+  return verdict.reason === 'locked' && verdict.lockedUntil
+    ? t('locked', { time: verdict.lockedUntil.toISOString().slice(11, 16) })
+    : t('throttled', { seconds: String(verdict.retryAfterSeconds) });
+}
+
 /** A refused attempt's answer: 429 with when to try again. */
 function refused(
   deps: SignInDeps,
   s: SignInRequest,
   verdict: Exclude<LoginVerdict, { allowed: true }>,
 ) {
-  const { t } = s.frame;
   deps.events(s.found.community, 'E_OAUTH_LOGIN_FAILED', {
     clientId: s.clientId,
     reason: verdict.reason,
   });
   s.res.set('Retry-After', String(verdict.retryAfterSeconds));
-  const message =
-    verdict.reason === 'locked' && verdict.lockedUntil
-      ? t('locked', { time: verdict.lockedUntil.toISOString().slice(11, 16) })
-      : t('throttled', { seconds: String(verdict.retryAfterSeconds) });
-  return showLogin(deps, s, message, 429);
+  return showLogin(deps, s, refusalText(s, verdict), 429);
 }
 
 async function passwordLogin(deps: SignInDeps, s: SignInRequest, body: Body) {
   const { community } = s.found;
   const username = body.username ?? '';
+  // the throttle's own subjects start with NUL (the second factors'), which no username holds:
+  // a name spelled like one must not count against an account's second factor
+  const subject = username.replace(/\0/g, '\ufffd');
   const attemptOf = () =>
-    deps.throttle.begin(community.id, username, s.req.ip ?? '', s.settings.limits, {
+    deps.throttle.begin(community.id, subject, s.req.ip ?? '', s.settings.limits, {
       knownDevice: deps.devices.knows(s.req, community, username),
     });
   let verdict = await attemptOf();

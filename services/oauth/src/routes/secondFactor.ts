@@ -27,7 +27,7 @@ import {
   secondFactorScreen,
   totpEnrolScreen,
 } from '../pages/screens.ts';
-import { formBody, parseCredential } from './interaction.ts';
+import { formBody, parseCredential, refusalText } from './interaction.ts';
 import { signInRequest, type SignInRequest } from './signInRequest.ts';
 
 /** Prompt reasons a signed-in person meets with a second factor alone, without the password. */
@@ -254,11 +254,11 @@ function codeSubmission(
   return (deps: SignInDeps) => async (req: Request, res: Response) => {
     const { s, step } = await openStep(deps, req, res, 'second_factor');
     const code = formBody(req, [field])[field] ?? '';
-    const again = (error: string) =>
+    const again = (error: string, status = 401) =>
       field === 'code'
-        ? showSecondFactor(deps, s, step, error, 401)
+        ? showSecondFactor(deps, s, step, error, status)
         : Promise.resolve(
-            s.send(recoveryScreen(s.frame, { action: `${s.here}/recovery`, backHref: s.here, error }), 401), // prettier-ignore
+            s.send(recoveryScreen(s.frame, { action: `${s.here}/recovery`, backHref: s.here, error }), status), // prettier-ignore
           );
     const verdict = await deps.throttle.begin(
       step.communityId,
@@ -269,7 +269,7 @@ function codeSubmission(
     if (!verdict.allowed) {
       deps.events(s.found.community, 'E_OAUTH_LOGIN_FAILED', { clientId: s.clientId, reason: 'second_factor_throttled', sub: step.accountId }); // prettier-ignore
       res.set('Retry-After', String(verdict.retryAfterSeconds));
-      return again(s.frame.t('throttled', { seconds: String(verdict.retryAfterSeconds) }));
+      return again(refusalText(s, verdict), 429);
     }
     if (!(await check(deps, step, code))) {
       return wrongSecondFactor(deps, s, step, verdict.attempt, reason, s.frame.t(wrong), again);
@@ -368,6 +368,7 @@ export function submitPasskeyEnrolment(deps: SignInDeps) {
 export function skipEnrolment(deps: SignInDeps) {
   return async (req: Request, res: Response) => {
     const { s, step } = await openStep(deps, req, res, 'enrol');
+    formBody(req, []);
     if (!maySkipEnrolment(s)) throw new BadRequest('a second factor is required here');
     await deps.accounts.skipMfaOffer(step.communityId, step.accountId);
     await finishStep(deps, s, step, step.amr);
@@ -377,6 +378,7 @@ export function skipEnrolment(deps: SignInDeps) {
 export function continueAfterRecoveryCodes(deps: SignInDeps) {
   return async (req: Request, res: Response) => {
     const { s, step } = await openStep(deps, req, res, 'recovery_codes');
+    formBody(req, []);
     await finishStep(deps, s, step, step.amr);
   };
 }

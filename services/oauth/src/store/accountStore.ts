@@ -12,8 +12,11 @@ export interface Account {
   accountId: string;
   username: string;
   displayName: string | null;
-  /** sessions authenticated before this sign in again (a password or factor reset) */
-  credentialsChangedAt: Date;
+  /**
+   * sessions authenticated before this sign in again (a password or factor reset); null: no
+   * change since the account was made
+   */
+  credentialsChangedAt: Date | null;
   /** when the person last chose "not now" to adding a second factor */
   mfaOfferSkippedAt: Date | null;
 }
@@ -25,9 +28,10 @@ interface AccountRow {
   display_name: string | null;
   credentials_changed_at: Date;
   mfa_offer_skipped_at: Date | null;
+  created_at: Date;
 }
 
-const COLUMNS = ['account_id', 'username', 'display_name', 'password_hash', 'credentials_changed_at', 'mfa_offer_skipped_at']; // prettier-ignore
+const COLUMNS = ['account_id', 'username', 'display_name', 'password_hash', 'credentials_changed_at', 'mfa_offer_skipped_at', 'created_at']; // prettier-ignore
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -60,7 +64,9 @@ const toAccount = (row: AccountRow): Account => ({
   accountId: row.account_id,
   username: row.username,
   displayName: row.display_name,
-  credentialsChangedAt: row.credentials_changed_at,
+  // a new account's column says when it was made (its default): that is no change
+  credentialsChangedAt:
+    row.credentials_changed_at > row.created_at ? row.credentials_changed_at : null,
   mfaOfferSkippedAt: row.mfa_offer_skipped_at,
 });
 
