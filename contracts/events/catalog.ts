@@ -138,6 +138,15 @@ export const LoginFailed = Type.Object(
   { ...open, $id: 'events/E_OAUTH_LOGIN_FAILED' },
 );
 
+export const FactorAdded = Type.Object(
+  {
+    clientId: Type.Optional(Type.String()),
+    sub: Type.String({ description: 'opaque account id' }),
+    kind: Type.Union([Type.Literal('totp'), Type.Literal('webauthn')]),
+  },
+  { ...open, $id: 'events/E_OAUTH_FACTOR_ADDED' },
+);
+
 export const AccountLocked = Type.Object(
   {
     clientId: Type.Optional(Type.String()),
@@ -180,6 +189,7 @@ export const EVENT_CATALOG = {
   E_OAUTH_LOGIN_SUCCEEDED: LoginSucceeded,
   E_OAUTH_LOGIN_FAILED: LoginFailed,
   E_OAUTH_ACCOUNT_LOCKED: AccountLocked,
+  E_OAUTH_FACTOR_ADDED: FactorAdded,
   E_OAUTH_TOKEN_ISSUED: TokenIssued,
 } as const satisfies Record<string, TObject>;
 
@@ -209,6 +219,7 @@ export const EVENT_EMITTERS = {
   E_OAUTH_LOGIN_SUCCEEDED: 'oauth',
   E_OAUTH_LOGIN_FAILED: 'oauth',
   E_OAUTH_ACCOUNT_LOCKED: 'oauth',
+  E_OAUTH_FACTOR_ADDED: 'oauth',
   E_OAUTH_TOKEN_ISSUED: 'oauth',
 } as const satisfies Record<EventName, 'docverify' | 'oauth' | 'intake'>;
 

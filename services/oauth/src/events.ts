@@ -8,6 +8,7 @@ type OauthEventName =
   | 'E_OAUTH_LOGIN_SUCCEEDED'
   | 'E_OAUTH_LOGIN_FAILED'
   | 'E_OAUTH_ACCOUNT_LOCKED'
+  | 'E_OAUTH_FACTOR_ADDED'
   | 'E_OAUTH_TOKEN_ISSUED';
 
 export type OauthEvents = <N extends OauthEventName>(

@@ -9,6 +9,8 @@ import { oauthEvents } from './events.ts';
 import { KnownDevices } from './login/knownDevices.ts';
 import { LoginSteps } from './login/loginSteps.ts';
 import { PasskeyChallenges } from './login/passkeyChallenges.ts';
+import { PasswordChecks } from './login/passwordChecks.ts';
+import { refusalEvents } from './login/refusalEvents.ts';
 import { LoginThrottle } from './login/throttle.ts';
 import { pageAssets } from './pages/assets.ts';
 import { ProviderCache } from './providerCache.ts';
@@ -165,6 +167,8 @@ export async function startOauth(
     steps,
     challenges: new PasskeyChallenges(macKey('oauth-passkey-challenges')),
     devices: new KnownDevices(macKey('oauth-known-devices')),
+    refusalEvents: refusalEvents(events),
+    passwordChecks: new PasswordChecks(),
     auth: runtime.auth,
     publicUrl: settings.OAUTH_PUBLIC_URL,
   });

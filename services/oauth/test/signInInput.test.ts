@@ -68,10 +68,10 @@ describe('sign-in forms and pages over HTTP', function () {
   }
 
   /** The assertion of the page's passkey form, signed over `challengeOf`'s challenge. */
-  function assertion(page: Answer, challengeOf = page) {
+  function assertion(page: Answer, challengeOf = page, userVerified = true) {
     const options = passkeyOptionsOf(page.text)!.options as unknown as PublicKeyCredentialRequestOptionsJSON; // prettier-ignore
     const challenge = (passkeyOptionsOf(challengeOf.text)!.options as { challenge: string }).challenge; // prettier-ignore
-    return JSON.stringify(authenticator.assert(options, { origin, challenge }));
+    return JSON.stringify(authenticator.assert(options, { origin, challenge, userVerified }));
   }
 
   async function atLogin(address = '198.51.100.40') {
@@ -214,6 +214,18 @@ describe('sign-in forms and pages over HTTP', function () {
       { breaks: 'credential: clientDataJSON not base64 JSON', body: credential({ id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: '%%%', authenticatorData: 'AA', signature: 'AA' } }), status: refusal, says }, // prettier-ignore
     ];
   }
+
+  it('refuses at /passkey a real passkey of the account that did not verify its user (UV=0: one factor)', async () => {
+    const { browser, page } = await atLogin();
+    const answer = await w.submit(browser, page, 'passkey', { credential: assertion(page, page, false) }); // prettier-ignore
+    expect(answer.status).to.equal(401);
+    expect(answer.text).to.match(/passkey was not accepted/);
+    // the same passkey, verified, signs in
+    const again = await atLogin();
+    const signedIn = await w.submit(again.browser, again.page, 'passkey', { credential: assertion(again.page) }); // prettier-ignore
+    expect(signedIn.status).to.be.oneOf([200, 303]);
+    expect(signedIn.text ?? '').not.to.match(/passkey was not accepted/);
+  });
 
   for (const form of forms) {
     it(`refuses bad input at /${form.path} with a 4xx and a body`, async () => {

@@ -117,10 +117,14 @@ describe('sign-in rules over HTTP', function () {
       await sleep(SETTINGS_CACHE_MS + 100); // the service's copy of the settings runs out
       const again = await w.start(strict, bob);
       expect(again.answer.location).to.equal(undefined);
-      expectPage(again.answer, 'Set up two-step verification');
-      expect(again.answer.text).not.to.contain('enrol/skip');
-      expect((await w.submit(bob, again.answer, 'enrol/skip', {})).status).to.equal(400);
-      const { page: codes } = await w.enrolTotp(bob, again.answer);
+      // the session alone proves no factor now: enrolling one asks for the password first (a
+      // stolen session cookie must not enrol its own TOTP)
+      expectPage(again.answer, 'Sign in');
+      const enrol = await w.password(bob, again.answer, 'testy-old-session');
+      expectPage(enrol, 'Set up two-step verification');
+      expect(enrol.text).not.to.contain('enrol/skip');
+      expect((await w.submit(bob, enrol, 'enrol/skip', {})).status).to.equal(400);
+      const { page: codes } = await w.enrolTotp(bob, enrol);
       const claims = await again.finish(await w.submit(bob, codes, 'continue', {}));
       expect(claims.amr).to.include.members(['pwd', 'otp', 'mfa']);
     });

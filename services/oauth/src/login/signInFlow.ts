@@ -7,6 +7,8 @@ import type { SignInRequest, SignInRequestDeps } from '../routes/signInRequest.t
 import type { Account, AccountStore } from '../store/accountStore.ts';
 import type { Factor, FactorStore, WebauthnParty } from '../store/factorStore.ts';
 import type { KnownDevices } from './knownDevices.ts';
+import type { PasswordChecks } from './passwordChecks.ts';
+import type { RefusalEvents } from './refusalEvents.ts';
 import type { LoginSteps, LoginStage } from './loginSteps.ts';
 import type { LoginThrottle } from './throttle.ts';
 import type { PasskeyChallenges } from './passkeyChallenges.ts';
@@ -20,6 +22,8 @@ export interface SignInDeps extends SignInRequestDeps, ProofLoginDeps {
   steps: LoginSteps;
   challenges: PasskeyChallenges;
   devices: KnownDevices;
+  refusalEvents: RefusalEvents;
+  passwordChecks: PasswordChecks;
 }
 
 /** How long a "not now" to adding a second factor holds under an optional policy. */

@@ -89,6 +89,7 @@ export function postAuthorize(deps: AuthorizeDeps) {
         clientId: client.clientId,
         sub: accountId,
         method: 'proof',
+        amr: ['proof'],
       });
       answerAtRedirectUri(res, redirectUri, { code }, context);
     } catch (err) {

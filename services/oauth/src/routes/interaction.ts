@@ -100,10 +100,7 @@ function refused(
   s: SignInRequest,
   verdict: Exclude<LoginVerdict, { allowed: true }>,
 ) {
-  deps.events(s.found.community, 'E_OAUTH_LOGIN_FAILED', {
-    clientId: s.clientId,
-    reason: verdict.reason,
-  });
+  deps.refusalEvents(s.found.community, s.clientId, verdict.reason);
   s.res.set('Retry-After', String(verdict.retryAfterSeconds));
   return showLogin(deps, s, refusalText(s, verdict), 429);
 }
@@ -127,7 +124,10 @@ async function passwordLogin(deps: SignInDeps, s: SignInRequest, body: Body) {
     }
   }
   if (!verdict.allowed) return refused(deps, s, verdict);
-  const account = await deps.accounts.authenticate(community.id, username, body.password ?? '');
+  // scrypt runs on libuv's few threads: one community's flood must not take them all
+  const account = await deps.passwordChecks.run(community.id, () =>
+    deps.accounts.authenticate(community.id, username, body.password ?? ''),
+  );
   if (!account) {
     const { locked, lockedUntil } = await deps.throttle.failed(verdict.attempt);
     const known = await deps.accounts.findByUsername(community.id, username);
@@ -204,17 +204,17 @@ export function submitPasskeySignIn(deps: SignInDeps) {
         : undefined;
     const account =
       verified && (await deps.accounts.find(s.found.community.id, verified.accountId));
-    if (!verified || !account) {
+    // alone, a passkey must be verified by the device (UV): possession without it is one factor,
+    // and the same passkey cannot then count as the second
+    if (!verified || !account || !verified.userVerified) {
       deps.events(s.found.community, 'E_OAUTH_LOGIN_FAILED', {
         clientId: s.clientId,
         reason: 'invalid_passkey',
+        ...(verified ? { sub: verified.accountId } : {}),
       });
       return showLogin(deps, s, s.frame.t('passkeyRefused'), 401);
     }
-    const amr = passkeyAmr(verified.userVerified);
-    // a passkey the device did not verify is one factor: the policy may ask for another
-    if (amr.includes('mfa')) return finishSignIn(deps, s, account, amr, 'passkey');
-    await afterFirstFactor(deps, s, account, amr, 'passkey');
+    await finishSignIn(deps, s, account, passkeyAmr(true), 'passkey');
   };
 }
 

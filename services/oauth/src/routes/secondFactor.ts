@@ -50,8 +50,9 @@ export async function stepUpAccount(
   const account = await deps.accounts.find(s.found.community.id, session.accountId);
   if (!account) return undefined;
   const stage = await secondFactorStage(deps, s, account);
-  // a fresh sign-in (max_age) with no second factor to prove is the password again
-  if (!stage || (prompt.reasons.includes('max_age') && stage !== 'second_factor')) return undefined;
+  // a session alone proves no factor now: enrolling a new factor (or a fresh sign-in with none
+  // to prove) asks for the password again, or a stolen session cookie could enrol its own TOTP
+  if (stage !== 'second_factor') return undefined;
   const first = (session.amr ?? []).filter((method) => ['pwd', 'proof', 'hwk'].includes(method));
   const step = {
     uid,
@@ -215,6 +216,13 @@ async function finishStep(deps: SignInDeps, s: SignInRequest, step: LoginStep, a
 /** The second-factor throttle: a subject of its own per account, the limits of passwords. */
 const secondFactorSubject = (accountId: string) => `\u0000second-factor:${accountId}`;
 
+/**
+ * Wrong second factors of an account, from all addresses within the limits' window, that lock
+ * its second factor everywhere until the window passes or an operator unlocks it: the guesser
+ * holds the password already (NIST SP 800-63B allows at most 100).
+ */
+const SECOND_FACTOR_ACCOUNT_LOCK = 20;
+
 async function wrongSecondFactor(
   deps: SignInDeps,
   s: SignInRequest,
@@ -265,16 +273,17 @@ function codeSubmission(
       secondFactorSubject(step.accountId),
       req.ip ?? '',
       s.settings.limits,
+      { accountLockAfter: SECOND_FACTOR_ACCOUNT_LOCK },
     );
     if (!verdict.allowed) {
-      deps.events(s.found.community, 'E_OAUTH_LOGIN_FAILED', { clientId: s.clientId, reason: 'second_factor_throttled', sub: step.accountId }); // prettier-ignore
+      deps.refusalEvents(s.found.community, s.clientId, 'second_factor_throttled', step.accountId);
       res.set('Retry-After', String(verdict.retryAfterSeconds));
       return again(refusalText(s, verdict), 429);
     }
     if (!(await check(deps, step, code))) {
       return wrongSecondFactor(deps, s, step, verdict.attempt, reason, s.frame.t(wrong), again);
     }
-    await deps.throttle.succeeded(verdict.attempt);
+    await deps.throttle.succeeded(verdict.attempt, { keepAccountCount: true });
     await finishStep(deps, s, step, withSecondFactor(step.amr, factor));
   };
 }
@@ -323,8 +332,16 @@ export function submitSecondFactorPasskey(deps: SignInDeps) {
 }
 
 /** A factor was enrolled: the recovery codes next (shown by the page of the next stage). */
-async function enrolled(deps: SignInDeps, s: SignInRequest, step: LoginStep, amr: string[]) {
+async function enrolled(
+  deps: SignInDeps,
+  s: SignInRequest,
+  step: LoginStep,
+  amr: string[],
+  kind: 'totp' | 'webauthn',
+) {
   await deps.steps.update(step, { stage: 'recovery_codes', amr, pendingSecret: null });
+  // a new way into the account: the tenant hears of it (and can tell the person)
+  deps.events(s.found.community, 'E_OAUTH_FACTOR_ADDED', { clientId: s.clientId, sub: step.accountId, kind }); // prettier-ignore
   await showRecoveryCodes(deps, s, step);
 }
 
@@ -339,7 +356,7 @@ export function submitTotpEnrolment(deps: SignInDeps) {
     const label = s.frame.t('enrolTotp');
     if (!(await deps.factors.confirmTotp(communityId, accountId, secret, code, label)))
       return showTotpEnrol(deps, s, step, s.frame.t('wrongCode'), 401);
-    await enrolled(deps, s, step, withSecondFactor(step.amr, 'otp'));
+    await enrolled(deps, s, step, withSecondFactor(step.amr, 'otp'), 'totp');
   };
 }
 
@@ -361,7 +378,7 @@ export function submitPasskeyEnrolment(deps: SignInDeps) {
           )
         : undefined;
     if (!factor) return showPasskeyEnrol(deps, s, step, s.frame.t('passkeyNotCreated'), 400);
-    await enrolled(deps, s, step, withSecondFactor(step.amr, 'hwk'));
+    await enrolled(deps, s, step, withSecondFactor(step.amr, 'hwk'), 'webauthn');
   };
 }
 
