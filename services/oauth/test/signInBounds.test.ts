@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { HttpError } from '@idv/http';
 import type { Community } from '@idv/platform';
 import { PasswordChecks } from '../src/login/passwordChecks.ts';
+import { accentColours } from '../src/pages/assets.ts';
 import { refusalEvents } from '../src/login/refusalEvents.ts';
 
 const community = (id: string): Community => ({ id, name: id, tenantId: 't' });
@@ -54,5 +55,14 @@ describe('sign-in bounds', () => {
     }
     expect(await Promise.all(flood)).to.deep.equal([true, true, true, true, true]);
     expect(most).to.equal(2);
+  });
+
+  it('gives every accent readable colours: text on the accent, and the accent as text on white', () => {
+    expect(accentColours('#0b6e4f')).to.deep.equal({ text: '#ffffff', ink: '#0b6e4f' });
+    // a pale brand colour: dark text on its buttons, a darkened ink for links
+    const pale = accentColours('#ffe14d');
+    expect(pale.text).to.equal('#111111');
+    expect(pale.ink).to.not.equal('#ffe14d');
+    expect(parseInt(pale.ink.slice(1, 3), 16)).to.be.below(0x90);
   });
 });

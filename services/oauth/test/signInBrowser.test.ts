@@ -4,7 +4,8 @@
 // failures from one address but not from another, and unlocked with the admin CLI. The ID
 // token's amr and acr say what was used. Screenshots at phone and desktop size.
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import * as client from 'openid-client';
@@ -20,6 +21,8 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const PASSWORD = 'correct horse battery';
+/** axe-core, run in each page looked at: accessibility rules (WCAG 2.1 A and AA) */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('sign-in in a browser: passwords, second factors, locks', function () {
   this.timeout(120_000);
@@ -133,8 +136,17 @@ describe('sign-in in a browser: passwords, second factors, locks', function () {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
 
-  const shot = (page: Page, name: string) =>
-    page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  /**
+   * A screenshot of the page, after axe-core found no accessibility violation in it (evaluated
+   * through DevTools, which the page's CSP does not govern; the page itself runs no inline code).
+   */
+  async function shot(page: Page, name: string) {
+    const violations = (await page.evaluate(
+      `${AXE}; axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+    )) as string[];
+    expect(violations, `accessibility of ${name}`).to.deep.equal([]);
+    await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+  }
 
   it('names the client and the community, and shows people no JWT box', async () => {
     await setBranding(signInAdmin(), {

@@ -354,7 +354,9 @@ describe('sign-in forms and pages over HTTP', function () {
       const css = await fetch(`${p.issuer}/v1/branding.css`);
       expect(css.headers.get('content-type')).to.contain('text/css');
       expect(css.headers.get('x-content-type-options')).to.equal('nosniff');
-      expect(await css.text()).to.equal(':root{--accent:#0b6e4f;--accent-text:#fff}\n');
+      expect(await css.text()).to.equal(
+        ':root{--accent:#0b6e4f;--accent-text:#ffffff;--accent-ink:#0b6e4f}\n',
+      );
 
       const injected = await w.place('injected');
       await w

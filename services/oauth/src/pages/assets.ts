@@ -41,12 +41,32 @@ export function pageAssets(): PageAssets {
   };
 }
 
-/** A text colour readable on the accent: black or white, by the accent's luminance. */
-function textOn(hex: string): string {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+const channels = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+const hexOf = (rgb: number[]) => `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+
+/** WCAG relative luminance of #rrggbb. */
+function luminance(hex: string): number {
   const linear = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  const luminance = 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!);
-  return luminance > 0.4 ? '#111' : '#fff';
+  const [r, g, b] = channels(hex).map((c) => linear(c / 255));
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+const contrast = (a: string, b: string) => {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+};
+
+/**
+ * The colours a community's accent gives the page, each readable (WCAG AA, 4.5:1): the text on
+ * accent-coloured buttons (black or white), and the accent as text on white (darkened as far as
+ * it must be: a pale brand colour still gives readable links).
+ */
+export function accentColours(accent: string): { text: string; ink: string } {
+  const text = contrast(accent, '#ffffff') >= contrast(accent, '#111111') ? '#ffffff' : '#111111';
+  let ink = accent;
+  for (let k = 0.9; contrast(ink, '#ffffff') < 4.5 && k > 0; k -= 0.1)
+    ink = hexOf(channels(accent).map((c) => Math.round(c * k)));
+  return { text, ink };
 }
 
 export function brandingCss(settings: SignInSettingsStore) {
@@ -54,10 +74,11 @@ export function brandingCss(settings: SignInSettingsStore) {
     const { community } = res.locals.issuer as CommunityIssuer;
     const { accentColor } = await settings.get(community);
     // the colour was checked as #rrggbb when set: nothing else can reach the stylesheet
-    const css =
-      accentColor && /^#[0-9a-f]{6}$/i.test(accentColor)
-        ? `:root{--accent:${accentColor};--accent-text:${textOn(accentColor)}}\n`
-        : '';
+    const colours =
+      accentColor && /^#[0-9a-f]{6}$/i.test(accentColor) ? accentColours(accentColor) : undefined;
+    const css = colours
+      ? `:root{--accent:${accentColor};--accent-text:${colours.text};--accent-ink:${colours.ink}}\n`
+      : '';
     res
       .set({
         'Content-Type': 'text/css; charset=utf-8',
