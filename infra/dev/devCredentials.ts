@@ -11,7 +11,7 @@ import {
   type Tenant,
 } from '@idv/platform';
 import { createOauthAccount, createOauthClient } from '../../services/oauth/src/admin.ts';
-import { enrolTotp } from '../../services/oauth/src/signInAdmin.ts';
+import { enrolTotp, setBranding } from '../../services/oauth/src/signInAdmin.ts';
 import { AccountStore } from '../../services/oauth/src/store/accountStore.ts';
 
 export interface DevCredentials {
@@ -115,6 +115,7 @@ async function devOperator(
     community = await tenants.createCommunity(tenant.id, name);
   }
   const ctx = { db, keyring, ...settings, actor: 'make-run' };
+  await setBranding(ctx, { community: name, displayName: 'Platform operators' });
   const username = `operator-${Date.now().toString(36)}`;
   const password = randomToken(12);
   await createOauthAccount(ctx, { community: name, username, password, displayName: 'Dev Operator' }); // prettier-ignore

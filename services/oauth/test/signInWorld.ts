@@ -159,7 +159,8 @@ export class SignInWorld {
     }
     const limits = setup.limits ?? LENIENT;
     await setLoginLimits(this.admin(), { community: community.name, limits, reset: false });
-    const issuer = this.oauth.issuer(community);
+    // on localhost: WebAuthn takes no IP address as its relying party (no passkeys offered there)
+    const issuer = this.oauth.issuer(community).replace('//127.0.0.1:', '//localhost:');
     const config = await client.discovery(
       new URL(issuer),
       web.client_id,

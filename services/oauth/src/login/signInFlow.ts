@@ -1,5 +1,6 @@
 // Where a sign-in goes after each factor: to a second factor, to enrolling one, or back to the
 // application with what was used (amr, acr); and the rules that choose between them.
+import { isIP } from 'node:net';
 import type { InteractionResults } from 'oidc-provider';
 import { acrOf, asksForMfa } from '../domain/authMethods.ts';
 import type { OauthEvents } from '../events.ts';
@@ -38,6 +39,14 @@ export type LoginMethod = 'password' | 'proof' | 'eam' | 'passkey';
 export function webauthnParty(s: SignInRequest): WebauthnParty {
   const url = new URL(s.found.issuer);
   return { rpID: url.hostname, origin: url.origin, rpName: s.frame.community.displayName };
+}
+
+/**
+ * Whether browsers can run passkeys on this issuer: WebAuthn takes a host name as the relying
+ * party, never an IP address (an issuer reached as 127.0.0.1 offers none; localhost does).
+ */
+export function passkeysWork(s: SignInRequest): boolean {
+  return isIP(webauthnParty(s).rpID.replace(/^\[|\]$/g, '')) === 0;
 }
 
 /** The account's second factors of the kinds its community counts. */

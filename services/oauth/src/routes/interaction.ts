@@ -9,6 +9,7 @@ import { answeredChallenge } from '../login/passkeyChallenges.ts';
 import {
   afterFirstFactor,
   finishSignIn,
+  passkeysWork,
   webauthnParty,
   type SignInDeps,
 } from '../login/signInFlow.ts';
@@ -46,7 +47,7 @@ export function formBody(req: Request, fields: string[]): Body {
 
 /** The passkey sign-in form of the login page, when the community counts passkeys. */
 async function passkeySignIn(deps: SignInDeps, s: SignInRequest) {
-  if (!s.settings.mfaFactors.includes('webauthn')) return undefined;
+  if (!s.settings.mfaFactors.includes('webauthn') || !passkeysWork(s)) return undefined;
   const options = await deps.factors.authenticationOptions(webauthnParty(s));
   options.challenge = deps.challenges.issue(s.interaction.uid, 'sign-in');
   options.userVerification = 'required';

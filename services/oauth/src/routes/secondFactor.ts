@@ -10,6 +10,7 @@ import {
   countedFactors,
   finishSignIn,
   maySkipEnrolment,
+  passkeysWork,
   SECOND_FACTOR_TRIES,
   secondFactorStage,
   webauthnParty,
@@ -99,9 +100,10 @@ async function showSecondFactor(
   status = 200,
 ) {
   const factors = await countedFactors(deps, s, step.accountId);
-  const passkey = factors.some((factor) => factor.kind === 'webauthn')
-    ? await passkeyForm(deps, s, step, 'second-factor', 'second-factor/passkey')
-    : undefined;
+  const passkey =
+    factors.some((factor) => factor.kind === 'webauthn') && passkeysWork(s)
+      ? await passkeyForm(deps, s, step, 'second-factor', 'second-factor/passkey')
+      : undefined;
   s.send(
     secondFactorScreen(s.frame, {
       clientName: s.clientName,
@@ -175,7 +177,8 @@ export async function showSecondFactorStep(
   step: LoginStep,
   screen: string,
 ) {
-  const counts = (kind: 'totp' | 'webauthn') => s.settings.mfaFactors.includes(kind);
+  const counts = (kind: 'totp' | 'webauthn') =>
+    s.settings.mfaFactors.includes(kind) && (kind === 'totp' || passkeysWork(s));
   if (step.stage === 'recovery_codes') return showRecoveryCodes(deps, s, step);
   if (step.stage === 'second_factor') {
     if (screen !== 'recovery') return showSecondFactor(deps, s, step);
