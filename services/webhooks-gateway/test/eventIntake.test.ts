@@ -84,9 +84,15 @@ describe('webhooks gateway: event intake', function () {
   const minimal = (eventName: string): Record<string, unknown> => {
     const schema = EVENT_CATALOG[eventName as keyof typeof EVENT_CATALOG] as unknown as {
       required?: string[];
-      properties: Record<string, { type?: string; anyOf?: { const?: string; type?: string }[] }>;
+      properties: Record<string, { type?: string; const?: string; anyOf?: { const?: string; type?: string }[] }>; // prettier-ignore
     };
-    const valueOf = (member: { type?: string; anyOf?: { const?: string; type?: string }[] }) => {
+    const valueOf = (member: {
+      type?: string;
+      const?: string;
+      anyOf?: { const?: string; type?: string }[];
+    }) => {
+      // prettier-ignore
+      if (member.const !== undefined) return member.const;
       const type = member.type ?? member.anyOf?.[0]?.type;
       if (member.anyOf?.[0]?.const !== undefined) return member.anyOf[0].const;
       if (type === 'array') return [];
