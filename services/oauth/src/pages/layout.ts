@@ -54,7 +54,6 @@ export function pageCsp(redirectUri: unknown): string {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self'",
-    "connect-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
     `form-action 'self'${origin}`,
