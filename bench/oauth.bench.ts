@@ -13,6 +13,7 @@ import { startOauth } from '../services/oauth/src/start.ts';
 import { AccountStore } from '../services/oauth/src/store/accountStore.ts';
 import { ClientStore } from '../services/oauth/src/store/clientStore.ts';
 import { FactorStore } from '../services/oauth/src/store/factorStore.ts';
+import { OperatorStore } from '../services/oauth/src/store/operatorStore.ts';
 import { SignInSettingsStore } from '../services/oauth/src/store/signInSettings.ts';
 import { measure, medianRound, spreadOf, type Comparison, type Measurement } from './harness.ts';
 
@@ -132,6 +133,8 @@ export async function oauthBenchmarks(): Promise<Comparison[]> {
     accounts: new AccountStore(db),
     factors: new FactorStore(db, service.runtime.keyring, randomBytes(32)),
     settings: new SignInSettingsStore(db, 'operators'),
+    operators: new OperatorStore(db),
+    operatorsCommunity: 'operators',
   };
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const keys = [{ ...privateKey.export({ format: 'jwk' }), kid: 'k1', alg: 'ES256', use: 'sig' }];

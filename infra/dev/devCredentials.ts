@@ -11,7 +11,9 @@ import {
   type Tenant,
 } from '@idv/platform';
 import { createOauthAccount, createOauthClient } from '../../services/oauth/src/admin.ts';
+import { createOperator, operatorsCommunity } from '../../services/oauth/src/operatorAdmin.ts';
 import { enrolTotp, setBranding } from '../../services/oauth/src/signInAdmin.ts';
+import { OperatorStore } from '../../services/oauth/src/store/operatorStore.ts';
 import { AccountStore } from '../../services/oauth/src/store/accountStore.ts';
 
 export interface DevCredentials {
@@ -32,6 +34,8 @@ export interface DevCredentials {
     username: string;
     password: string;
     totpSecret: string;
+    /** the console's roles (DESIGN 2.5): admin, across every community */
+    roles: string[];
   };
 }
 
@@ -103,24 +107,23 @@ async function devOperator(
   settings: DevOperatorSettings,
   saved: DevCredentials['operator'] | undefined,
 ): Promise<DevCredentials['operator']> {
-  const tenants = new TenantStore(db);
-  const name = settings.operatorsCommunity;
-  let community = await tenants.findCommunityByName(name);
-  if (saved && community && saved.community === name) {
-    const account = await new AccountStore(db).findByUsername(community.id, saved.username);
-    if (account) return saved;
-  }
-  if (!community) {
-    const tenant = await tenants.createTenant(`platform-operators-${Date.now().toString(36)}`);
-    community = await tenants.createCommunity(tenant.id, name);
-  }
   const ctx = { db, keyring, ...settings, actor: 'make-run' };
-  await setBranding(ctx, { community: name, displayName: 'Platform operators' });
+  const community = await operatorsCommunity(ctx);
+  const operators = new OperatorStore(db);
+  if (saved && saved.community === community.name) {
+    const account = await new AccountStore(db).findByUsername(community.id, saved.username);
+    if (account) {
+      // an operator saved before operators had roles gets the admin role
+      if (!(await operators.find(community.id, account.accountId)))
+        await operators.set(community.id, account.accountId, { roles: ['admin'], communities: [] });
+      return { ...saved, roles: ['admin'] };
+    }
+  }
+  await setBranding(ctx, { community: community.name, displayName: 'Platform operators' });
   const username = `operator-${Date.now().toString(36)}`;
-  const password = randomToken(12);
-  await createOauthAccount(ctx, { community: name, username, password, displayName: 'Dev Operator' }); // prettier-ignore
-  const { totpSecret } = await enrolTotp(ctx, { community: name, username });
-  return { community: name, username, password, totpSecret };
+  const { password } = await createOperator(ctx, { username, roles: ['admin'], communities: [] });
+  const { totpSecret } = await enrolTotp(ctx, { community: community.name, username });
+  return { community: community.name, username, password, totpSecret, roles: ['admin'] };
 }
 
 export async function devCredentials(

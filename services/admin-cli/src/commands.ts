@@ -25,6 +25,7 @@ import {
   type SignInAdminContext,
 } from '../../oauth/src/signInAdmin.ts';
 import { DEFAULT_LOGIN_LIMITS } from '../../oauth/src/login/throttle.ts';
+import { createOperator } from '../../oauth/src/operatorAdmin.ts';
 import {
   countLegacyValues,
   InvalidInPlatform,
@@ -375,6 +376,16 @@ export const commands: Record<string, Command> = {
         ...(logo !== undefined ? { logo: logo === '' ? null : logo } : {}),
       });
     }),
+
+  'operator create': async (ctx, options) =>
+    oauthAdmin(async () =>
+      createOperator(await signInContext(ctx), {
+        username: one(options, 'username'),
+        roles: options.role ?? [],
+        communities: options.community ?? [],
+        ...(options.password ? { password: await secretOf(options, 'password') } : {}),
+      }),
+    ),
 
   'oauth-account unlock': async (ctx, options) =>
     unlockAccount(await signInContext(ctx), {

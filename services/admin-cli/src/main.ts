@@ -20,6 +20,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   oauth-client create --community NAME --redirect-uri URI [--grant-type G]... [--name NAME]
   oauth-client name --community NAME --client-id ID --name NAME
   oauth-account create --community NAME --username U --password P|- [--name N]  (- reads it from stdin)
+  operator create --username U --role reviewer|senior_reviewer|admin|auditor|viewer [--role R]...
+    [--community ID]... [--password P|-]  (an account of OPERATORS_COMMUNITY; no --community: every
+    community; a generated password when not given; a second factor is enrolled at first sign-in)
   oauth-account unlock --community NAME --username U  (login locks and delays of the account lifted)
   oauth-account reset-password --community NAME --username U [--password P|-]  (generated if not
     given; the account's sessions sign in again)

@@ -3,6 +3,7 @@ import type { MigrationSet } from '@idv/db';
 import * as initial from '../migrations/001_oauth.ts';
 import * as partialModelIndexes from '../migrations/002_partial_model_indexes.ts';
 import * as signIn from '../migrations/003_sign_in.ts';
+import * as operators from '../migrations/004_operators.ts';
 
 export const oauthMigrations: MigrationSet = {
   schema: 'oauth',
@@ -10,5 +11,6 @@ export const oauthMigrations: MigrationSet = {
     '001_oauth': initial,
     '002_partial_model_indexes': partialModelIndexes,
     '003_sign_in': signIn,
+    '004_operators': operators,
   },
 };

@@ -6,6 +6,7 @@ import { assertRequestObject, requireScope } from './authorizationRules.ts';
 import { ACR_VALUES } from './domain/authMethods.ts';
 import { signInPolicy, type SignInPolicyDeps } from './login/signInPolicy.ts';
 import type { AccountStore } from './store/accountStore.ts';
+import type { OperatorStore } from './store/operatorStore.ts';
 import type { ClientStore } from './store/clientStore.ts';
 import { ModelBatches } from './store/modelBatches.ts';
 import { ModelStore } from './store/modelStore.ts';
@@ -53,6 +54,9 @@ const DISCOVERY = {
 };
 
 export interface CommunityProviderDeps extends SignInPolicyDeps {
+  /** OPERATORS_COMMUNITY: its issuer also answers the `operator` scope (roles, communities) */
+  operatorsCommunity: string;
+  operators: OperatorStore;
   db: Knex;
   masterKey: Buffer;
   clients: ClientStore;
@@ -76,6 +80,7 @@ export function providerConfiguration(
     .update(`oauth-cookies:${community.id}`)
     .digest('base64url');
   const batches = new ModelBatches(deps.db, community.id);
+  const operatorIssuer = community.name === deps.operatorsCommunity;
   return {
     adapter: (model: string) =>
       model === 'Client'
@@ -112,9 +117,19 @@ export function providerConfiguration(
     },
     responseTypes: ['code'],
     acrValues: ACR_VALUES,
-    scopes: ['openid', 'offline_access', 'profile'],
+    // the console (a confidential client keeping the tokens) reads an operator's roles from the
+    // ID token; other issuers keep scope claims to userinfo, as OpenID Connect has them
+    ...(operatorIssuer ? { conformIdTokenClaims: false } : {}),
+    scopes: operatorIssuer
+      ? ['openid', 'offline_access', 'profile', 'operator']
+      : ['openid', 'offline_access', 'profile'],
     // the ID token says how the person signed in: amr (RFC 8176), acr and auth_time
-    claims: { openid: ['sub', 'acr', 'amr', 'auth_time'], profile: ['name', 'preferred_username'] },
+    claims: {
+      openid: ['sub', 'acr', 'amr', 'auth_time'],
+      profile: ['name', 'preferred_username'],
+      // the console's operators: their roles and the communities they act on (empty: all)
+      ...(operatorIssuer ? { operator: ['roles', 'communities'] } : {}),
+    },
     // scope is declared here for its validator only: oidc-provider runs these after the
     // request object is merged in and the redirect_uri is checked
     extraParams: { eam_ref: null, scope: requireScope },
@@ -148,11 +163,15 @@ export function providerConfiguration(
       if (!account) return undefined;
       return {
         accountId: sub,
-        claims: async () => ({
-          sub,
-          preferred_username: account.username,
-          name: account.displayName ?? account.username,
-        }),
+        claims: async () => {
+          const grant = operatorIssuer ? await deps.operators.find(community.id, sub) : undefined;
+          return {
+            sub,
+            preferred_username: account.username,
+            name: account.displayName ?? account.username,
+            ...(operatorIssuer ? { roles: grant?.roles ?? [], communities: grant?.communities ?? [] } : {}), // prettier-ignore
+          };
+        },
       };
     },
     ttl: { ...TTL },

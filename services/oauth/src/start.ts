@@ -18,6 +18,7 @@ import { communityRouter } from './routes/communityRouter.ts';
 import { AccountStore } from './store/accountStore.ts';
 import { ClientStore } from './store/clientStore.ts';
 import { FactorStore } from './store/factorStore.ts';
+import { OperatorStore } from './store/operatorStore.ts';
 import { SignInSettingsStore } from './store/signInSettings.ts';
 import { sweepExpiredModels } from './store/modelStore.ts';
 import { SigningKeyStore } from './store/signingKeyStore.ts';
@@ -125,6 +126,8 @@ export async function startOauth(
     masterKey,
     factors,
     settings: settingsStore,
+    operators: new OperatorStore(db),
+    operatorsCommunity: runtime.config.OPERATORS_COMMUNITY,
     tenants: runtime.tenants,
     clients: new ClientStore(db, runtime.keyring),
     accounts,

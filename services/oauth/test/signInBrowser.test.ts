@@ -133,7 +133,12 @@ describe('sign-in in a browser: passwords, second factors, locks', function () {
   async function password(page: Page, username: string, secret = PASSWORD) {
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Password').fill(secret);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // the answer page loaded before anything reads it: an alert of the page before it (the same
+    // text or another) must not pass for this attempt's
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: 'load' }),
+      page.getByRole('button', { name: 'Sign in', exact: true }).click(),
+    ]);
   }
 
   /**
