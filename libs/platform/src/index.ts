@@ -69,4 +69,10 @@ export {
   type RateDecision,
   type RateDefaults,
 } from './rateBuckets.ts';
-export { appendAudit, type AuditEntry } from './auditLog.ts';
+export {
+  appendAudit,
+  verifyAuditChain,
+  type AuditChainBreak,
+  type AuditChainVerdict,
+  type AuditEntry,
+} from './auditLog.ts';

@@ -8,6 +8,7 @@ import * as keystore from '../migrations/005_keystore.ts';
 import * as keystoreGuards from '../migrations/006_keystore_guards.ts';
 import * as auditLog from '../migrations/007_audit_log.ts';
 import * as erasureReason from '../migrations/008_erasure_reason.ts';
+import * as auditChain from '../migrations/009_audit_chain.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
@@ -20,5 +21,6 @@ export const platformMigrations: MigrationSet = {
     '006_keystore_guards': keystoreGuards,
     '007_audit_log': auditLog,
     '008_erasure_reason': erasureReason,
+    '009_audit_chain': auditChain,
   },
 };
