@@ -49,6 +49,7 @@ import {
   type RateSubject,
   type ServiceName,
 } from '@idv/platform';
+import { auditCommands } from './auditCommands.ts';
 import { SEALED_COLUMNS } from './sealedColumns.ts';
 
 export class UsageError extends Error {
@@ -199,6 +200,8 @@ const COMMUNITY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 type Command = (ctx: CommandContext, options: Options) => Promise<unknown>;
 
 export const commands: Record<string, Command> = {
+  ...auditCommands,
+
   'tenant create': async ({ db }, options) =>
     new TenantStore(db).createTenant(one(options, 'name')),
 

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, PlatformConfig, resolveMasterKey } from '@idv/
 import { createDatabase, ensureDatabaseExists } from '@idv/db';
 import { DuplicateInPlatform, InvalidInPlatform, NotFoundInPlatform } from '@idv/platform';
 import { migrateAll } from './migrateAll.ts';
+import { AuditChainBroken } from './auditCommands.ts';
 import { adminKeyring, commands, UsageError, type Options } from './commands.ts';
 
 const USAGE = `usage: npm run -s admin -- <command> [options]
@@ -42,7 +43,8 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   master-key rewrap  (data keys still under an older key re-wrapped under the current one)
   master-key migrate  (values sealed under MASTER_KEY alone moved under data keys; every migrate runs it)
   master-key status
-  master-key retire --key-id ID  (refused while anything is still under it)`;
+  master-key retire --key-id ID  (refused while anything is still under it)
+  audit verify  (the audit log's hash chain checked: {ok, entries, head}; exit 1 when broken)`;
 
 /** `noun verb --key value --key=value ...`; a repeated option collects every value. */
 function parseOptions(args: string[]): { words: string[]; options: Options } {
@@ -94,6 +96,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  // a broken chain: the pinned answer on stdout all the same, the refusal on stderr, exit 1
+  if (err instanceof AuditChainBroken) console.log(JSON.stringify(err.verdict));
+  if (err instanceof AuditChainBroken) fail(1, err.message);
   if (err instanceof UsageError) fail(2, err.message);
   if (
     err instanceof ConfigError ||

@@ -1,12 +1,15 @@
 // `audit verify` (DESIGN 2.5) against a fresh database: {ok, entries, head} for an intact log,
 // and for a log a superuser edited, AuditChainBroken carrying the verdict that names the entry
 // (main.ts prints that verdict on stdout and exits 1).
+import { execFile } from 'node:child_process';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { appendAudit, platformMigrations } from '@idv/platform';
 import { AuditChainBroken, auditCommands } from '../src/auditCommands.ts';
 import type { CommandContext } from '../src/commands.ts';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
 
 describe('admin CLI: audit verify', function () {
   this.timeout(60_000);
@@ -61,5 +64,18 @@ describe('admin CLI: audit verify', function () {
     expect(message).to.equal(
       `the audit log's hash chain breaks at seq 2 (id ${second.id}): its content does not match its hash`,
     );
+  });
+
+  it('through the CLI: prints the verdict on stdout and exits 1 for the tampered log', async () => {
+    const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(
+        'npm',
+        ['run', '-s', 'admin', '--', 'audit', 'verify'],
+        { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.url, MASTER_KEY: randomBytes(32).toString('base64') } }, // prettier-ignore
+        (_err, stdout) => resolve({ code: child.exitCode, stdout }),
+      );
+    });
+    expect(run.code).to.equal(1);
+    expect(JSON.parse(run.stdout)).to.deep.include({ ok: false, entries: 3 });
   });
 });
