@@ -36,6 +36,8 @@ export interface DevCredentials {
     totpSecret: string;
     /** the console's roles (DESIGN 2.5): admin, across every community */
     roles: string[];
+    /** a client of the operators' issuer to sign the operator in with, until the console is one */
+    client: { clientId: string; clientSecret: string; redirectUri: string };
   };
 }
 
@@ -113,17 +115,28 @@ async function devOperator(
   if (saved && saved.community === community.name) {
     const account = await new AccountStore(db).findByUsername(community.id, saved.username);
     if (account) {
-      // an operator saved before operators had roles gets the admin role
+      // an operator saved before operators had roles gets the admin role, and a client
       if (!(await operators.find(community.id, account.accountId)))
         await operators.set(community.id, account.accountId, { roles: ['admin'], communities: [] });
-      return { ...saved, roles: ['admin'] };
+      return { ...saved, roles: ['admin'], client: saved.client ?? (await operatorClient(ctx)) };
     }
   }
   await setBranding(ctx, { community: community.name, displayName: 'Platform operators' });
   const username = `operator-${Date.now().toString(36)}`;
   const { password } = await createOperator(ctx, { username, roles: ['admin'], communities: [] });
   const { totpSecret } = await enrolTotp(ctx, { community: community.name, username });
-  return { community: community.name, username, password, totpSecret, roles: ['admin'] };
+  const client = await operatorClient(ctx);
+  return { community: community.name, username, password, totpSecret, roles: ['admin'], client };
+}
+
+async function operatorClient(ctx: { db: Knex; keyring: Keyring; operatorsCommunity: string }) {
+  const made = await createOauthClient(ctx, {
+    community: ctx.operatorsCommunity,
+    redirectUris: [REDIRECT_URI],
+    grantTypes: ['authorization_code'],
+    name: 'Operator sign-in (dev)',
+  });
+  return { clientId: made.client_id, clientSecret: made.client_secret, redirectUri: REDIRECT_URI };
 }
 
 export async function devCredentials(

@@ -140,7 +140,8 @@ OAuth (issuer http://127.0.0.1:8080/community/${credentials.community.name}):
   redirect_uri  ${credentials.oauth.redirectUri}
   login         ${credentials.oauth.username} / ${credentials.oauth.password}
 Operator (issuer http://localhost:8080/community/${credentials.operator.community}, second factor required):
-  login         ${credentials.operator.username} / ${credentials.operator.password}
+  login         ${credentials.operator.username} / ${credentials.operator.password}  (role admin)
+  client_id     ${credentials.operator.client.clientId}  (secret in .local/dev-credentials.json)
   TOTP secret   ${credentials.operator.totpSecret}  (add it to an authenticator app, or:
                 npx tsx infra/dev/totp.ts ${credentials.operator.totpSecret})
 These are also in .local/dev-credentials.json.

@@ -13,6 +13,9 @@ export interface LoopOptions {
   pollMs: number;
 }
 
+/** How long after a row's due time its alarm rings. */
+const ALARM_MARGIN_MS = 5;
+
 export class DeliveryLoop {
   private inFlight = 0;
   private running = false;
@@ -53,12 +56,15 @@ export class DeliveryLoop {
     const due = at.getTime();
     if (!this.running || (this.alarm && this.alarm.at <= due)) return;
     clearTimeout(this.alarm?.timer);
+    // a few ms past the due time: Node's timers may fire a millisecond early by Date.now(), and
+    // a claim that ran before the row's next_attempt_at (by the database's clock) found nothing
+    // and left the row to the next poll (seen: a retry missed under load, WEBHOOK_POLL_MS away)
     const timer = setTimeout(
       () => {
         this.alarm = undefined;
         this.wake();
       },
-      Math.max(0, due - Date.now()),
+      Math.max(0, due - Date.now()) + ALARM_MARGIN_MS,
     );
     this.alarm = { at: due, timer };
   }
