@@ -109,7 +109,8 @@ async function bareProvider(
   return { target, close: () => server.close() };
 }
 
-export async function oauthBenchmarks(): Promise<Comparison[]> {
+/** The oauth service in-process on a fresh database with one community, as the benches use it. */
+export async function benchOauth() {
   const database = await createTestDatabase([platformMigrations, oauthMigrations]);
   const masterKey = randomBytes(32);
   const tenants = new TenantStore(database.db);
@@ -121,9 +122,14 @@ export async function oauthBenchmarks(): Promise<Comparison[]> {
     MASTER_KEY: masterKey.toString('base64'),
     LOG_LEVEL: 'silent',
     OAUTH_PORT: '0',
-    // no shared `webhooks.dispatcher` queue collecting the bench's token events
+    // no shared `webhooks.dispatcher` queue collecting the bench's events
     DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
   });
+  return { database, masterKey, community, service };
+}
+
+export async function oauthBenchmarks(): Promise<Comparison[]> {
+  const { database, masterKey, community, service } = await benchOauth();
   // the same provider configuration for both; only the adapter differs (the service's pool)
   const { db } = service.runtime;
   const deps = {

@@ -4,14 +4,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
-import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
-import { localKeyring, platformMigrations, TenantStore, type Community } from '@idv/platform';
+import { localKeyring, type Community } from '@idv/platform';
 import { createOauthAccount, createOauthClient } from '../services/oauth/src/admin.ts';
-import { oauthMigrations } from '../services/oauth/src/migrations.ts';
 import { enrolTotp, setMfaPolicy, type SignInAdminContext } from '../services/oauth/src/signInAdmin.ts'; // prettier-ignore
-import { startOauth } from '../services/oauth/src/start.ts';
 import { AccountStore } from '../services/oauth/src/store/accountStore.ts';
 import { spreadOf, type Comparison } from './harness.ts';
+import { benchOauth } from './oauth.bench.ts';
 
 const ROUNDS = 5;
 /** logins of each kind per round, the two kinds taking turns login by login */
@@ -211,20 +209,7 @@ async function scryptCost(admin: SignInAdminContext): Promise<string> {
 }
 
 export async function signInBenchmarks(): Promise<Comparison[]> {
-  const database = await createTestDatabase([platformMigrations, oauthMigrations]);
-  const masterKey = randomBytes(32);
-  const tenants = new TenantStore(database.db);
-  const tenant = await tenants.createTenant('bench-tenant');
-  const community = await tenants.createCommunity(tenant.id, 'bench');
-  const service = await startOauth({
-    DATABASE_URL: database.url,
-    AMQP_URL: await testAmqpUrl(),
-    MASTER_KEY: masterKey.toString('base64'),
-    LOG_LEVEL: 'silent',
-    OAUTH_PORT: '0',
-    // no shared `webhooks.dispatcher` queue collecting the bench's login events
-    DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
-  });
+  const { database, masterKey, community, service } = await benchOauth();
   try {
     const keyring = localKeyring(database.db, masterKey, join(tmpdir(), 'idv-oauth-keys-unused'));
     const admin: SignInAdminContext = { db: database.db, keyring, masterKey, operatorsCommunity: 'operators', actor: 'bench' }; // prettier-ignore

@@ -1,11 +1,12 @@
 // Operator actions on sign-in behind the admin CLI: a community's second-factor policy, login
 // limits and branding, a client's name, and account recovery (unlock, new password, factors
 // reset, TOTP enrolment). Every action on an account is written to the platform's audit log.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Knex } from '@idv/db';
 import { appendAudit, NotFoundInPlatform, TenantStore, type Community } from '@idv/platform';
 import { clientName, OauthAdminError, type OauthAdminContext } from './admin.ts';
+import { secondFactorSubject, signInKeys } from './login/signInKeys.ts';
 import { LoginLimitsInvalid, LoginThrottle, loginLimits } from './login/throttle.ts';
 import { AccountStore, type Account } from './store/accountStore.ts';
 import { ClientStore } from './store/clientStore.ts';
@@ -29,8 +30,9 @@ export interface SignInAdminContext extends OauthAdminContext {
   actor: string;
 }
 
-const macKey = (ctx: SignInAdminContext, purpose: string) =>
-  createHmac('sha256', ctx.masterKey).update(purpose).digest();
+/** The account's factors, as the service keeps them (its recovery codes' MAC key too). */
+const factorStore = (ctx: SignInAdminContext) =>
+  new FactorStore(ctx.db, ctx.keyring, signInKeys(ctx.masterKey).recoveryCodes);
 
 async function community(db: Knex, name: string): Promise<Community> {
   const found = await new TenantStore(db).findCommunityByName(name);
@@ -195,12 +197,12 @@ export async function unlockAccount(
   input: { community: string; username: string },
 ) {
   const target = await account(ctx, input.community, input.username);
-  const throttle = new LoginThrottle(ctx.db, macKey(ctx, 'oauth-login-throttle'));
+  const throttle = new LoginThrottle(ctx.db, signInKeys(ctx.masterKey).throttle);
   const { accountId } = target.account;
   return audited(ctx, target, 'oauth.account.unlocked', async () => {
     const held = await throttle.unlock(target.community.id, input.username);
-    // the second-factor throttle counts under a subject of its own (routes/secondFactor.ts)
-    const heldSecond = await throttle.unlock(target.community.id, `\u0000second-factor:${accountId}`); // prettier-ignore
+    // the second factors count under a subject of their own
+    const heldSecond = await throttle.unlock(target.community.id, secondFactorSubject(accountId));
     return { result: { unlocked: true, wasLocked: held || heldSecond }, details: { wasLocked: held || heldSecond } }; // prettier-ignore
   });
 }
@@ -227,7 +229,7 @@ export async function resetFactors(
   const target = await account(ctx, input.community, input.username);
   const { id } = target.community;
   const { accountId } = target.account;
-  const factors = new FactorStore(ctx.db, ctx.keyring, macKey(ctx, 'oauth-recovery-codes'));
+  const factors = factorStore(ctx);
   return audited(ctx, target, 'oauth.account.factors_reset', async (trx) => {
     const removed = await factors.resetAll(id, accountId, trx);
     await new AccountStore(ctx.db).credentialsChanged(id, accountId, trx);
@@ -247,7 +249,7 @@ export async function enrolTotp(
   const target = await account(ctx, input.community, input.username);
   const { id } = target.community;
   const { accountId } = target.account;
-  const factors = new FactorStore(ctx.db, ctx.keyring, macKey(ctx, 'oauth-recovery-codes'));
+  const factors = factorStore(ctx);
   const secret = factors.newTotpSecret();
   const { generate } = await import('otplib');
   // confirmed with the last step's code, so the code of this step still signs in

@@ -1,6 +1,5 @@
 // Composition root of the oauth service, read top to bottom: the runtime, its stores, the
 // per-community providers and the sweep, stop handlers, the issuers' router, serve.
-import { createHmac } from 'node:crypto';
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import type { ExternalOperation } from '@idv/http';
@@ -8,6 +7,7 @@ import { OauthConfig } from './config.ts';
 import { oauthEvents } from './events.ts';
 import { KnownDevices } from './login/knownDevices.ts';
 import { LoginSteps } from './login/loginSteps.ts';
+import { signInKeys } from './login/signInKeys.ts';
 import { PasskeyChallenges } from './login/passkeyChallenges.ts';
 import { PasswordChecks } from './login/passwordChecks.ts';
 import { refusalEvents } from './login/refusalEvents.ts';
@@ -113,13 +113,13 @@ export async function startOauth(
   const { db, masterKey, logger, lifecycle } = runtime;
 
   // stores and jobs; each MAC of the sign-in has a key of its own, derived from MASTER_KEY
-  const macKey = (purpose: string) => createHmac('sha256', masterKey).update(purpose).digest();
+  const keys = signInKeys(masterKey);
   const accounts = new AccountStore(db);
   const trust = new TrustStore(db);
   const events = oauthEvents(runtime.broker, logger);
   const settingsStore = new SignInSettingsStore(db, runtime.config.OPERATORS_COMMUNITY);
-  const factors = new FactorStore(db, runtime.keyring, macKey('oauth-recovery-codes'));
-  const throttle = new LoginThrottle(db, macKey('oauth-login-throttle'));
+  const factors = new FactorStore(db, runtime.keyring, keys.recoveryCodes);
+  const throttle = new LoginThrottle(db, keys.throttle);
   const steps = new LoginSteps(db);
   const providers = new ProviderCache({
     db,
@@ -168,8 +168,8 @@ export async function startOauth(
     factors,
     throttle,
     steps,
-    challenges: new PasskeyChallenges(macKey('oauth-passkey-challenges')),
-    devices: new KnownDevices(macKey('oauth-known-devices')),
+    challenges: new PasskeyChallenges(keys.passkeyChallenges),
+    devices: new KnownDevices(keys.knownDevices),
     refusalEvents: refusalEvents(events),
     passwordChecks: new PasswordChecks(),
     auth: runtime.auth,

@@ -16,13 +16,7 @@ describe('oauth proofs under a second-factor policy', function () {
   let oauth: OauthUnderTest;
   let web: { client_id: string; client_secret: string };
   let keySecret: string;
-  const admin = () => ({
-    db: oauth.database.db,
-    keyring: oauth.keyring,
-    masterKey: oauth.masterKey,
-    operatorsCommunity: 'operators',
-    actor: 'test',
-  });
+  const admin = () => oauth.admin();
   /** A new policy, seen by the service once its settings cache (5 s) has let the old one go. */
   async function policy(value: string) {
     await setMfaPolicy(admin(), { community: oauth.community.name, policy: value, factors: [] });

@@ -14,13 +14,7 @@ describe('oauth recovery revokes the account tokens', function () {
   let oauth: OauthUnderTest;
   let web: { client_id: string; client_secret: string };
   let keySecret: string;
-  const admin = () => ({
-    db: oauth.database.db,
-    keyring: oauth.keyring,
-    masterKey: oauth.masterKey,
-    operatorsCommunity: 'operators',
-    actor: 'test',
-  });
+  const admin = () => oauth.admin();
   const issuer = () => oauth.issuer(oauth.community);
   const basic = () =>
     `Basic ${Buffer.from(`${web.client_id}:${web.client_secret}`).toString('base64')}`;

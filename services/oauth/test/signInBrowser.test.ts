@@ -33,13 +33,7 @@ describe('sign-in in a browser: passwords, second factors, locks', function () {
   let issuer: string;
   const cspViolations: string[] = [];
 
-  const signInAdmin = () => ({
-    db: oauth.database.db,
-    keyring: oauth.keyring,
-    masterKey: oauth.masterKey,
-    operatorsCommunity: 'operators',
-    actor: 'test',
-  });
+  const signInAdmin = () => oauth.admin();
 
   async function account(username: string) {
     await createOauthAccount(signInAdmin(), {

@@ -124,13 +124,7 @@ export class SignInWorld {
   }
 
   admin(): SignInAdminContext {
-    return {
-      db: this.oauth.database.db,
-      keyring: this.oauth.keyring,
-      masterKey: this.oauth.masterKey,
-      operatorsCommunity: 'operators',
-      actor: 'test:sign-in-rules',
-    };
+    return { ...this.oauth.admin(), actor: 'test:sign-in-rules' };
   }
 
   get db() {

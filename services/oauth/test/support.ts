@@ -13,6 +13,7 @@ import {
 import type { StartedService } from '@idv/service-runtime';
 import { oauthMigrations } from '../src/migrations.ts';
 import { startOauth } from '../src/start.ts';
+import type { SignInAdminContext } from '../src/signInAdmin.ts';
 import { AccountStore } from '../src/store/accountStore.ts';
 
 export interface OauthUnderTest {
@@ -27,6 +28,8 @@ export interface OauthUnderTest {
   /** an account of `community`: the sub a valid proof names */
   accountId: string;
   issuer(community: Community): string;
+  /** what the admin CLI's sign-in and operator actions are given (actor `test`) */
+  admin(): SignInAdminContext;
   stop(): Promise<void>;
 }
 
@@ -56,16 +59,20 @@ export async function startOauthUnderTest(
     'Testy McTestface',
   );
   const url = service.server.url.replace(/\/$/, '');
+  const keyring = localKeyring(database.db, masterKey, join(tmpdir(), 'idv-oauth-keys-unused'));
   return {
     database,
     service,
     url,
     masterKey,
-    keyring: localKeyring(database.db, masterKey, join(tmpdir(), 'idv-oauth-keys-unused')),
+    keyring,
     community,
     other,
     accountId: account.accountId,
     issuer: (c) => `${url}/community/${c.name}`,
+    admin() {
+      return { db: database.db, keyring, masterKey, operatorsCommunity: 'operators', actor: 'test' }; // prettier-ignore
+    },
     async stop() {
       await service.stop();
       await database.drop();

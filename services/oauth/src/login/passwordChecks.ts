@@ -15,19 +15,17 @@ export class PasswordChecks {
   async run<T>(communityId: string, check: () => Promise<T>): Promise<T> {
     let slot = this.communities.get(communityId);
     if (!slot) this.communities.set(communityId, (slot = { running: 0, waiting: [] }));
-    if (slot.running >= this.perCommunity) {
-      if (slot.waiting.length >= this.queue)
-        throw new Unavailable('too many sign-ins at once in this community; try again shortly');
-      await new Promise<void>((resolve) => slot.waiting.push(resolve));
-    }
-    slot.running++;
+    if (slot.running < this.perCommunity) slot.running++;
+    else if (slot.waiting.length >= this.queue)
+      throw new Unavailable('too many sign-ins at once in this community; try again shortly');
+    // a check that ends hands its place to the first waiting, so none can slip in between
+    else await new Promise<void>((resolve) => slot.waiting.push(resolve));
     try {
       return await check();
     } finally {
-      slot.running--;
       const next = slot.waiting.shift();
       if (next) next();
-      else if (slot.running === 0) this.communities.delete(communityId);
+      else if (--slot.running === 0) this.communities.delete(communityId);
     }
   }
 }

@@ -6,6 +6,7 @@ import { BadRequest } from '@idv/http';
 import { withSecondFactor } from '../domain/authMethods.ts';
 import type { LoginStage, LoginStep } from '../login/loginSteps.ts';
 import { answeredChallenge, type Ceremony } from '../login/passkeyChallenges.ts';
+import { secondFactorSubject } from '../login/signInKeys.ts';
 import {
   countedFactors,
   finishSignIn,
@@ -215,9 +216,6 @@ async function finishStep(deps: SignInDeps, s: SignInRequest, step: LoginStep, a
   if (!account) throw new BadRequest('this account no longer exists');
   await finishSignIn(deps, s, account, amr, methodOf(amr));
 }
-
-/** The second-factor throttle: a subject of its own per account, the limits of passwords. */
-const secondFactorSubject = (accountId: string) => `\u0000second-factor:${accountId}`;
 
 /**
  * Wrong second factors of an account, from all addresses within the limits' window, that lock
