@@ -66,7 +66,7 @@ const httpSettings = {
 /** set in the image or meaningless in containers: BUILD_VERSION stamped at build, no dev key file */
 const NOT_IN_COMPOSE = new Set(['BUILD_VERSION', 'MASTER_KEY_FILE', 'WORKER_PREFETCH']);
 /** defaults that differ on purpose: containers reach each other by service name, keys on a volume */
-const CONTAINER_DEFAULTS = new Set(['DATABASE_URL', 'AMQP_URL', 'NODE_ENV', 'MASTER_KEYS_DIR']);
+const CONTAINER_DEFAULTS = new Set(['DATABASE_URL', 'AMQP_URL', 'NODE_ENV', 'MASTER_KEYS_DIR', 'OPERATORS_USERINFO_URL']); // prettier-ignore
 
 describe('docker-compose.yml', () => {
   const compose = load({ MASTER_KEY });

@@ -24,3 +24,17 @@ export {
   type CommunityRef,
   type CredentialAuth,
 } from './rules.ts';
+export {
+  bearerOf,
+  createOperatorTokens,
+  enforceOperator,
+  OPERATOR_ROLES,
+  operatorCovers,
+  operatorOf,
+  operatorOrCredentials,
+  requireOperator,
+  type Operator,
+  type OperatorRole,
+  type OperatorRule,
+  type OperatorTokens,
+} from './operatorToken.ts';

@@ -97,6 +97,11 @@ export const platformConfigFields = {
     description:
       "the community of the platform's operators (the console signs them in there); its second-factor policy is `required` unless an operator sets another",
   }),
+  OPERATORS_USERINFO_URL: Type.String({
+    default: 'http://127.0.0.1:8080/community/operators/v1/userinfo',
+    description:
+      "the operators' issuer's userinfo endpoint as the gateways reach it: an operator's bearer token is checked there (answers cached 30 s)",
+  }),
   MASTER_KEYS_DIR: Type.String({
     default: '.local/master-keys',
     description:

@@ -44,6 +44,8 @@ const pathParameters = (path: string) =>
 const SECURITY = {
   credentials: [{ publickey: [], licensekey: [], requestid: [] }],
   license: [{ license: [] }],
+  operator: [{ operator: [] }],
+  credentials_or_operator: [{ publickey: [], licensekey: [], requestid: [] }, { operator: [] }],
 };
 
 const errorResponse = {
@@ -66,7 +68,7 @@ function errorStatuses(route: Route): number[] {
     ...new Set([
       ...(parsesBody || hasParams || route.doc?.body ? [400] : []),
       ...(security ? [401, 429, 503] : []),
-      ...(security === 'credentials' ? [403] : []),
+      ...(security && security !== 'license' ? [403] : []),
       404,
       ...(parsesBody ? [413] : []),
       500,
@@ -154,6 +156,11 @@ export function openApiDocument(
           'JSON {appid, uuid, ts} (optionally htm, htu: the method and path it is bound to), AES-256-GCM under the ECDH shared key',
         ),
         license: header('license', 'the plain licence key'),
+        operator: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "an operator's access token from the operators' issuer (scope `operator`)",
+        },
       },
     },
   };

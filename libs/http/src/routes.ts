@@ -32,7 +32,7 @@ export interface RouteDoc {
 }
 
 /** Guards declare which credentials they check so the OpenAPI document can say so. */
-export type OpenApiSecurity = 'credentials' | 'license';
+export type OpenApiSecurity = 'credentials' | 'license' | 'operator' | 'credentials_or_operator';
 
 export function securityOf(route: Route): OpenApiSecurity | undefined {
   for (const guard of route.guards ?? []) {
