@@ -1,0 +1,40 @@
+// What the console keeps of a token response: the tokens, and the operator the ID token names
+// (roles and communities from the `operator` scope, username from `profile`).
+import { OPERATOR_ROLES, type OperatorRole } from '@idv/auth';
+import { Forbidden } from '@idv/http';
+import type * as client from 'openid-client';
+import type { SessionClaims, SessionTokens } from '../sessions/sessionStore.ts';
+
+const isRole = (value: unknown): value is OperatorRole =>
+  OPERATOR_ROLES.includes(value as OperatorRole);
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+/** The operator of an ID token; refused (403) when the account holds no operator role. */
+export function claimsOf(idToken: client.IDToken): SessionClaims {
+  const roles = strings(idToken.roles).filter(isRole);
+  if (roles.length === 0) throw new Forbidden('this account holds no operator role');
+  return {
+    sub: idToken.sub,
+    username: typeof idToken.preferred_username === 'string' ? idToken.preferred_username : idToken.sub, // prettier-ignore
+    roles,
+    communities: strings(idToken.communities),
+    amr: strings(idToken.amr),
+    authTime: new Date((typeof idToken.auth_time === 'number' ? idToken.auth_time : idToken.iat) * 1000), // prettier-ignore
+  };
+}
+
+export function tokensOf(
+  response: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers,
+  previousIdToken?: string,
+): SessionTokens {
+  const idToken = response.id_token ?? previousIdToken;
+  if (!idToken) throw new Error('the issuer answered no ID token');
+  return {
+    accessToken: response.access_token,
+    refreshToken: response.refresh_token,
+    idToken,
+    accessExpiresAt: new Date(Date.now() + (response.expiresIn() ?? 300) * 1000),
+  };
+}

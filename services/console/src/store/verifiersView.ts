@@ -1,0 +1,80 @@
+// Reads of docverify's verifiers and verification configs for the console. A verifier's config is
+// sealed; it is opened here only to be shown with every secret member masked, or, for an admin's
+// audited reveal, whole.
+import { SECRET_CONFIG_FIELDS } from '@idv/contracts';
+import type { Knex } from '@idv/db';
+import type { Keyring } from '@idv/platform';
+
+export const MASK = '********';
+
+export function maskSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskSecrets);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [key, SECRET_CONFIG_FIELDS.has(key) ? MASK : maskSecrets(member)]), // prettier-ignore
+  );
+}
+
+interface VerifierRow {
+  id: string;
+  community_id: string;
+  tag: string;
+  name: string;
+  type: string;
+  connector_url: string;
+  config_sealed: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const openConfig = async (keys: Keyring, row: VerifierRow): Promise<unknown> =>
+  JSON.parse(await keys.open(row.config_sealed, `verifier:${row.id}`)) as unknown;
+
+const verifierOf = (row: VerifierRow, config: unknown) => ({
+  verifierId: row.id,
+  communityId: row.community_id,
+  tag: row.tag,
+  name: row.name,
+  type: row.type,
+  connectorUrl: row.connector_url,
+  config,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+export async function listVerifiers(db: Knex, keys: Keyring, communities: string[] | undefined) {
+  const query = db('docverify.verifiers').select('*').orderBy(['community_id', 'tag']).limit(500);
+  if (communities) query.whereIn('community_id', communities);
+  const rows = (await query) as VerifierRow[];
+  return Promise.all(
+    rows.map(
+      async (row) =>
+      verifierOf(row, maskSecrets(await openConfig(keys, row).catch(() => ({ unreadable: true })))), // prettier-ignore
+    ),
+  );
+}
+
+/** One verifier with its config whole; undefined when there is none of that id. */
+export async function revealVerifier(db: Knex, keys: Keyring, verifierId: string) {
+  const row = (await db('docverify.verifiers').where({ id: verifierId }).first()) as VerifierRow | undefined; // prettier-ignore
+  return row && verifierOf(row, await openConfig(keys, row));
+}
+
+export async function listConfigs(db: Knex, communities: string[] | undefined) {
+  const query = db('docverify.verification_configs')
+    .select('id', 'community_id', 'tag', 'name', 'arrays', 'settings', 'created_at', 'updated_at')
+    .orderBy(['community_id', 'tag'])
+    .limit(500);
+  if (communities) query.whereIn('community_id', communities);
+  const rows = (await query) as Record<string, unknown>[];
+  return rows.map((row) => ({
+    configId: row.id as string,
+    communityId: row.community_id as string,
+    dvcId: row.tag as string,
+    name: row.name as string,
+    arrays: row.arrays as unknown,
+    settings: maskSecrets(row.settings),
+    createdAt: (row.created_at as Date).toISOString(),
+    updatedAt: (row.updated_at as Date).toISOString(),
+  }));
+}
