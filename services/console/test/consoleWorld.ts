@@ -65,6 +65,7 @@ export class ConsoleWorld {
       CONSOLE_CLIENT_SECRET: client.client_secret,
       DOCVERIFY_INTERNAL_URL: platform.services.docverify.url,
       WEBHOOKS_INTERNAL_URL: platform.services.webhooks.url,
+      ...env,
     });
     return new ConsoleWorld(platform, started, url);
   }

@@ -1,0 +1,153 @@
+// Every /api route × every role, plus no login, an operator of another community, cross-site
+// writes and a replayed cookie after logout: each must be refused as the role matrix says (issue
+// 28). The docverify gateway is a stub here that answers 200 and keeps the bearer it was sent, so
+// what is tested is the console's own decision (the gateway checks again on its side).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import type { OperatorRole } from '@idv/auth';
+import { ROUTE_ACCESS, type ApiRouteKey } from '../src/access/routeAccess.ts';
+import { HttpBrowser } from '../../oauth/test/httpBrowser.ts';
+import { ConsoleWorld } from './consoleWorld.ts';
+
+const ROLES: OperatorRole[] = ['viewer', 'auditor', 'reviewer', 'senior_reviewer', 'admin'];
+const UUID_ZERO = '00000000-0000-4000-8000-000000000000';
+
+interface Call {
+  key: ApiRouteKey;
+  method: string;
+  path: string;
+  body?: string;
+}
+
+/** A concrete request for each route of the table, naming the world's community. */
+function callsFor(community: string): Call[] {
+  return (Object.keys(ROUTE_ACCESS) as ApiRouteKey[]).map((key) => {
+    const [method, pattern] = key.split(' ') as [string, string];
+    const path = pattern
+      .replace(':communityId', community)
+      .replace(':caseId', 'case-1')
+      .replace(':name', 'front')
+      .replace(/:(webhookId|verifierId)/, UUID_ZERO)
+      .replace(':deliveryId', 'msg_0');
+    return { key, method, path, ...(method === 'POST' ? { body: '{"verificationId":"x"}' } : {}) };
+  });
+}
+
+async function stubGateway(): Promise<{ server: Server; url: string; bearers: string[] }> {
+  const bearers: string[] = [];
+  const server = createServer((req, res) => {
+    bearers.push(req.headers.authorization ?? '');
+    res.setHeader('content-type', 'application/json');
+    res.end('{"stub":true}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bearers };
+}
+
+describe('console permission matrix', function () {
+  this.timeout(180_000);
+  let w: ConsoleWorld;
+  let gateway: Awaited<ReturnType<typeof stubGateway>>;
+  let calls: Call[];
+  const browsers = new Map<string, HttpBrowser>();
+
+  const send = (
+    browser: HttpBrowser | undefined,
+    call: Call,
+    headers: Record<string, string> = {},
+  ) => {
+    const url = `${w.url}${call.path}${call.key.includes('export') ? '?format=jsonl' : ''}`;
+    const init = {
+      method: call.method,
+      headers: { origin: w.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', ...headers }, // prettier-ignore
+      ...(call.body ? { body: call.body } : {}),
+    };
+    // the browser's form body goes out as JSON: the content-type header given wins
+    if (browser)
+      return browser.request(url, { ...init, ...(call.body ? { form: call.body } : {}) });
+    return fetch(url, init).then(async (r) => ({ status: r.status, text: await r.text() }));
+  };
+
+  before(async () => {
+    gateway = await stubGateway();
+    w = await ConsoleWorld.start({ DOCVERIFY_INTERNAL_URL: gateway.url });
+    calls = callsFor(w.platform.community.id);
+    for (const role of ROLES) browsers.set(role, await w.signIn(await w.operator([role])));
+    const elsewhere = await w.operator(ROLES, [w.platform.otherCommunity.id]);
+    browsers.set('elsewhere', await w.signIn(elsewhere));
+  });
+  after(async () => {
+    await w?.stop();
+    gateway?.server.close();
+  });
+
+  it('answers every route to the roles the table names and refuses the others (403)', async () => {
+    const wrong: string[] = [];
+    for (const role of ROLES)
+      for (const call of calls) {
+        const answer = await send(browsers.get(role), call);
+        const allowed = (ROUTE_ACCESS[call.key].roles as readonly string[]).includes(role);
+        const ok = allowed ? answer.status < 500 && ![401, 403].includes(answer.status) : answer.status === 403; // prettier-ignore
+        if (!ok) wrong.push(`${role} ${call.key}: ${answer.status} ${answer.text.slice(0, 120)}`);
+      }
+    expect(wrong).to.deep.equal([]);
+    expect(gateway.bearers.length).to.be.greaterThan(0);
+    expect(gateway.bearers.every((b) => /^Bearer \S+$/.test(b))).to.equal(true);
+  });
+
+  it('refuses every route without a session (401) and with a forged cookie', async () => {
+    for (const call of calls) {
+      expect((await send(undefined, call)).status, call.key).to.equal(401);
+      const forged = await send(undefined, call, { cookie: '__Host-idv-console=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }); // prettier-ignore
+      expect(forged.status, call.key).to.equal(401);
+    }
+  });
+
+  it("refuses an operator of another community on this community's routes (403)", async () => {
+    for (const call of calls.filter((c) => c.path.includes(w.platform.community.id))) {
+      const answer = await send(browsers.get('elsewhere'), call);
+      expect(answer.status, `${call.key} ${answer.text}`).to.equal(403);
+    }
+    const named = await send(browsers.get('elsewhere'), { key: 'GET /api/sessions', method: 'GET', path: `/api/sessions?community=${w.platform.community.id}` }); // prettier-ignore
+    expect(named.status).to.equal(403);
+    const communities = await browsers.get('elsewhere')!.request(`${w.url}/api/communities`);
+    expect(JSON.parse(communities.text).items.map((c: { id: string }) => c.id)).to.deep.equal([w.platform.otherCommunity.id]); // prettier-ignore
+  });
+
+  it('refuses cross-site writes, whatever the role (403)', async () => {
+    const admin = browsers.get('admin')!;
+    for (const call of calls.filter((c) => c.method !== 'GET')) {
+      for (const headers of [
+        { 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'same-site' },
+        { origin: 'https://evil.example' },
+        { origin: '' },
+      ]) {
+        const answer = await send(admin, call, headers);
+        expect(answer.status, `${call.key} ${JSON.stringify(headers)}`).to.equal(403);
+      }
+    }
+    const logout = await admin.request(`${w.url}/auth/logout`, { method: 'POST', headers: { origin: 'https://evil.example' } }); // prettier-ignore
+    expect(logout.status).to.equal(403);
+  });
+
+  it('asks for a recent login (401 reauthenticate) before erasure and secret reveal', async () => {
+    const admin = await w.signIn(await w.operator(['admin']));
+    await w.db('console.sessions').update({ auth_time: w.db.raw("now() - interval '6 minutes'") }).whereIn('username', w.db('oauth.accounts').select('username').where('username', 'like', 'testy-admin-%')); // prettier-ignore
+    for (const call of calls.filter((c) => 'recentLogin' in ROUTE_ACCESS[c.key])) {
+      const answer = await send(admin, call);
+      expect(answer.status, call.key).to.equal(401);
+      expect(JSON.parse(answer.text)).to.include({ error: 'reauthenticate' });
+    }
+  });
+
+  it('refuses a cookie replayed after logout (401)', async () => {
+    const viewer = await w.signIn(await w.operator(['viewer']));
+    const cookie = /__Host-idv-console=[^;]+/.exec(viewer.cookiesFor(`${w.url}/api/me`))![0];
+    const out = await viewer.request(`${w.url}/auth/logout`, { method: 'POST', headers: { origin: w.url } }); // prettier-ignore
+    expect(out.status).to.equal(303);
+    for (const call of calls.slice(0, 4))
+      expect((await send(undefined, call, { cookie })).status, call.key).to.equal(401);
+  });
+});
