@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: run test test-faults bench lint typecheck unit migrate install services browser hsm page clean
+.PHONY: run test test-faults bench lint typecheck unit migrate install services browser hsm page console-app clean
 
 $(STAMP): package.json package-lock.json $(wildcard */*/package.json) contracts/package.json
 	@command -v npm >/dev/null || { echo "npm is required (Node.js 18+ with npm); see README"; exit 1; }
@@ -37,10 +37,22 @@ $(PAGE_DIST): $(STAMP) $(PAGE_SOURCES)
 
 page: $(PAGE_DIST)
 
+# The operator console's web app (services/console/web, React + Vite): built into
+# services/console/dist when missing or older than any of its sources; the console serves it.
+CONSOLE := services/console
+CONSOLE_DIST := $(CONSOLE)/dist/index.html
+CONSOLE_SOURCES := $(shell find $(CONSOLE)/web -type f 2>/dev/null) $(CONSOLE)/vite.config.ts \
+	$(CONSOLE)/package.json
+$(CONSOLE_DIST): $(STAMP) $(CONSOLE_SOURCES)
+	npm run -s build -w $(CONSOLE)
+	@touch $(CONSOLE_DIST)
+
+console-app: $(CONSOLE_DIST)
+
 migrate: install services
 	npm run -s migrate
 
-run: install services page
+run: install services page console-app
 	tsx infra/dev/run.ts
 
 lint: install
@@ -50,11 +62,12 @@ lint: install
 typecheck: install
 	tsc -p tsconfig.json --noEmit
 	tsc -p $(PAGE)/tsconfig.json --noEmit
+	tsc -p $(CONSOLE)/web/tsconfig.json --noEmit
 
 unit: install services
 	mocha
 
-test: install services browser page lint typecheck
+test: install services browser page console-app lint typecheck
 	mocha
 
 # The fault suites alone, harder than in `make test`: RabbitMQ and PostgreSQL are really stopped
@@ -72,4 +85,4 @@ bench: install services
 	tsx bench/run.ts
 
 clean:
-	rm -rf node_modules .local test-artifacts $(PAGE)/dist
+	rm -rf node_modules .local test-artifacts $(PAGE)/dist $(CONSOLE)/dist

@@ -11,6 +11,7 @@ export default tseslint.config(
       'test-artifacts/**',
       '**/.scratch/**',
       'services/capture-page/dist/**',
+      'services/console/dist/**',
     ],
   },
   js.configs.recommended,

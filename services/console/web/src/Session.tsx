@@ -1,0 +1,37 @@
+// Who is logged in (GET /api/me), the communities they see, and the role checks the pages use to
+// show only what the server would allow (the server decides in any case).
+import { useQuery } from '@tanstack/react-query';
+import { createContext, useContext } from 'react';
+import { api } from './api.ts';
+
+export interface Me {
+  username: string;
+  roles: string[];
+  communities: string[];
+  authTime: string;
+}
+
+export interface Community {
+  id: string;
+  name: string;
+}
+
+export const MeContext = createContext<{ me: Me; communities: Community[] } | undefined>(undefined);
+
+export function useMe() {
+  const value = useContext(MeContext);
+  if (!value) throw new Error('useMe outside the session');
+  return value;
+}
+
+export const can = (me: Me, ...roles: string[]) => me.roles.some((r) => roles.includes(r));
+
+export function useSessionQueries() {
+  const me = useQuery({ queryKey: ['me'], queryFn: () => api<Me>('/me'), retry: false });
+  const communities = useQuery({
+    queryKey: ['communities'],
+    queryFn: () => api<{ items: Community[] }>('/communities'),
+    enabled: me.isSuccess,
+  });
+  return { me, communities };
+}
