@@ -1,6 +1,7 @@
 // The console's two cookies and how they are written. Both are `__Host-` (Secure, Path=/, no
 // Domain): Chromium treats http://localhost as a secure context and keeps such cookies there too,
-// so development over plain http on loopback needs no weaker variant (checked by the browser suite).
+// so development over plain http on loopback needs no weaker variant (checked in Debian's
+// chromium 156: both cookies kept and sent back on http://localhost and http://127.0.0.1).
 import { BadRequest } from '@idv/http';
 import type { Request, Response } from 'express';
 
