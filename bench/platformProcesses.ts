@@ -70,6 +70,7 @@ export async function startPlatform(settings: Record<string, string>): Promise<R
     WEBHOOKS_PORT: await freePort(),
     WEBHOOK_DISPATCHER_PORT: await freePort(),
     SANDBOX_PORT: await freePort(),
+    CONSOLE_PORT: await freePort(),
   };
   const env: Record<string, string> = {
     DATABASE_URL: database.url,

@@ -5,6 +5,7 @@ import { describeConfig, PlatformConfig } from '@idv/config';
 import type { TObject } from '@sinclair/typebox';
 import { CaptureCheckerConfig } from '../../services/capture-checker/src/config.ts';
 import { ConnectorWorkerConfig } from '../../services/connector-worker/src/config.ts';
+import { ConsoleConfig } from '../../services/console/src/config.ts';
 import { DocverifyGatewayConfig } from '../../services/docverify-gateway/src/config.ts';
 import { OauthConfig } from '../../services/oauth/src/config.ts';
 import { WebhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
@@ -18,6 +19,7 @@ const SECTIONS: [string, TObject][] = [
   ['webhook dispatcher', WebhookDispatcherConfig],
   ['connector worker', ConnectorWorkerConfig],
   ['capture checker', CaptureCheckerConfig],
+  ['operator console', ConsoleConfig],
 ];
 
 const EXTRA = [

@@ -36,15 +36,19 @@ export interface DevCredentials {
     totpSecret: string;
     /** the console's roles (DESIGN 2.5): admin, across every community */
     roles: string[];
-    /** a client of the operators' issuer to sign the operator in with, until the console is one */
+    /** a client of the operators' issuer to sign the operator in with outside the console */
     client: { clientId: string; clientSecret: string; redirectUri: string };
   };
+  /** the operator console (DESIGN 2.5), a confidential client of the operators' issuer */
+  console: { url: string; clientId: string; clientSecret: string };
 }
 
 /** What the operator's actions need beyond the keyring. */
 export interface DevOperatorSettings {
   masterKey: Buffer;
   operatorsCommunity: string;
+  /** where the console is opened (CONSOLE_PUBLIC_URL) */
+  consoleUrl: string;
 }
 
 const FILE = '.local/dev-credentials.json';
@@ -62,7 +66,10 @@ async function stillValid(db: Knex, saved: DevCredentials): Promise<boolean> {
 
 const REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 
-async function create(db: Knex, keyring: Keyring): Promise<Omit<DevCredentials, 'operator'>> {
+async function create(
+  db: Knex,
+  keyring: Keyring,
+): Promise<Omit<DevCredentials, 'operator' | 'console'>> {
   const tenants = new TenantStore(db);
   const suffix = Date.now().toString(36);
   const tenant = await tenants.createTenant(`dev-tenant-${suffix}`);
@@ -139,6 +146,31 @@ async function operatorClient(ctx: { db: Knex; keyring: Keyring; operatorsCommun
   return { clientId: made.client_id, clientSecret: made.client_secret, redirectUri: REDIRECT_URI };
 }
 
+/** The console's client, kept while it exists and still sends people back to the console's URL. */
+async function consoleClient(
+  db: Knex,
+  keyring: Keyring,
+  settings: DevOperatorSettings,
+  saved: DevCredentials['console'] | undefined,
+): Promise<DevCredentials['console']> {
+  const redirectUri = `${settings.consoleUrl}/auth/callback`;
+  if (saved?.url === settings.consoleUrl) {
+    const row = (await db('oauth.clients').where({ client_id: saved.clientId }).first()) as
+      { metadata: { redirect_uris: string[] } } | undefined;
+    if (row?.metadata.redirect_uris.includes(redirectUri)) return saved;
+  }
+  const made = await createOauthClient(
+    { db, keyring },
+    {
+      community: settings.operatorsCommunity,
+      redirectUris: [redirectUri],
+      grantTypes: ['authorization_code', 'refresh_token'],
+      name: 'Operator console',
+    },
+  );
+  return { url: settings.consoleUrl, clientId: made.client_id, clientSecret: made.client_secret };
+}
+
 export async function devCredentials(
   db: Knex,
   keyring: Keyring,
@@ -151,7 +183,8 @@ export async function devCredentials(
   }
   const base = saved ?? (await create(db, keyring));
   const operator = await devOperator(db, keyring, settings, saved?.operator);
-  const credentials = { ...(base as DevCredentials), operator };
+  const consoleApp = await consoleClient(db, keyring, settings, saved?.console);
+  const credentials = { ...(base as DevCredentials), operator, console: consoleApp };
   mkdirSync('.local', { recursive: true });
   writeFileSync(FILE, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
   return credentials;

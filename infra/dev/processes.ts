@@ -50,6 +50,17 @@ export function devProcesses(env: Record<string, string | undefined>): DevProces
       env: { WEBHOOK_SSRF_ALLOW: env.WEBHOOK_SSRF_ALLOW ?? '127.0.0.1/32,::1/128' },
     },
     {
+      name: 'console',
+      entry: 'services/console/src/main.ts',
+      healthUrl: `http://127.0.0.1:${port('CONSOLE_PORT', 8084)}/healthz`,
+      // dev only: the console's client at the operators' issuer, made by infra/dev/devCredentials
+      env: Object.fromEntries(
+        ['CONSOLE_PUBLIC_URL', 'CONSOLE_CLIENT_ID', 'CONSOLE_CLIENT_SECRET'].flatMap((name) =>
+          env[name] ? [[name, env[name]]] : [],
+        ),
+      ),
+    },
+    {
       name: 'provider-sandbox',
       entry: 'services/provider-sandbox/src/main.ts',
       healthUrl: `http://127.0.0.1:${port('SANDBOX_PORT', 8090)}/healthz`,

@@ -19,9 +19,11 @@ const { keyring, close } = await adminKeyring(db, master, config);
 await migrateAll(db, keyring, (moved, column) =>
   console.error(`moved ${moved} values sealed under MASTER_KEY alone under data keys (${column})`),
 );
+const consoleUrl = process.env.CONSOLE_PUBLIC_URL ?? 'http://localhost:8084';
 const credentials = await devCredentials(db, keyring, {
   masterKey: master.key,
   operatorsCommunity: config.OPERATORS_COMMUNITY,
+  consoleUrl,
 });
 close();
 await db.destroy();
@@ -91,7 +93,12 @@ process.on('exit', () => {
   for (const child of children.values()) child.kill('SIGTERM');
 });
 
-const processes = devProcesses(process.env);
+const processes = devProcesses({
+  ...process.env,
+  CONSOLE_PUBLIC_URL: consoleUrl,
+  CONSOLE_CLIENT_ID: credentials.console.clientId,
+  CONSOLE_CLIENT_SECRET: credentials.console.clientSecret,
+});
 processes.forEach(start);
 const deadline = Date.now() + 60_000;
 const results = await Promise.all(
@@ -139,7 +146,8 @@ OAuth (issuer http://127.0.0.1:8080/community/${credentials.community.name}):
   client_secret ${credentials.oauth.clientSecret}
   redirect_uri  ${credentials.oauth.redirectUri}
   login         ${credentials.oauth.username} / ${credentials.oauth.password}
-Operator (issuer http://localhost:8080/community/${credentials.operator.community}, second factor required):
+Operator console: ${credentials.console.url}
+  (issuer http://localhost:8080/community/${credentials.operator.community}, second factor required)
   login         ${credentials.operator.username} / ${credentials.operator.password}  (role admin)
   client_id     ${credentials.operator.client.clientId}  (secret in .local/dev-credentials.json)
   TOTP secret   ${credentials.operator.totpSecret}  (add it to an authenticator app, or:
