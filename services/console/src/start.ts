@@ -73,7 +73,13 @@ export async function startConsole(
     }),
     ...readRoutes({ guards, db, keyring }),
     ...auditRoutes({ guards, db }),
-    ...adminRoutes({ guards, db, keyring }),
+    ...adminRoutes({
+      guards,
+      db,
+      keyring,
+      sessions,
+      webhooks: gatewayCall(settings.WEBHOOKS_INTERNAL_URL),
+    }),
     ...reviewRoutes({ guards, sessions, docverify: gatewayCall(settings.DOCVERIFY_INTERNAL_URL) }),
   ];
 

@@ -1,5 +1,6 @@
 // Composition root of the webhooks-gateway service, read top to bottom: the runtime, its stores,
 // its routes, serve.
+import { createOperatorTokens } from '@idv/auth';
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { intakeRefusedPlatformEvents, WebhooksGatewayConfig } from './config.ts';
@@ -30,7 +31,11 @@ export async function startWebhooksGateway(
       ...deps,
       servicePublicKey: async () => (await runtime.serviceKeys.currentKey()).key.keyId,
     }),
-    ...deliveryRoutes({ ...deps, deliveries }),
+    ...deliveryRoutes({
+      ...deps,
+      deliveries,
+      operators: createOperatorTokens({ userinfoUrl: runtime.config.OPERATORS_USERINFO_URL }),
+    }),
     ...eventIntakeRoutes({
       ...deps,
       broker,

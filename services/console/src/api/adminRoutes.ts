@@ -1,18 +1,27 @@
-// Admin actions the console performs itself, each audited here (actor operator:<username>):
-// revealing a verifier's secrets (after a recent login) and redelivering a webhook delivery. The
-// webhooks gateway's own redeliver takes a manager licence only, which the console does not hold,
-// so the console makes the same change to the delivery row that route makes.
+// Admin actions: revealing a verifier's secrets (after a recent login), audited here (actor
+// operator:<username>), and redelivering a webhook delivery, which the webhooks gateway does for
+// the operator's token (it re-checks the admin role and writes the audit row).
 import { operatorCovers } from '@idv/auth';
 import type { Knex } from '@idv/db';
-import { Conflict, Forbidden, NotFound, type Route } from '@idv/http';
+import { BadRequest, Forbidden, NotFound, type Route } from '@idv/http';
 import { appendAudit, type Keyring } from '@idv/platform';
 import { apiRoute, type ApiGuards } from '../access/apiRoute.ts';
 import { sessionOf } from '../sessions/sessionGuard.ts';
 import { revealVerifier } from '../store/verifiersView.ts';
-import { redeliver, webhookCommunity } from '../store/webhooksView.ts';
+import type { GatewayCall } from '../gateways/gatewayCall.ts';
+import type { SessionStore } from '../sessions/sessionStore.ts';
+import { webhookScope } from '../store/webhooksView.ts';
 import { uuidParam } from './readRoutes.ts';
 
-export function adminRoutes(deps: { guards: ApiGuards; db: Knex; keyring: Keyring }): Route[] {
+export interface AdminRouteDeps {
+  guards: ApiGuards;
+  db: Knex;
+  keyring: Keyring;
+  sessions: SessionStore;
+  webhooks: GatewayCall;
+}
+
+export function adminRoutes(deps: AdminRouteDeps): Route[] {
   const { guards, db } = deps;
   return [
     apiRoute(
@@ -41,28 +50,22 @@ export function adminRoutes(deps: { guards: ApiGuards; db: Knex; keyring: Keyrin
       async (req, res) => {
         const webhookId = uuidParam(req.params.webhookId, 'webhookId');
         const deliveryId = String(req.params.deliveryId);
+        if (!/^msg_[0-9a-f]{1,64}$/.test(deliveryId))
+          throw new BadRequest('deliveryId is not one the delivery log gave');
         const session = sessionOf(res);
-        const community = await webhookCommunity(db, webhookId);
-        if (!community) throw new NotFound(`webhook ${webhookId} not found`);
-        if (!operatorCovers(session, community))
-          throw new Forbidden(`operator does not act on community ${community}`);
-        const done = await db.transaction(async (trx) => {
-          if (!(await redeliver(trx, webhookId, deliveryId))) return false;
-          await appendAudit(trx, {
-            actor: `operator:${session.username}`,
-            action: 'console.webhook.redelivered',
-            communityId: community,
-            subject: { kind: 'webhook-delivery', id: deliveryId },
-            details: { webhookId },
-          });
-          return true;
+        const scope = await webhookScope(db, webhookId);
+        if (!scope) throw new NotFound(`webhook ${webhookId} not found`);
+        if (!operatorCovers(session, scope.communityId))
+          throw new Forbidden(`operator does not act on community ${scope.communityId}`);
+        const tokens = await deps.sessions.tokens(session.idHash);
+        if (!tokens) throw new BadRequest('the session ended');
+        const answer = await deps.webhooks({
+          method: 'POST',
+          path: `/tenant/${scope.tenantId}/community/${scope.communityId}/webhook/${webhookId}/delivery/${deliveryId}/redeliver`,
+          accessToken: tokens.accessToken,
+          requestId: String(res.locals.requestId),
         });
-        if (!done) {
-          const known = await db('webhooks.deliveries').where({ webhook_id: webhookId, id: deliveryId }).first('id'); // prettier-ignore
-          if (!known) throw new NotFound(`delivery ${deliveryId} not found`);
-          throw new Conflict(`delivery ${deliveryId} is being delivered right now`);
-        }
-        res.status(202).json({ redelivered: true, deliveryId });
+        res.status(answer.status).type(answer.contentType).send(answer.body);
       },
       { jsonBody: false },
     ),

@@ -12,7 +12,7 @@ import { sessionOf } from '../sessions/sessionGuard.ts';
 import { analytics } from '../store/analytics.ts';
 import { listSessions, type SessionCursor } from '../store/verificationSessions.ts';
 import { listConfigs, listVerifiers } from '../store/verifiersView.ts';
-import { listDeliveries, listWebhooks, webhookCommunity } from '../store/webhooksView.ts';
+import { listDeliveries, listWebhooks, webhookScope } from '../store/webhooksView.ts';
 import { cursorFor, cursorOf, limitOf, oneOf, textOf } from './queryParams.ts';
 
 export interface ReadDeps {
@@ -57,7 +57,7 @@ export function readRoutes(deps: ReadDeps): Route[] {
     }),
     apiRoute(guards, 'GET /api/webhooks/:webhookId/deliveries', async (req, res) => {
       const webhookId = uuidParam(req.params.webhookId, 'webhookId');
-      const community = await webhookCommunity(db, webhookId);
+      const community = (await webhookScope(db, webhookId))?.communityId;
       if (!community) throw new NotFound(`webhook ${webhookId} not found`);
       if (!operatorCovers(sessionOf(res), community))
         throw new Forbidden(`operator does not act on community ${community}`);

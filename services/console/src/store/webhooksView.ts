@@ -1,7 +1,6 @@
 // Reads of the webhooks schema for the console: webhooks without their credential or secret (the
 // target shown as origin and path only: a query may carry a token), and the delivery log without
-// the bodies. Redelivery makes the same change the webhooks gateway's redeliver makes.
-import { DELIVERIES_DUE_CHANNEL } from '@idv/contracts';
+// the bodies (redelivery is the webhooks gateway's, api/adminRoutes.ts).
 import type { Knex } from '@idv/db';
 
 const targetOf = (url: unknown): string | null => {
@@ -46,9 +45,12 @@ export async function listWebhooks(db: Knex, communities: string[] | undefined) 
 }
 
 /** The community of a webhook, or undefined when there is no such webhook. */
-export async function webhookCommunity(db: Knex, webhookId: string): Promise<string | undefined> {
-  const row = (await db('webhooks.webhooks').where({ id: webhookId }).first('community_id')) as { community_id: string } | undefined; // prettier-ignore
-  return row?.community_id;
+export async function webhookScope(
+  db: Knex,
+  webhookId: string,
+): Promise<{ tenantId: string; communityId: string } | undefined> {
+  const row = (await db('webhooks.webhooks').where({ id: webhookId }).first('tenant_id', 'community_id')) as { tenant_id: string; community_id: string } | undefined; // prettier-ignore
+  return row && { tenantId: row.tenant_id, communityId: row.community_id };
 }
 
 export async function listDeliveries(db: Knex, webhookId: string, limit: number) {
@@ -86,17 +88,4 @@ export async function listDeliveries(db: Knex, webhookId: string, limit: number)
     createdAt: (row.created_at as Date).toISOString(),
     completedAt: (row.completed_at as Date | null)?.toISOString() ?? null,
   }));
-}
-
-/**
- * Sends a delivery again under the same webhook-id: pending from now, its round's attempts reset,
- * the dispatcher woken (at commit, in `db`'s transaction). False when it is being delivered right now (or is not this webhook's).
- */
-export async function redeliver(db: Knex, webhookId: string, deliveryId: string): Promise<boolean> {
-  const changed = await db('webhooks.deliveries')
-    .where({ webhook_id: webhookId, id: deliveryId })
-    .whereIn('status', ['succeeded', 'failed', 'pending'])
-    .update({ status: 'pending', round_attempts: 0, next_attempt_at: db.fn.now(), expires_at: null, completed_at: null, lease_until: null }); // prettier-ignore
-  if (changed > 0) await db.raw('SELECT pg_notify(?, ?)', [DELIVERIES_DUE_CHANNEL, deliveryId]);
-  return changed > 0;
 }

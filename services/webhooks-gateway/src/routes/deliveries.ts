@@ -1,12 +1,20 @@
-// The delivery log beyond the spec: a webhook's deliveries with every attempt, and redelivery.
-import type { CredentialAuth } from '@idv/auth';
+// The delivery log beyond the spec: a webhook's deliveries with every attempt, and redelivery (by a
+// manager licence, or by an admin operator of the community from the console; audited either way).
+import {
+  fromParam,
+  licenceOf,
+  operatorOf,
+  operatorOrCredentials,
+  type CredentialAuth,
+  type OperatorTokens,
+} from '@idv/auth';
 import { Delivery, DeliveryList, DeliveryListQuery } from '@idv/contracts';
 import { Conflict, NotFound, parseBody, type Route } from '@idv/http';
-import type { TenantStore } from '@idv/platform';
+import { appendAudit, type TenantStore } from '@idv/platform';
 import type { Request } from 'express';
 import type { DeliveryLog } from '../store/deliveries.ts';
 import type { WebhookStore } from '../store/webhooks.ts';
-import { managerGuards, webhookOfPath } from './scope.ts';
+import { managerGuard, webhookOfPath } from './scope.ts';
 import { WEBHOOK_BASE } from './webhooks.ts';
 
 export interface DeliveryRouteDeps {
@@ -14,6 +22,7 @@ export interface DeliveryRouteDeps {
   tenants: TenantStore;
   webhooks: WebhookStore;
   deliveries: DeliveryLog;
+  operators: OperatorTokens;
 }
 
 function queryOf(req: Request): unknown {
@@ -24,7 +33,14 @@ function queryOf(req: Request): unknown {
 }
 
 export function deliveryRoutes(deps: DeliveryRouteDeps): Route[] {
-  const guards = managerGuards(deps.auth);
+  const guards = [managerGuard(deps.auth)];
+  const redeliverGuards = [
+    operatorOrCredentials(
+      deps.operators,
+      { roles: ['admin'], community: fromParam('communityId') },
+      managerGuard(deps.auth),
+    ),
+  ];
   const webhook = webhookOfPath(deps.tenants, deps.webhooks);
   const one = `${WEBHOOK_BASE}/webhook/:webhookId/delivery/:deliveryId`;
 
@@ -60,7 +76,7 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Route[] {
     {
       method: 'POST',
       path: `${one}/redeliver`,
-      guards,
+      guards: redeliverGuards,
       jsonBody: false,
       doc: {
         summary: 'sends the delivery again, under the same webhook-id',
@@ -73,8 +89,17 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Route[] {
         const deliveryId = String(req.params.deliveryId);
         if (!(await deps.deliveries.find(id, deliveryId)))
           throw new NotFound(`delivery ${deliveryId} not found`);
-        if (!(await deps.deliveries.redeliver(id, deliveryId)))
-          throw new Conflict(`delivery ${deliveryId} is being delivered right now`);
+        const operator = operatorOf(res);
+        const redelivered = await deps.deliveries.redeliver(id, deliveryId, (trx) =>
+          appendAudit(trx, {
+            actor: operator ? `operator:${operator.username}` : `licence:${licenceOf(res).id}`,
+            action: 'webhook.delivery.redelivered',
+            communityId: String(req.params.communityId),
+            subject: { kind: 'webhook-delivery', id: deliveryId },
+            details: { webhookId: id },
+          }),
+        );
+        if (!redelivered) throw new Conflict(`delivery ${deliveryId} is being delivered right now`);
         res.status(202).json(await deps.deliveries.find(id, deliveryId));
       },
     },

@@ -7,15 +7,15 @@ import type { Scope, WebhookRecord, WebhookStore } from '../store/webhooks.ts';
 
 export const MANAGER_LEVELS = ['system', 'service', 'service_ext'] as const;
 
-export function managerGuards(auth: CredentialAuth): RequestHandler[] {
-  return [
-    auth.require({
-      levels: MANAGER_LEVELS,
-      community: { id: fromParam('communityId') },
-      tenant: fromParam('tenantId'),
-    }),
-  ];
+export function managerGuard(auth: CredentialAuth): RequestHandler {
+  return auth.require({
+    levels: MANAGER_LEVELS,
+    community: { id: fromParam('communityId') },
+    tenant: fromParam('tenantId'),
+  });
 }
+
+export const managerGuards = (auth: CredentialAuth): RequestHandler[] => [managerGuard(auth)];
 
 /**
  * The community of :communityId (by id only) inside :tenantId. Runs after the licence check; a

@@ -90,7 +90,12 @@ export class DeliveryLog {
    * Queues the delivery again with a fresh retry budget and no ttl cap (an operator asked for it);
    * the webhook-id stays the same. A delivery still in flight is left alone (false).
    */
-  async redeliver(webhookId: string, deliveryId: string): Promise<boolean> {
+  async redeliver(
+    webhookId: string,
+    deliveryId: string,
+    /** written in the same transaction when the delivery is queued again (its audit row) */
+    also?: (trx: Knex.Transaction) => Promise<void>,
+  ): Promise<boolean> {
     return this.db.transaction(async (trx) => {
       const changed = await trx(DELIVERIES)
         .where({ webhook_id: webhookId, id: deliveryId })
@@ -103,8 +108,10 @@ export class DeliveryLog {
           completed_at: null,
           lease_until: null,
         });
+      if (changed === 0) return false;
+      await also?.(trx);
       await trx.raw('SELECT pg_notify(?, ?)', [DELIVERIES_DUE_CHANNEL, deliveryId]);
-      return changed > 0;
+      return true;
     });
   }
 }
