@@ -1,4 +1,5 @@
-// The console's test world: the platform's services on a fresh database (test/support/platform),
+// The console's test world: the platform's services on a fresh database (test/support/platform, or
+// a session world's with connectors and the sandbox, for the browser suite),
 // the console schema migrated, the console listening on a port known before it starts (its public
 // URL is the client's redirect URI), a client of the operators' issuer, and operators who sign in
 // over HTTP with their password and a TOTP code, as a browser would.
@@ -40,12 +41,25 @@ export class ConsoleWorld {
     readonly platform: RunningPlatform,
     readonly console: StartedConsole,
     readonly url: string,
+    private readonly stopPlatform: () => Promise<void>,
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<ConsoleWorld> {
+    const platform = await startPlatform({ OPERATORS_USERINFO_URL: 'http://127.0.0.1:1/unset', ...env }); // prettier-ignore
+    return ConsoleWorld.over(platform, () => platform.stop(), env);
+  }
+
+  /**
+   * The console over a platform started elsewhere (a session world with connectors, for the
+   * browser suite); `stopPlatform` ends it with the console.
+   */
+  static async over(
+    platform: RunningPlatform,
+    stopPlatform: () => Promise<void>,
+    env: Record<string, string> = {},
+  ): Promise<ConsoleWorld> {
     const port = await freePort();
     const url = `http://localhost:${port}`;
-    const platform = await startPlatform({ OPERATORS_USERINFO_URL: 'http://127.0.0.1:1/unset', ...env }); // prettier-ignore
     await migrate(platform.database.db, [consoleMigrations]);
     const oauthPort = new URL(platform.services.oauth.url).port;
     const ctx = ConsoleWorld.adminOf(platform);
@@ -67,7 +81,7 @@ export class ConsoleWorld {
       WEBHOOKS_INTERNAL_URL: platform.services.webhooks.url,
       ...env,
     });
-    return new ConsoleWorld(platform, started, url);
+    return new ConsoleWorld(platform, started, url, stopPlatform);
   }
 
   private static adminOf(platform: RunningPlatform) {
@@ -81,7 +95,7 @@ export class ConsoleWorld {
 
   async stop(): Promise<void> {
     await this.console.stop();
-    await this.platform.stop();
+    await this.stopPlatform();
   }
 
   /** An operator with `roles` (and `communities`; none: every one), enrolled with TOTP. */

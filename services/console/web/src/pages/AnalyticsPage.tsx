@@ -15,24 +15,53 @@ interface Analytics {
   review: { decided: number; medianSecondsToDecision: number | null } | null;
 }
 
-function Bars(props: { title: string; values: { label: string; value: number }[]; unit?: string }) {
+const seconds = (s: number | null | undefined) =>
+  s === null || s === undefined ? '—' : s < 90 ? `${s.toFixed(1)} s` : `${(s / 60).toFixed(1)} min`;
+
+/** A bar per day, the highest value and the first and last day written on the axes. */
+function Bars(props: {
+  title: string;
+  values: { label: string; value: number }[];
+  unit?: string;
+  empty: string;
+}) {
+  if (props.values.length === 0)
+    return (
+      <figure>
+        <p className="empty">{props.empty}</p>
+        <figcaption>{props.title}</figcaption>
+      </figure>
+    );
   const max = Math.max(1, ...props.values.map((v) => v.value));
-  const width = Math.max(300, props.values.length * 28);
+  const width = Math.max(300, props.values.length * 28 + 40);
+  const unit = props.unit ?? '';
   return (
     <figure>
       <svg
         role="img"
-        aria-label={`${props.title}: ${props.values.map((v) => `${v.label} ${v.value}${props.unit ?? ''}`).join(', ')}`}
-        viewBox={`0 0 ${width} 140`}
+        aria-label={`${props.title}: ${props.values.map((v) => `${v.label} ${v.value}${unit}`).join(', ')}`}
+        viewBox={`0 0 ${width} 150`}
         className="chart"
       >
+        <text x="4" y="14">
+          {max}
+          {unit}
+        </text>
         {props.values.map((v, i) => {
-          const h = (v.value / max) * 110;
+          const h = (v.value / max) * 100;
           return (
-            <rect key={v.label} x={i * 28 + 4} y={120 - h} width={20} height={h} className="bar" />
+            <rect key={v.label} x={i * 28 + 40} y={120 - h} width={20} height={h} className="bar" />
           );
         })}
-        <line x1="0" y1="120" x2={width} y2="120" className="axis" />
+        <line x1="36" y1="120" x2={width} y2="120" className="axis" />
+        <text x="40" y="138">
+          {props.values[0]!.label}
+        </text>
+        {props.values.length > 1 ? (
+          <text x={width - 4} y="138" textAnchor="end">
+            {props.values.at(-1)!.label}
+          </text>
+        ) : null}
       </svg>
       <figcaption>{props.title}</figcaption>
     </figure>
@@ -42,54 +71,111 @@ function Bars(props: { title: string; values: { label: string; value: number }[]
 export function AnalyticsPage() {
   const figures = useQuery({ queryKey: ['analytics'], queryFn: () => api<Analytics>('/analytics?days=30') }); // prettier-ignore
   const a = figures.data;
+  if (figures.error)
+    return (
+      <p role="alert" className="error">
+        {figures.error.message}
+      </p>
+    );
   if (!a) return <p>Loading…</p>;
+  const { runFailures, webhookAttempts } = a.connectors;
   return (
     <section aria-labelledby="analytics-title">
       <h1 id="analytics-title">Analytics (30 days)</h1>
       <div className="charts">
         <Bars
           title="Verifications per day"
+          empty="No verification in these 30 days."
           values={a.daily.map((d) => ({ label: d.day, value: d.runs }))}
         />
         <Bars
-          title="Pass rate per day (%)"
+          title="Pass rate per day (%), of the runs that ended"
+          empty="No run ended in these 30 days."
           unit="%"
-          values={a.daily.map((d) => ({
-            label: d.day,
-            value: Math.round((d.passRate ?? 0) * 100),
-          }))}
+          values={a.daily
+            .filter((d) => d.passRate !== null)
+            .map((d) => ({ label: d.day, value: Math.round(d.passRate! * 100) }))}
         />
       </div>
       <h2>Time to a result</h2>
-      <ul>
-        {a.timeToResult.map((t) => (
-          <li key={t.kind}>
-            {t.kind}: median {t.medianSeconds?.toFixed(1) ?? '—'} s, p95{' '}
-            {t.p95Seconds?.toFixed(1) ?? '—'} s ({t.ended} ended)
-          </li>
-        ))}
-      </ul>
+      {a.timeToResult.length === 0 ? (
+        <p className="empty">No verification ended in these 30 days.</p>
+      ) : (
+        <table>
+          <caption className="visually-hidden">Time from the request to a result, per kind</caption>
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">Ended</th>
+              <th scope="col">Median</th>
+              <th scope="col">95th percentile</th>
+            </tr>
+          </thead>
+          <tbody>
+            {a.timeToResult.map((t) => (
+              <tr key={t.kind}>
+                <td>{t.kind}</td>
+                <td>{t.ended}</td>
+                <td>{seconds(t.medianSeconds)}</td>
+                <td>{seconds(t.p95Seconds)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {a.review ? (
         <p>
-          Review: {a.review.decided} decided, median{' '}
-          {a.review.medianSecondsToDecision?.toFixed(0) ?? '—'} s to a decision.
+          {a.review.decided === 0
+            ? 'Human review: no case decided in these 30 days.'
+            : `Human review: ${a.review.decided} decided, median ${seconds(a.review.medianSecondsToDecision)} from opening to decision.`}
         </p>
       ) : null}
       <h2>Failures and webhook attempts</h2>
-      <ul>
-        {a.connectors.runFailures.map((f) => (
-          <li key={f.reason}>
-            {f.reason}: {f.runs} runs failed
-          </li>
-        ))}
-      </ul>
-      <ul>
-        {a.connectors.webhookAttempts.map((w) => (
-          <li key={w.event}>
-            {w.event}: {w.attempts} attempts, {w.errors} errors, median {w.medianMs ?? '—'} ms
-          </li>
-        ))}
-      </ul>
+      {runFailures.length === 0 && webhookAttempts.length === 0 ? (
+        <p className="empty">No failed run and no webhook attempt in these 30 days.</p>
+      ) : null}
+      {runFailures.length ? (
+        <table>
+          <caption>Failed runs by reason</caption>
+          <thead>
+            <tr>
+              <th scope="col">Reason</th>
+              <th scope="col">Runs</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runFailures.map((f) => (
+              <tr key={f.reason}>
+                <td>{f.reason}</td>
+                <td>{f.runs}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {webhookAttempts.length ? (
+        <table>
+          <caption>Webhook attempts by event</caption>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Errors</th>
+              <th scope="col">Median latency</th>
+            </tr>
+          </thead>
+          <tbody>
+            {webhookAttempts.map((w) => (
+              <tr key={w.event}>
+                <td>{w.event}</td>
+                <td>{w.attempts}</td>
+                <td>{w.errors}</td>
+                <td>{w.medianMs === null ? '—' : `${Math.round(w.medianMs)} ms`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
     </section>
   );
 }

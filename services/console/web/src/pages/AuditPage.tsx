@@ -17,10 +17,20 @@ interface AuditRow {
 
 const columns: ColumnDef<AuditRow, unknown>[] = [
   { header: '#', accessorKey: 'seq' },
-  { header: 'When', accessorKey: 'at', cell: (c) => time(c.row.original.at) },
+  { header: 'When', accessorKey: 'at', cell: (c) => <span className="nowrap">{time(c.row.original.at)}</span> }, // prettier-ignore
   { header: 'Who', accessorKey: 'actor' },
   { header: 'Action', accessorKey: 'action' },
-  { header: 'Subject', id: 'subject', accessorFn: (r) => `${r.subject.kind} ${r.subject.id}` },
+  {
+    header: 'Subject',
+    id: 'subject',
+    accessorFn: (r) => `${r.subject.kind} ${r.subject.id}`,
+    cell: (c) => (
+      <>
+        {c.row.original.subject.kind}
+        <code className="subject-id">{c.row.original.subject.id}</code>
+      </>
+    ),
+  },
   { header: 'Details', id: 'details', enableSorting: false, cell: (c) => <code>{JSON.stringify(c.row.original.details)}</code> }, // prettier-ignore
 ];
 
