@@ -124,6 +124,29 @@ export {
 } from './messages/connectorJob.ts';
 export { DocverifyWellKnown } from './http/docverifyWellKnown.ts';
 export { ErasureRequest, ErasureResponse, Tombstone } from './http/erasure.ts';
+export {
+  REVIEW_MODES,
+  REVIEW_CASE_STATES,
+  REVIEW_DECISIONS,
+  RESUBMISSION_CAPTURES,
+  ReviewSettings,
+  Resubmission,
+  ReviewResult,
+  ReviewCaseListQuery,
+  ReviewCaseSummary,
+  ReviewCaseList,
+  ReviewCheck,
+  ReviewCase,
+  ReviewCaseData,
+  ReviewDecisionBody,
+  ReviewNoteBody,
+  ReviewStepAnswer,
+  ReviewReasons,
+  type ReviewMode,
+  type ReviewCaseState,
+  type ReviewDecision,
+  type ResubmissionCapture,
+} from './http/review.ts';
 export { TAG_PATTERN, VerifierCreate, VerifierPatch, Verifier } from './http/docverifyVerifier.ts';
 export {
   CONFIG_ARRAYS,
@@ -143,6 +166,8 @@ export {
   Certification,
   EVENT_INFO_FIELDS,
   RUN_STATUSES,
+  VERIFICATION_VIEW_STATUSES,
+  verificationViewStatus,
   VerifyAccepted,
   VerificationView,
   DOCUMENT_IMAGE_MEMBERS,

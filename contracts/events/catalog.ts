@@ -93,6 +93,49 @@ export const DataErased = Type.Object(
   { ...open, $id: 'events/E_IDV_DATA_ERASED' },
 );
 
+const reviewIds = {
+  caseId: Type.String(),
+  verificationId: Type.String({ description: 'the verification under review' }),
+  sessionId: Type.Union([Type.String(), Type.Null()], { description: 'null: an async /verify' }),
+};
+
+/** A run's result waits for a human review (or came back to its case after a resubmission). */
+export const ReviewOpened = Type.Object(
+  {
+    ...reviewIds,
+    state: Type.Literal('open'),
+    reviewedVerificationId: Type.String({ description: 'the run whose checks are reviewed' }),
+    reopened: Type.Boolean({ description: 'a resubmission came back to its case' }),
+    resultStatus: Type.String({ description: "the run's own status: verified | not_verified" }),
+    dueAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { ...open, $id: 'events/E_IDV_REVIEW_OPENED' },
+);
+
+/** A reviewer decided (a first four-eyes decision, a second one, a single one, a resubmission). */
+export const ReviewDecided = Type.Object(
+  {
+    ...reviewIds,
+    decision: Type.Union([Type.Literal('approve'), Type.Literal('decline'), Type.Literal('resubmit')]), // prettier-ignore
+    reasonCode: Type.String(),
+    stage: Type.Union([Type.Literal('single'), Type.Literal('first'), Type.Literal('second')]),
+    fromState: Type.String(),
+    state: Type.String({ description: 'the state the case entered' }),
+  },
+  { ...open, $id: 'events/E_IDV_REVIEW_DECIDED' },
+);
+
+/** A reviewer asked the person to capture again: a new session (never its URL here). */
+export const ResubmissionRequested = Type.Object(
+  {
+    ...reviewIds,
+    resubmissionSessionId: Type.String(),
+    reasonCode: Type.String(),
+    captures: Type.Array(Type.String(), { description: 'document_front, document_back, selfie' }),
+  },
+  { ...open, $id: 'events/E_IDV_RESUBMISSION_REQUESTED' },
+);
+
 export const VerificationCompleted = Type.Object(
   {
     verificationId: Type.String(),
@@ -186,6 +229,9 @@ export const EVENT_CATALOG = {
   E_IDV_SESSION_CANCELLED: SessionCancelledEvent,
   E_IDV_VERIFICATION_COMPLETED: VerificationCompleted,
   E_IDV_DATA_ERASED: DataErased,
+  E_IDV_REVIEW_OPENED: ReviewOpened,
+  E_IDV_REVIEW_DECIDED: ReviewDecided,
+  E_IDV_RESUBMISSION_REQUESTED: ResubmissionRequested,
   E_OAUTH_LOGIN_SUCCEEDED: LoginSucceeded,
   E_OAUTH_LOGIN_FAILED: LoginFailed,
   E_OAUTH_ACCOUNT_LOCKED: AccountLocked,
@@ -216,6 +262,9 @@ export const EVENT_EMITTERS = {
   E_IDV_SESSION_CANCELLED: 'docverify',
   E_IDV_VERIFICATION_COMPLETED: 'docverify',
   E_IDV_DATA_ERASED: 'docverify',
+  E_IDV_REVIEW_OPENED: 'docverify',
+  E_IDV_REVIEW_DECIDED: 'docverify',
+  E_IDV_RESUBMISSION_REQUESTED: 'docverify',
   E_OAUTH_LOGIN_SUCCEEDED: 'oauth',
   E_OAUTH_LOGIN_FAILED: 'oauth',
   E_OAUTH_ACCOUNT_LOCKED: 'oauth',

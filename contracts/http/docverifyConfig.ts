@@ -2,6 +2,7 @@
 // verification settings the well-known lists offer.
 import { Type, type Static, type TArray, type TOptional } from '@sinclair/typebox';
 import { TAG_PATTERN } from './docverifyVerifier.ts';
+import { ReviewSettings } from './review.ts';
 
 /** The twelve arrays of spec 2.4; the first nine are also kinds of POST /verify. */
 export const CONFIG_ARRAYS = [
@@ -118,6 +119,7 @@ export const VerificationSettings = Type.Object(
     faceMatchingScore: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 50 })),
     retryCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, default: 2 })),
     selfieRetryCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 10, default: 3 })),
+    review: Type.Optional(ReviewSettings),
   },
   { additionalProperties: false },
 );
@@ -134,6 +136,8 @@ export const VerificationConfigCreate = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200, default: 'no-name' }),
     ...arrays,
     settings: Type.Optional(VerificationSettings),
+    /** the same as settings.review (either, or both alike) */
+    review: Type.Optional(ReviewSettings),
   },
   { $id: 'http/verificationConfigCreate', additionalProperties: false },
 );
@@ -143,6 +147,8 @@ export const VerificationConfigPatch = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     ...arrays,
     settings: Type.Optional(VerificationSettings),
+    /** replaces settings.review alone (the rest of the settings stays) */
+    review: Type.Optional(ReviewSettings),
   },
   {
     $id: 'http/verificationConfigPatch',

@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { VerificationKindSchema } from '../connectors/kinds.ts';
 import { NormalisedResult } from '../connectors/results.ts';
+import { Resubmission } from './review.ts';
 
 export const VerifyBody = Type.Object(
   {
@@ -162,15 +163,20 @@ export const VerifyRequest = Type.Object(
 export type VerifyRequest = Static<typeof VerifyRequest>;
 
 export const Certification = Type.Object({
-  kind: Type.Union([VerificationKindSchema, Type.Literal('data_comparison')], {
-    description: 'a requested kind, or data_comparison when the config compares document data',
-  }),
+  kind: Type.Union(
+    [VerificationKindSchema, Type.Literal('data_comparison'), Type.Literal('human_review')],
+    {
+      description:
+        "a requested kind, data_comparison when the config compares document data, or human_review: a reviewer's decision (it decides the result's status)",
+    },
+  ),
   verified: Type.Boolean(),
   status: Type.String({
     description: 'verified | not_verified | inconclusive | rejected | pending (decided later)',
   }),
   authority: Type.String({ description: 'the connector type that answered' }),
   verifier: Type.String({ description: 'tag of the verifier that answered' }),
+  /** the kind's normalised result; a human_review's is a ReviewResult (http/review.ts) */
   result: Type.Optional(NormalisedResult),
   proof: Type.String({
     description: 'ES256K JWS signed with the docverify service key (see /publickeys)',
@@ -199,9 +205,17 @@ export const VerifyResult = Type.Object(
 );
 export type VerifyResult = Static<typeof VerifyResult>;
 
-/** A verification run's life: asynchronous /verify and every session's processing. */
-export const RUN_STATUSES = ['processing', 'pending', 'completed', 'failed'] as const;
+/**
+ * A verification run's life: asynchronous /verify and every session's processing. `review`: ended,
+ * its result held for a human review (callers see it as pending).
+ */
+export const RUN_STATUSES = ['processing', 'pending', 'review', 'completed', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** The statuses GET /verification/{id} answers: a run in review reads as pending. */
+export const VERIFICATION_VIEW_STATUSES = ['processing', 'pending', 'completed', 'failed'] as const;
+export const verificationViewStatus = (status: RunStatus) =>
+  status === 'review' ? 'pending' : status;
 
 /** 202 of POST /verify with `Prefer: respond-async`, in plain JSON. */
 export const VerifyAccepted = Type.Object(
@@ -216,9 +230,11 @@ export const VerifyAccepted = Type.Object(
 export const VerificationView = Type.Object(
   {
     verificationId: Type.String(),
-    status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s))),
+    status: Type.Union(VERIFICATION_VIEW_STATUSES.map((s) => Type.Literal(s))),
     result: Type.Optional(VerifyResult),
     failure: Type.Optional(Type.String({ description: 'why a failed run produced no result' })),
+    /** pending on a reviewer's request: the person captures again at its url */
+    resubmission: Type.Optional(Resubmission),
   },
   { $id: 'http/verificationView' },
 );

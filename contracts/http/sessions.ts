@@ -1,6 +1,7 @@
 // Verification sessions (the vendor helper's document_share_session calls, DESIGN 2.4): what a
 // caller sends and gets back, and the states a session moves through with what moves it.
 import { Type, type Static } from '@sinclair/typebox';
+import { Resubmission } from './review.ts';
 
 /** A session's life; `created` .. `processing` are in progress, the last five are final. */
 export const SESSION_STATES = [
@@ -210,6 +211,8 @@ export const SessionView = Type.Object(
     result: Type.Optional(
       Type.Unknown({ description: 'the VerifyResult, as POST /verify gives it' }),
     ),
+    /** INPROGRESS on a reviewer's request: the person captures again at its url */
+    resubmission: Type.Optional(Resubmission),
   },
   { $id: 'http/sessionView' },
 );

@@ -2,18 +2,8 @@
 // to the person), poll it to its end, cancel it; start a /verify that answers at once and follow
 // it. Each call answers the decrypted body or throws an IdvRequestError with the error body.
 import type { SessionRequest, SessionView, VerificationView, VerifyRequest } from '@idv/contracts';
-import type { IdvClient, IdvResponse } from './client.ts';
-
-export class IdvRequestError extends Error {
-  override readonly name = 'IdvRequestError';
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-  ) {
-    const said = (body as { message?: unknown } | undefined)?.message;
-    super(`${status}${typeof said === 'string' ? `: ${said}` : ''}`);
-  }
-}
+import { bodyOf, IdvRequestError } from './answers.ts';
+import type { IdvClient } from './client.ts';
 
 export interface CreatedSession {
   sessionId: string;
@@ -29,11 +19,6 @@ export interface WaitOptions {
   intervalMs?: number;
   /** default 10 minutes */
   timeoutMs?: number;
-}
-
-function bodyOf<T>(res: IdvResponse<T>, ok = 200): T {
-  if (res.status !== ok) throw new IdvRequestError(res.status, res.body);
-  return res.body;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -160,6 +160,13 @@ export const DocverifyGatewayConfig = defineConfig({
     maximum: 600_000,
     description: 'longest wait between two tries of a run',
   }),
+  REVIEW_HOLD_HOURS: Type.Integer({
+    default: 720,
+    minimum: 1,
+    maximum: 8760,
+    description:
+      "how long a verification held for a human review (its config's review.mode) waits for its decision, its images and request kept sealed meanwhile; then its case expires and the run fails (review_hold_expired), the images dropped",
+  }),
   RUN_ATTEMPT_MS: Type.Integer({
     default: 30_000,
     minimum: 100,

@@ -10,6 +10,7 @@ import * as callbackReplays from '../migrations/007_callback_replays.ts';
 import * as sessionOwner from '../migrations/008_session_owner.ts';
 import * as imageUrlHosts from '../migrations/009_image_url_hosts.ts';
 import * as erasures from '../migrations/010_erasures.ts';
+import * as reviewCases from '../migrations/011_review_cases.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
@@ -24,5 +25,6 @@ export const docverifyMigrations: MigrationSet = {
     '008_session_owner': sessionOwner,
     '009_image_url_hosts': imageUrlHosts,
     '010_erasures': erasures,
+    '011_review_cases': reviewCases,
   },
 };

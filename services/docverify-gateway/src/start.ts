@@ -1,5 +1,7 @@
 // Composition root of the docverify gateway, read top to bottom: the runtime, its stores and jobs
-// (event outbox relay, verification runs' and follow-ups' consumers, sweeps), their stop handlers, routes, serve.
+// (event outbox relay, verification runs' and follow-ups' consumers, sweeps), their stop handlers,
+// routes (review cases' among them, for operators' bearer tokens too), serve.
+import { createOperatorTokens } from '@idv/auth';
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
@@ -20,6 +22,10 @@ import { capturePageRoutes } from './routes/capturePage.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { operatorSessionRoutes } from './routes/sessionsOperator.ts';
 import { erasureRoutes } from './routes/erasure.ts';
+import { reviewActionRoutes } from './routes/reviewActions.ts';
+import { reviewCaseRoutes } from './routes/reviewCases.ts';
+import { ReviewCaseStore } from './store/reviewCases.ts';
+import { ReviewSealedStore } from './store/reviewSealed.ts';
 import { ErasureStore } from './store/erasures.ts';
 import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
 import { verifierRoutes } from './routes/verifiers.ts';
@@ -78,6 +84,10 @@ export async function startDocverifyGateway(
   const images = new SessionImageStore(db, keys, clock);
   const sessions = new SessionStore(db, images, clock);
   const runs = new RunStore(db, keys, clock);
+  const reviews = new ReviewCaseStore(db);
+  const reviewSealed = new ReviewSealedStore(db, keys);
+  // operators' bearer tokens, checked at the operators' issuer (review cases, erasure)
+  const operators = createOperatorTokens({ userinfoUrl: runtime.config.OPERATORS_USERINFO_URL });
   const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
   // a community's tenant, for the fair shares per tenant (runs, capture checks)
   const communityTenants = new CommunityTenants(runtime.tenants);
@@ -94,6 +104,9 @@ export async function startDocverifyGateway(
     sessions,
     runs,
     images,
+    reviews,
+    reviewSealed,
+    reviewHoldMs: settings.REVIEW_HOLD_HOURS * 3_600_000,
     runQueue,
     clock,
     outbox,
@@ -181,8 +194,11 @@ export async function startDocverifyGateway(
     ...verifyRoutes(verify),
     ...sessionRoutes(session),
     ...operatorSessionRoutes(session),
+    ...reviewCaseRoutes({ ...session, operators }),
+    ...reviewActionRoutes({ ...session, operators }),
     ...erasureRoutes({
       auth: runtime.auth,
+      operators,
       tenants: runtime.tenants,
       erasures: new ErasureStore(db, keys, clock),
       flush: (events) => void outbox.flush(events),

@@ -12,6 +12,8 @@ export interface CaptureSettings {
   /** the document types the config can verify (the person chooses among them) */
   documentTypes: SessionDocumentType[];
   dataRetention?: VerificationSettings['dataRetention'];
+  /** a resubmission's: the only sides the person captures again */
+  sides?: CaptureSide[];
 }
 
 /** What a document verifier's scan channel says of review screens (spec 2.3). */

@@ -10,6 +10,8 @@ export interface ProofClaims {
   verified: boolean;
   status: string;
   dvcID: string;
+  /** a human review's certification: the decision it signs (no operator) */
+  review?: { decision: string; reasonCode: string; caseId: string; decidedAt: string };
 }
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

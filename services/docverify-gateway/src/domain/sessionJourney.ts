@@ -74,6 +74,15 @@ export function sidesOf(
   return journey === 'KYC_WITH_FACE_COMPARISON' ? [...document, 'selfie'] : document;
 }
 
+/** The sides a session captures: its journey's, or a resubmission's only those asked again. */
+export function sidesToCapture(session: {
+  documentType: SessionDocumentType | null;
+  journeyType: JourneyType;
+  settings: { sides?: CaptureSide[] };
+}): CaptureSide[] {
+  return session.settings.sides ?? sidesOf(session.documentType, session.journeyType);
+}
+
 /** The kinds a session's run asks for, in the order of the design. */
 export function kindsOf(
   arrays: ConfigArrays,

@@ -1,16 +1,18 @@
-// Every replica's sweep of sessions and runs, every SESSION_SWEEP_MS: expiry and abandonment (each
-// session moved by its own conditional update, rows another replica holds skipped), images and
-// run results past retention, runs whose work message never reached the broker, and runs nobody
-// finished (a gateway died and the message went to the dead letters) failed after their deadline.
+// Every replica's sweep of sessions and runs, every SESSION_SWEEP_MS: review cases past their hold,
+// expiry and abandonment (each session moved by its own conditional update, rows another replica
+// holds skipped), images and run results past retention, runs whose work message never reached the
+// broker, and runs nobody finished (a gateway died and the message went to the dead letters) failed
+// after their deadline. A run held for review is none of these: only its case's hold ends it.
 import type { SessionTimer } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
 import { MAX_RETENTION_S } from '../domain/retention.ts';
 import { statesEndedBy } from '../domain/sessionStates.ts';
-import type { SessionDeps } from '../sessions/deps.ts';
+import type { ReviewDeps } from '../review/deps.ts';
+import { expireHeldCases } from '../review/holdExpiry.ts';
 import { applyTimer, dueBefore } from '../sessions/timers.ts';
-import { failRun, type RecordDeps } from '../verification/recordRun.ts';
+import { failRun } from '../verification/recordRun.ts';
 
-export type SweepDeps = SessionDeps & RecordDeps;
+export type SweepDeps = ReviewDeps;
 
 /** How many rows of each kind one pass takes on. */
 const BATCH = 200;
@@ -37,6 +39,8 @@ async function endDue(deps: SweepDeps, timer: SessionTimer): Promise<number> {
 }
 
 export interface SweepCounts {
+  /** review cases past their hold, their runs failed */
+  reviewsExpired: number;
   expired: number;
   abandoned: number;
   images: number;
@@ -47,6 +51,8 @@ export interface SweepCounts {
 
 export async function sweepOnce(deps: SweepDeps): Promise<SweepCounts> {
   const now = deps.clock.now();
+  // before the session timers: a held session's expiry is its case's hold (reviewCases.ts)
+  const reviewsExpired = await expireHeldCases(deps, BATCH);
   const expired = await endDue(deps, 'expireSessionInMin');
   const abandoned = await endDue(deps, 'abandonSessionInMin');
   const images = await deps.images.sweep(now);
@@ -60,7 +66,7 @@ export async function sweepOnce(deps: SweepDeps): Promise<SweepCounts> {
     const reason = run.status === 'pending' ? 'pending_not_followed_up' : 'no_verifier_in_time';
     if (await failRun(deps, run, reason, [run.status])) overdue += 1;
   }
-  return { expired, abandoned, images, results, redispatched, overdue };
+  return { reviewsExpired, expired, abandoned, images, results, redispatched, overdue };
 }
 
 export function startSessionSweep(

@@ -132,7 +132,8 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
           ? await deps.runs.get(String(req.query.verificationId ?? ''), [verifier.communityId])
           : undefined;
         const waiting = run?.pending?.[kind];
-        const settled = run?.status === 'completed' || run?.status === 'failed';
+        // held for a human review: every kind of it had its final answer
+        const settled = run !== undefined && ['completed', 'failed', 'review'].includes(run.status); // prettier-ignore
         if (!settled && (!run || !waiting || waiting.verifier !== verifier.tag))
           throw new NotFound('no pending verification of this verifier matches verificationId and kind');
         const reference = settled ? '' : boundReference(verifier, callback, waiting?.followUp);

@@ -1,15 +1,18 @@
-// POST /erasure/community/{communityId} (DESIGN 2.5): a manager licence of the community erases a
-// verification or a session by destroying its data keys (store/erasures.ts). The answer is the
-// tombstone, the same on every later call.
-import { credentialsOf, fromParam, type CredentialAuth } from '@idv/auth';
+// POST /erasure/community/{communityId} (DESIGN 2.5): a manager licence of the community, or an
+// admin operator with their bearer token, erases a verification or a session by destroying its
+// data keys (store/erasures.ts), its review case too. The answer is the tombstone, the same on
+// every later call.
+import type { CredentialAuth, OperatorTokens } from '@idv/auth';
 import { ErasureRequest, ErasureResponse, type EventEnvelope } from '@idv/contracts';
 import { NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { ErasureStore } from '../store/erasures.ts';
-import { communityOfPath, MANAGER_LEVELS } from './community.ts';
+import { communityOfPath } from './community.ts';
+import { actorOf, operatorOrLicence } from './reviewAccess.ts';
 
 export interface ErasureDeps {
   auth: CredentialAuth;
+  operators: OperatorTokens;
   tenants: TenantStore;
   erasures: ErasureStore;
   /** sends the events an erasure stored in the outbox */
@@ -22,12 +25,10 @@ export function erasureRoutes(deps: ErasureDeps): Route[] {
     {
       method: 'POST',
       path: '/erasure/community/:communityId',
-      guards: [
-        deps.auth.require({ levels: MANAGER_LEVELS, community: { id: fromParam('communityId') } }),
-      ],
+      guards: [operatorOrLicence(deps, ['admin'])],
       doc: {
         summary:
-          'erases a verification or a session of the community: its data keys destroyed, its rows deleted, a tombstone kept (ids, counts, digests); again: the same tombstone',
+          'erases a verification or a session of the community (a manager licence, or an admin operator): its data keys destroyed, its rows deleted (a review case it belongs to closed as erased, with everything the case held), a tombstone kept (ids, counts, digests); again: the same tombstone',
         body: ErasureRequest,
         response: ErasureResponse,
       },
@@ -38,7 +39,7 @@ export function erasureRoutes(deps: ErasureDeps): Route[] {
           'sessionId' in body
             ? ({ kind: 'session', id: body.sessionId } as const)
             : ({ kind: 'verification', id: body.verificationId } as const);
-        const erasedBy = `licence:${credentialsOf(res).licence.id}`;
+        const erasedBy = actorOf(res);
         const erased = await deps.erasures.erase({ id, tenantId }, subject, erasedBy);
         if (!erased) throw new NotFound(`${subject.kind} ${subject.id} not found`);
         deps.flush(erased.events);

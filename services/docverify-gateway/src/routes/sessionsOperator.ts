@@ -2,45 +2,19 @@
 // one session; states, timestamps, attempts and ids only, never personal data, images or results.
 import { fromParam, type CredentialAuth } from '@idv/auth';
 import { SessionList, SessionListQuery, SessionSummary } from '@idv/contracts';
-import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
+import { NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
-import type { Request } from 'express';
 import { sessionSummary } from '../sessions/sessionView.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type { SessionStore } from '../store/sessions.ts';
 import { communityOfPath, MANAGER_LEVELS } from './community.ts';
+import { afterCursor, listQuery, nextCursor } from './listCursor.ts';
 
 export interface OperatorSessionDeps {
   auth: CredentialAuth;
   tenants: TenantStore;
   sessions: SessionStore;
   images: SessionImageStore;
-}
-
-function queryOf(req: Request): unknown {
-  const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
-  if (typeof query.limit === 'string' && /^\d+$/.test(query.limit))
-    query.limit = Number(query.limit);
-  return query;
-}
-
-/** The cursor is the last session of a page: its creation time and id, opaque to callers. */
-const cursorOf = (createdAt: Date, id: string) =>
-  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
-
-function afterCursor(cursor: string | undefined): { createdAt: Date; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    const createdAt = new Date(String(at));
-    if (typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(createdAt.getTime()))
-      return { createdAt, id };
-  } catch {
-    // falls through to the 400
-  }
-  throw new BadRequest('cursor is not one this list gave', [
-    { path: '/cursor', message: 'use nextCursor of the previous page' },
-  ]);
 }
 
 export function operatorSessionRoutes(deps: OperatorSessionDeps): Route[] {
@@ -60,19 +34,18 @@ export function operatorSessionRoutes(deps: OperatorSessionDeps): Route[] {
         response: SessionList,
       },
       handler: async (req, res) => {
-        const query = parseBody(SessionListQuery, queryOf(req));
+        const query = parseBody(SessionListQuery, listQuery(req));
         const { id } = await community(req);
         const limit = query.limit ?? 25;
         const sessions = await deps.sessions.list(id, {
           status: query.status,
-          after: afterCursor(query.cursor),
+          after: afterCursor(query.cursor, 'nextCursor'),
           limit,
         });
         const accepted = await deps.images.acceptedSides(sessions.map((s) => s.id));
-        const last = sessions.at(-1);
         res.json({
           sessions: sessions.map((s) => sessionSummary(s, accepted.get(s.id) ?? [])),
-          nextCursor: sessions.length === limit && last ? cursorOf(last.createdAt, last.id) : null,
+          nextCursor: nextCursor(sessions, limit, (s) => [s.createdAt, s.id]),
         });
       },
     },

@@ -1,15 +1,19 @@
 // /verificationConfig/community/{communityId}[/{id_or_tag}]: create (spec 2.4) plus list, get,
-// update and delete.
+// update and delete. A config's `review` (DESIGN 2.5) may come beside its settings or inside them;
+// it is kept in settings.review and shown both ways.
 import { fromParam, type CredentialAuth } from '@idv/auth';
+import { isDeepStrictEqual } from 'node:util';
 import {
   VerificationConfigCreate,
   VerificationConfigPatch,
+  type ReviewSettings,
   type VerificationSettings,
 } from '@idv/contracts';
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
 import { comparisonIssues, withoutUnusedScores } from '../domain/comparisonCriteria.ts';
+import { reviewOf } from '../domain/reviewPolicy.ts';
 import {
   checkItems,
   pickArrays,
@@ -39,9 +43,27 @@ function present(config: VerificationConfigRecord) {
     name: config.name,
     ...config.arrays,
     settings: config.settings,
+    review: reviewOf(config.settings),
     createdAt: config.createdAt.toISOString(),
     updatedAt: config.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The settings with the config's `review` in them: given beside settings (DESIGN 2.5) it lands in
+ * settings.review, over `base` (a patch's current settings); given both ways it must be alike.
+ */
+function withReview(
+  settings: VerificationSettings | undefined,
+  review: ReviewSettings | undefined,
+  base?: VerificationSettings,
+): VerificationSettings | undefined {
+  if (review === undefined) return settings;
+  if (settings?.review && !isDeepStrictEqual(settings.review, review))
+    throw new BadRequest('review and settings.review differ: give one of them', [
+      { path: '/review', message: 'differs from /settings/review' },
+    ]);
+  return { ...(settings ?? base), review };
 }
 
 function refuseComparisonIssues(settings: VerificationSettings | undefined): void {
@@ -79,13 +101,15 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       path: base,
       guards,
       doc: {
-        summary: 'creates a verification config (spec 2.4)',
+        summary:
+          'creates a verification config (spec 2.4); its review {mode: off | on_inconclusive | always, fourEyes, slaMinutes 1..43200} beside settings or inside them',
         body: VerificationConfigCreate,
         errors: [409],
       },
       handler: async (req, res) => {
         const input = parseBody(VerificationConfigCreate, req.body);
-        refuseComparisonIssues(input.settings);
+        const settings = withReview(input.settings, input.review);
+        refuseComparisonIssues(settings);
         const owner = await community(req);
         if (input.tenantId !== owner.tenantId) {
           throw new BadRequest('tenantId is not the tenant of this community', [
@@ -102,7 +126,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
           tag: input.tag,
           name: input.name,
           arrays,
-          settings: withoutUnusedScores(input.settings ?? {}),
+          settings: withoutUnusedScores(settings ?? {}),
         });
         res.json(present(created));
       },
@@ -127,15 +151,16 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
       path: one,
       guards,
       doc: {
-        summary: 'changes name, arrays or settings',
+        summary: 'changes name, arrays, settings or review (review alone keeps the other settings)',
         body: VerificationConfigPatch,
         errors: [409],
       },
       handler: async (req, res) => {
         refuseFixedMembers(req.body, ['tag', 'tenantId']);
         const changes = parseBody(VerificationConfigPatch, req.body);
-        refuseComparisonIssues(changes.settings);
         const current = await config(req);
+        const settings = withReview(changes.settings, changes.review, current.settings);
+        refuseComparisonIssues(settings);
         const arrays = pickArrays(changes);
         await checkReferences(current.communityId, arrays);
         res.json(
@@ -143,7 +168,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
             await deps.configs.update(current, {
               name: changes.name,
               arrays,
-              settings: withoutUnusedScores(changes.settings),
+              settings: withoutUnusedScores(settings),
             }),
           ),
         );

@@ -10,6 +10,7 @@ import {
   VerifyAccepted,
   VerifyBody,
   VerifyRequest,
+  verificationViewStatus,
   type VerificationView,
   type VerifyResult,
 } from '@idv/contracts';
@@ -21,6 +22,7 @@ import { costlyImageIssues } from '../domain/imageCosts.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
 import { retrieveSessionResult } from '../sessions/callerSessions.ts';
 import { asyncVerifyRun, type RunRecord, type RunStore } from '../store/runs.ts';
+import type { ReviewSealedStore } from '../store/reviewSealed.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type {
   VerificationConfigRecord,
@@ -32,6 +34,8 @@ import { scopeOf, sendEncrypted } from './encryptedBody.ts';
 
 export interface VerifyRouteDeps extends VerifyAndRecordDeps {
   auth: CredentialAuth;
+  /** a run in review waiting for the person's new captures: its owner reads the link */
+  reviewSealed: ReviewSealedStore;
   configs: VerificationConfigStore;
   runs: RunStore;
   images: SessionImageStore;
@@ -153,7 +157,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
       path: '/verification/:verificationId',
       doc: {
         summary:
-          'a verification: an async run (processing | pending | completed | failed, with the result once completed, kept until retrieved) or a result kept per the data retention; {data: encrypt({verificationId, status, result?, failure?}), publicKey}. Only the licence that asked for it (a session: created it) reads the result, and consumes it (with the session images kept until then); a system licence sees the status only; other licences get 404',
+          'a verification: an async run (processing | pending | completed | failed, with the result once completed, kept until retrieved; pending too while a human review decides it, with `resubmission` {sessionId, url, expiresAt} while the person is asked to capture again) or a result kept per the data retention; {data: encrypt({verificationId, status, result?, failure?, resubmission?}), publicKey}. Only the licence that asked for it (a session: created it) reads the result, and consumes it (with the session images kept until then); a system licence sees the status only; other licences get 404',
         response: EncryptedAnswer,
       },
       guards: [deps.auth.require()],
@@ -166,11 +170,13 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
         let view: VerificationView | undefined;
         if (run && access !== 'none') {
           const result = access === 'owner' ? await retrieveRunResult(deps, run) : undefined;
+          const awaited = access === 'owner' && run.status === 'review' ? await deps.reviewSealed.awaitedResubmission(run.id) : undefined; // prettier-ignore
           view = {
             verificationId: id,
-            status: run.status,
+            status: verificationViewStatus(run.status),
             ...(result ? { result } : {}),
             ...(run.failure ? { failure: run.failure } : {}),
+            ...(awaited ? { resubmission: awaited } : {}),
           };
         } else if (!run) {
           const kept = await deps.verifications.retrieve(id, scope, credentials.licence);

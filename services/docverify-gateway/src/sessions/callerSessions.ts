@@ -44,7 +44,8 @@ export async function retrieveSessionResult(
 
 /**
  * The session as it stands; once COMPLETED, with the run's result while it is kept, for the
- * licence that created it only (a system licence gets the state and consumes nothing).
+ * licence that created it only (a system licence gets the state and consumes nothing). While a
+ * reviewer waits for the person to capture again, its owner reads the new session's link.
  */
 export async function sessionResult(
   deps: SessionDeps,
@@ -53,7 +54,11 @@ export async function sessionResult(
   ref: SessionRef,
 ): Promise<SessionView> {
   const { session, access } = await ownSession(deps, scope, caller, ref);
-  if (!isFinal(session.status) || access === 'observer') return sessionView(session);
+  if (!isFinal(session.status)) {
+    const awaited = access === 'owner' && session.runId ? await deps.reviewSealed.awaitedResubmission(session.runId) : undefined; // prettier-ignore
+    return { ...sessionView(session), ...(awaited ? { resubmission: awaited } : {}) };
+  }
+  if (access === 'observer') return sessionView(session);
   const completedRun = session.status === 'completed' ? (session.runId ?? undefined) : undefined;
   return sessionView(session, await retrieveSessionResult(deps, session.id, completedRun));
 }

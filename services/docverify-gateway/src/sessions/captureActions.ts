@@ -11,7 +11,7 @@ import {
 import { ConflictError, InputError } from '@idv/errors';
 import { uncheckedIn } from '@idv/capture-checks';
 import { attemptsAllowed } from '../domain/captureSettings.ts';
-import { sidesOf } from '../domain/sessionJourney.ts';
+import { sidesToCapture } from '../domain/sessionJourney.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';
 import { sessionEvents } from './events.ts';
@@ -85,7 +85,7 @@ export async function captureImage(
   requireState(session, ['capturing'], `capture ${side}`);
   if (session.documentType === null && side !== 'selfie')
     throw new ConflictError('choose the document type before capturing it');
-  if (!sidesOf(session.documentType, session.journeyType).includes(side))
+  if (!sidesToCapture(session).includes(side))
     throw new ConflictError(`${side} is not part of this journey`);
   const allowed = attemptsAllowed(side, session.settings);
   const noneLeft = () => new ConflictError(`no retakes of ${side} are left (${allowed} allowed)`);
@@ -126,7 +126,7 @@ export async function submitCapture(deps: SessionDeps, token: string): Promise<S
   requireState(session, ['capturing'], 'submit');
   if (session.documentType === null) throw new ConflictError('choose the document type first');
   const accepted = (await deps.images.acceptedSides([session.id])).get(session.id) ?? [];
-  const missing = sidesOf(session.documentType, session.journeyType).filter(
+  const missing = sidesToCapture(session).filter(
     (side) => !accepted.includes(side) && attemptsLeft(session, side) > 0,
   );
   if (missing.length > 0) throw new ConflictError(`capture ${missing.join(', ')} first`);

@@ -4,9 +4,12 @@ import { randomUUID } from 'node:crypto';
 import {
   DOCUMENT_TYPE_WORDS,
   sessionDocumentTypeOf,
+  type CaptureSide,
+  type EventEnvelope,
   type SessionCreate,
   type SessionDocumentType,
 } from '@idv/contracts';
+import type { Knex } from '@idv/db';
 import { InputError, NotFoundError } from '@idv/errors';
 import { newPageToken, pageTokenHash } from '../capture/pageToken.ts';
 import { captureSettings, type ReviewScreens } from '../domain/captureSettings.ts';
@@ -71,6 +74,82 @@ export interface CreatedSession {
   url: string;
 }
 
+/** What a new session is made of, however it was asked for. */
+export interface SessionSpec {
+  config: VerificationConfigRecord;
+  dvcID: string;
+  journey: JourneyType;
+  /** the document type fixed for the person; undefined: they choose */
+  fixed: SessionDocumentType | undefined;
+  locale: string;
+  redirectUrl: string | null;
+  metadata: SessionRecord['metadata'];
+  /** the caller's data of the person, sealed under the session's key */
+  personal: Record<string, string | undefined>;
+  ownerLicenceId: string | null;
+  /** a resubmission: the case that asks for it and the only sides captured again */
+  resubmission?: { caseId: string; sides: CaptureSide[] };
+}
+
+/**
+ * Stores a new session with its page token (in `trx` when given): the session, its page URL and
+ * the events to publish once committed.
+ */
+export async function openSession(
+  deps: SessionDeps,
+  spec: SessionSpec,
+  trx?: Knex.Transaction,
+): Promise<CreatedSession & { events: EventEnvelope[] }> {
+  const { config } = spec;
+  const id = randomUUID();
+  const token = newPageToken();
+  const now = deps.clock.now();
+  const documentTypes = spec.fixed ? [spec.fixed] : documentTypesOf(config.arrays);
+  // the session's own data key: its request and images are sealed under it (erasure destroys it)
+  const sessionKey = await deps.keys.newDataKey(sessionKeyOwner(id), trx);
+  const settings = captureSettings(config.settings, documentTypes, await reviewScreens(deps, config)); // prettier-ignore
+  const { session, events } = await deps.sessions.create(
+    {
+      row: {
+        id,
+        community_id: config.communityId,
+        tenant_id: config.tenantId,
+        config_id: config.id,
+        dvc_id: spec.dvcID,
+        token_hash: pageTokenHash(token),
+        status: 'created',
+        journey_type: spec.journey,
+        document_type: spec.fixed ?? null,
+        document_fixed: spec.fixed !== undefined,
+        locale: spec.locale,
+        redirect_url: spec.redirectUrl,
+        metadata: spec.metadata,
+        settings: spec.resubmission ? { ...settings, sides: spec.resubmission.sides } : settings,
+        request_sealed: sessionKey.seal(JSON.stringify(spec.personal), `session-request:${id}`),
+        consent: null,
+        attempts: {},
+        run_id: null,
+        failure: null,
+        owner_licence_id: spec.ownerLicenceId,
+        review_case_id: spec.resubmission?.caseId ?? null,
+        opened_at: null,
+        last_activity_at: null,
+        submitted_at: null,
+        ended_at: null,
+      },
+      expiresAt: new Date(now.getTime() + TIMER_MS.expireSessionInMin),
+    },
+    (created) =>
+      sessionEvents(created, {
+        journeyType: created.journeyType,
+        documentType: created.documentType,
+        expiresAt: created.expiresAt.toISOString(),
+      }),
+    trx,
+  );
+  return { session, events, url: `${deps.publicUrl.replace(/\/+$/, '')}/capture/${token}` };
+}
+
 /** `ownerLicenceId`: the caller's licence, the only one that will read the session's result. */
 export async function createSession(
   deps: SessionDeps,
@@ -94,60 +173,22 @@ export async function createSession(
       `the verification config cannot run this session: ${issues[0]!.message}`,
       issues,
     );
-
-  const id = randomUUID();
-  const token = newPageToken();
-  const now = deps.clock.now();
-  const documentTypes = fixed ? [fixed] : documentTypesOf(config.arrays);
-  const personal = {
-    userUID: request.userUID,
-    did: request.did,
-    tenantDNS: request.tenantDNS,
-    communityName: request.communityName,
-  };
-  // the session's own data key: its request and images are sealed under it (erasure destroys it)
-  const sessionKey = await deps.keys.newDataKey(sessionKeyOwner(id));
-  const { session, events } = await deps.sessions.create(
-    {
-      row: {
-        id,
-        community_id: config.communityId,
-        tenant_id: config.tenantId,
-        config_id: config.id,
-        dvc_id: input.dvcID,
-        token_hash: pageTokenHash(token),
-        status: 'created',
-        journey_type: journey,
-        document_type: fixed ?? null,
-        document_fixed: fixed !== undefined,
-        locale: request.locale ?? 'en',
-        redirect_url: request.redirectUrl ?? null,
-        metadata: request.metadata ?? null,
-        settings: captureSettings(
-          config.settings,
-          documentTypes,
-          await reviewScreens(deps, config),
-        ),
-        request_sealed: sessionKey.seal(JSON.stringify(personal), `session-request:${id}`),
-        consent: null,
-        attempts: {},
-        run_id: null,
-        failure: null,
-        owner_licence_id: ownerLicenceId,
-        opened_at: null,
-        last_activity_at: null,
-        submitted_at: null,
-        ended_at: null,
-      },
-      expiresAt: new Date(now.getTime() + TIMER_MS.expireSessionInMin),
+  const { session, url, events } = await openSession(deps, {
+    config,
+    dvcID: input.dvcID,
+    journey,
+    fixed,
+    locale: request.locale ?? 'en',
+    redirectUrl: request.redirectUrl ?? null,
+    metadata: request.metadata ?? null,
+    personal: {
+      userUID: request.userUID,
+      did: request.did,
+      tenantDNS: request.tenantDNS,
+      communityName: request.communityName,
     },
-    (created) =>
-      sessionEvents(created, {
-        journeyType: created.journeyType,
-        documentType: created.documentType,
-        expiresAt: created.expiresAt.toISOString(),
-      }),
-  );
+    ownerLicenceId,
+  });
   void deps.outbox.flush(events);
-  return { session, url: `${deps.publicUrl.replace(/\/+$/, '')}/capture/${token}` };
+  return { session, url };
 }

@@ -4,6 +4,8 @@ import type { EventOutbox } from '@idv/db';
 import type { Keyring } from '@idv/platform';
 import type { CheckCapture } from '@idv/capture-checks';
 import type { Clock } from '../domain/clock.ts';
+import type { ReviewCaseStore } from '../store/reviewCases.ts';
+import type { ReviewSealedStore } from '../store/reviewSealed.ts';
 import type { RunStore } from '../store/runs.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type { SessionStore } from '../store/sessions.ts';
@@ -27,4 +29,8 @@ export interface SessionDeps {
   publicUrl: string;
   /** how long a session's run may wait for its connectors (ASYNC_VERIFY_DEADLINE_MS) */
   runDeadlineMs: number;
+  /** review cases: a resubmission's session reads its case */
+  reviews: ReviewCaseStore;
+  /** what a case keeps sealed: a caller reads the resubmission awaited from it */
+  reviewSealed: ReviewSealedStore;
 }

@@ -4,7 +4,7 @@ import { CONSENT_TEXT_VERSION, type CaptureSession, type SessionState } from '@i
 import { GoneError, NotFoundError } from '@idv/errors';
 import { pageTokenHash, TOKEN_PATTERN } from '../capture/pageToken.ts';
 import { attemptsAllowed } from '../domain/captureSettings.ts';
-import { sidesOf } from '../domain/sessionJourney.ts';
+import { sidesToCapture } from '../domain/sessionJourney.ts';
 import { isFinal } from '../domain/sessionStates.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';
@@ -61,7 +61,7 @@ export async function pageView(
   maxImageBytes: number,
 ): Promise<CaptureSession> {
   const accepted = (await deps.images.acceptedSides([session.id])).get(session.id) ?? [];
-  const sides = sidesOf(session.documentType, session.journeyType);
+  const sides = sidesToCapture(session);
   const { settings } = session;
   return {
     state: session.status,

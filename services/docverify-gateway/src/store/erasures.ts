@@ -3,12 +3,14 @@
 // of ids, counts and digests stays, and E_IDV_DATA_ERASED goes to the outbox. A copy of the sealed
 // values elsewhere (a backup, a WAL archive, a replica) no longer opens: its key is gone. A second
 // erasure of the same subject answers the first's tombstone, and the action is written to the
-// platform's append-only audit log. Retention expiry destroys keys the same way (the sweeps).
+// platform's append-only audit log. Retention expiry destroys keys the same way (the sweeps). A
+// subject under human review takes its whole case along (caseErasure.ts).
 import { createHash } from 'node:crypto';
 import { eventEnvelope, type EventEnvelope, type Tombstone } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import { appendAudit, type Keyring, type KeyOwner } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
+import { caseMembers, closeErasedCases } from './caseErasure.ts';
 import { runKeyOwner } from './runs.ts';
 import { sessionKeyOwner } from './sessionImages.ts';
 import { addEvents } from './sessions.ts';
@@ -26,6 +28,33 @@ export interface Erased {
 }
 
 const digest = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
+/** What one subject's rows held, deleted: what held their keys, runs, counts, sealed values. */
+interface Deleted {
+  owners: KeyOwner[];
+  runs: string[];
+  deleted: Record<string, number>;
+  sealed: (string | Buffer)[];
+}
+
+/** The subject's deletion with its case's other members' and the case's own (review cases). */
+function merged(
+  parts: (Deleted | undefined)[],
+  cases: { notes: number; sealed: string[] },
+  caseCount: number,
+): Deleted {
+  const found = parts.filter((p): p is Deleted => p !== undefined);
+  const deleted: Record<string, number> = {};
+  for (const part of found)
+    for (const [kind, n] of Object.entries(part.deleted)) deleted[kind] = (deleted[kind] ?? 0) + n;
+  if (caseCount > 0) Object.assign(deleted, { reviewCases: caseCount, reviewNotes: cases.notes });
+  return {
+    owners: found.flatMap((p) => p.owners),
+    runs: [...new Set(found.flatMap((p) => p.runs))].sort(),
+    deleted,
+    sealed: [...found.flatMap((p) => p.sealed), ...cases.sealed],
+  };
+}
+
 const sealedOf = (row: Record<string, unknown>, columns: string[]) =>
   columns.flatMap((c) => (row[c] === null || row[c] === undefined ? [] : [row[c] as string | Buffer])); // prettier-ignore
 
@@ -67,13 +96,20 @@ export class ErasureStore {
       await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`erasure:${subject.kind}:${subject.id}`]); // prettier-ignore
       const before = (await trx(TOMBSTONES).where(where).first('tombstone')) as { tombstone: Tombstone } | undefined; // prettier-ignore
       if (before) return { tombstone: before.tombstone, events: [] };
-      const found =
+      const members = await caseMembers(trx, community.id, subject);
+      const subjectFound =
         subject.kind === 'session'
           ? await this.session(trx, community.id, subject.id)
           : await this.verification(trx, community.id, subject.id);
-      if (!found) return undefined;
-      const dataKeys = await this.keys.destroyAll(found.owners, trx, 'erasure');
+      if (!subjectFound) return undefined;
       const erasedAt = this.clock.now();
+      const others = [
+        ...(await Promise.all(members.sessions.map((id) => this.session(trx, community.id, id)))),
+        ...(await Promise.all(members.runs.map((id) => this.verification(trx, community.id, id)))),
+      ];
+      const cases = await closeErasedCases(trx, members.caseIds, erasedBy, erasedAt);
+      const found = merged([subjectFound, ...others], cases, members.caseIds.length);
+      const dataKeys = await this.keys.destroyAll(found.owners, trx, 'erasure');
       const tombstone: Tombstone = {
         subject: subject.kind,
         subjectId: subject.id,
@@ -109,7 +145,11 @@ export class ErasureStore {
   }
 
   /** A session, its images and its runs, deleted; what held their keys. */
-  private async session(trx: Knex.Transaction, communityId: string, id: string) {
+  private async session(
+    trx: Knex.Transaction,
+    communityId: string,
+    id: string,
+  ): Promise<Deleted | undefined> {
     const session = (await trx('docverify.sessions')
       .where({ id, community_id: communityId })
       .forUpdate()
@@ -134,7 +174,11 @@ export class ErasureStore {
   }
 
   /** A kept /verify result and an async run of that id (one or both), deleted. */
-  private async verification(trx: Knex.Transaction, communityId: string, id: string) {
+  private async verification(
+    trx: Knex.Transaction,
+    communityId: string,
+    id: string,
+  ): Promise<Deleted | undefined> {
     const kept = (await trx('docverify.verifications')
       .where({ id, community_id: communityId })
       .delete()

@@ -116,11 +116,11 @@ export class RunStore {
   }
 
   /** The async run's sealed request, opened; undefined once the run ended. */
-  async request(id: string): Promise<unknown> {
-    const row = (await this.db(TABLE).select('request_sealed').where({ id }).first()) as
+  async request(id: string, trx: Knex = this.db): Promise<unknown> {
+    const row = (await trx(TABLE).select('request_sealed').where({ id }).first()) as
       { request_sealed: string | null } | undefined;
     return row?.request_sealed
-      ? (JSON.parse(await this.keys.open(row.request_sealed, id)) as unknown)
+      ? (JSON.parse(await this.keys.open(row.request_sealed, id, trx)) as unknown)
       : undefined;
   }
 
@@ -141,18 +141,19 @@ export class RunStore {
       .update({ request_sealed: key.seal(JSON.stringify(kept), id) });
   }
 
-  /** The result held by a pending run (what its follow-up completes). */
-  async heldResult(id: string): Promise<VerifyResult | undefined> {
-    const row = (await this.db(TABLE).select('result_sealed').where({ id }).first()) as
+  /** The result held by a pending run (what its follow-up completes) or one in review. */
+  async heldResult(id: string, trx: Knex = this.db): Promise<VerifyResult | undefined> {
+    const row = (await trx(TABLE).select('result_sealed').where({ id }).first()) as
       { result_sealed: string | null } | undefined;
     return row?.result_sealed
-      ? (JSON.parse(await this.keys.open(row.result_sealed, resultContext(id))) as VerifyResult)
+      ? (JSON.parse(await this.keys.open(row.result_sealed, resultContext(id), trx)) as VerifyResult) // prettier-ignore
       : undefined;
   }
 
   /**
-   * Ends (or parks as pending) a run that is in one of `from`; undefined when it is not (another
-   * replica stored it first). Events and `also` share the transaction.
+   * Ends (or parks as pending, or holds for review with its request) a run that is in one of
+   * `from`; undefined when it is not (another replica stored it first). Events and `also` share
+   * the transaction (`outer`'s when given).
    */
   async finish(
     id: string,
@@ -162,10 +163,11 @@ export class RunStore {
     also?: (trx: Knex.Transaction, run: RunRecord) => Promise<void>,
     /** only while its pending kinds are still these (a concurrent follow-up changes them) */
     pendingWas?: PendingKinds,
+    outer?: Knex.Transaction,
   ): Promise<{ run: RunRecord; events: EventEnvelope[] } | undefined> {
-    const ended = outcome.status !== 'pending';
-    const key = outcome.result ? await this.keys.keyFor(runKeyOwner(id)) : undefined;
-    return this.db.transaction(async (trx) => {
+    const ended = outcome.status === 'completed' || outcome.status === 'failed';
+    const key = outcome.result ? await this.keys.keyFor(runKeyOwner(id), outer) : undefined;
+    const work = async (trx: Knex.Transaction) => {
       const update = trx(TABLE).where({ id }).whereIn('status', from);
       if (pendingWas) update.whereRaw('pending = ?::jsonb', [JSON.stringify(pendingWas)]);
       const [row] = (await update
@@ -188,7 +190,8 @@ export class RunStore {
       const owed = events(run);
       await addEvents(trx, owed);
       return { run, events: owed };
-    });
+    };
+    return outer ? work(outer) : this.db.transaction(work);
   }
 
   /**

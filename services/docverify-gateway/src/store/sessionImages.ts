@@ -103,6 +103,12 @@ export class SessionImageStore {
     if (gone > 0) await this.keys.destroy(sessionKeyOwner(sessionId), trx);
   }
 
+  /** Deletes every image of a session whatever its retention, with its data key (in `trx`). */
+  async drop(trx: Knex, sessionId: string): Promise<void> {
+    await trx(TABLE).where({ session_id: sessionId }).delete();
+    await this.keys.destroy(sessionKeyOwner(sessionId), trx);
+  }
+
   /** Deletes every image past its retention, with its session's data key; returns how many. */
   async sweep(now = this.clock.now()): Promise<number> {
     return this.db.transaction(async (trx) => {

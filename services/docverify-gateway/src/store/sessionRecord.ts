@@ -25,6 +25,8 @@ export interface SessionRecord {
   failure: string | null;
   /** the licence that created it, the only one to read its result (null: from before 008) */
   ownerLicenceId: string | null;
+  /** a resubmission's: the review case that asked for it */
+  reviewCaseId: string | null;
   createdAt: Date;
   openedAt: Date | null;
   lastActivityAt: Date | null;
@@ -55,6 +57,7 @@ export interface SessionRow {
   run_id: string | null;
   failure: string | null;
   owner_licence_id: string | null;
+  review_case_id: string | null;
   created_at: Date;
   opened_at: Date | null;
   last_activity_at: Date | null;
@@ -84,6 +87,7 @@ export function toSession(row: SessionRow): SessionRecord {
     runId: row.run_id,
     failure: row.failure,
     ownerLicenceId: row.owner_licence_id,
+    reviewCaseId: row.review_case_id,
     createdAt: row.created_at,
     openedAt: row.opened_at,
     lastActivityAt: row.last_activity_at,

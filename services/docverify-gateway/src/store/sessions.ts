@@ -38,7 +38,7 @@ export interface Moved {
 export interface ListQuery {
   status?: SessionState | undefined;
   /** the last session of the previous page: the list goes on with older ones */
-  after?: { createdAt: Date; id: string } | undefined;
+  after?: { at: Date; id: string } | undefined;
   limit: number;
 }
 
@@ -59,8 +59,9 @@ export class SessionStore {
   async create(
     session: NewSession,
     events: (created: SessionRecord) => EventEnvelope[],
+    outer?: Knex.Transaction,
   ): Promise<{ session: SessionRecord; events: EventEnvelope[] }> {
-    return this.db.transaction(async (trx) => {
+    const work = async (trx: Knex.Transaction) => {
       const [row] = (await trx(TABLE)
         .insert({
           ...session.row,
@@ -75,7 +76,8 @@ export class SessionStore {
       const owed = events(created);
       await addEvents(trx, owed);
       return { session: created, events: owed };
-    });
+    };
+    return outer ? work(outer) : this.db.transaction(work);
   }
 
   async byTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
@@ -109,8 +111,7 @@ export class SessionStore {
       ])
       .limit(query.limit);
     if (query.status) q.where({ status: query.status });
-    if (query.after)
-      q.whereRaw('(created_at, id) < (?, ?)', [query.after.createdAt, query.after.id]);
+    if (query.after) q.whereRaw('(created_at, id) < (?, ?)', [query.after.at, query.after.id]);
     return ((await q) as SessionRow[]).map(toSession);
   }
 

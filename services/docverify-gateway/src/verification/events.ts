@@ -22,14 +22,18 @@ const FAMILY: Record<VerificationKind | 'data_comparison', EventName> = {
   person_verify: 'E_IDV_PERSON_VALIDATE',
 };
 
-/** One event per family of kinds the verification ran, with statuses and no raw PII. */
+/**
+ * One event per family of kinds the verification ran, with statuses and no raw PII. A human
+ * review's certification has its own events (E_IDV_REVIEW_DECIDED): it joins no family.
+ */
 export function verificationEvents(
   config: Pick<VerificationConfigRecord, 'tenantId' | 'communityId'>,
   result: VerifyResult,
 ): EventEnvelope[] {
   const byEvent = new Map<EventName, VerifyResult['certifications']>();
   for (const c of result.certifications)
-    byEvent.set(FAMILY[c.kind], [...(byEvent.get(FAMILY[c.kind]) ?? []), c]);
+    if (c.kind !== 'human_review')
+      byEvent.set(FAMILY[c.kind], [...(byEvent.get(FAMILY[c.kind]) ?? []), c]);
   const ts = Date.now();
   return [...byEvent].map(([eventName, certifications]) => {
     const data: Record<string, unknown> = {

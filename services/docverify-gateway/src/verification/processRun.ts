@@ -9,6 +9,8 @@ import type { Logger } from '@idv/observability';
 import { backoffMs, retriesUsedUp, type RetryPolicy } from '../domain/runRetries.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
 import { kindsOf, sessionRequest, sidesOf } from '../domain/sessionJourney.ts';
+import { resubmissionRequest } from '../review/resubmissionRun.ts';
+import type { ReviewCaseStore } from '../store/reviewCases.ts';
 import type { RunRecord } from '../store/runs.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type {
@@ -25,6 +27,7 @@ import {
 export interface ProcessDeps extends VerifyAndRecordDeps {
   configs: VerificationConfigStore;
   images: SessionImageStore;
+  reviews: ReviewCaseStore;
   logger: Logger;
   /** hands a run back to the queue when this gateway stops before finishing it */
   requeue: (runId: string, communityId: string) => Promise<unknown>;
@@ -34,9 +37,12 @@ export interface ProcessDeps extends VerifyAndRecordDeps {
   attemptMs: number;
 }
 
-type Prepared = { request: VerifyRequest } | { failure: string } | { ended: true };
+export type Prepared = { request: VerifyRequest } | { failure: string } | { ended: true };
 
-/** The session's request from its accepted images; the session moves to processing. */
+/**
+ * The session's request from its accepted images (a resubmission's: from its case's images);
+ * the session moves to processing.
+ */
 async function prepareSession(
   deps: ProcessDeps,
   run: RunRecord,
@@ -47,6 +53,7 @@ async function prepareSession(
   // a re-run after a crash finds it processing already
   if (session.status === 'submitted') await deps.sessions.move(session.id, 'processing');
   else if (session.status !== 'processing') return { ended: true };
+  if (session.reviewCaseId) return resubmissionRequest(deps, session, config);
   const kinds = kindsOf(config.arrays, session.documentType, session.journeyType);
   if (kinds.length === 0) return { failure: 'journey_not_configured' };
   const images = await deps.images.opened(session.id);

@@ -1,6 +1,7 @@
 // How a verification run ends: completed with its result (or parked as pending while kinds await a
-// follow-up), or failed. The run's row, its session's move and every event they owe are written in
-// one transaction, conditionally, so a run stored by another replica first is not stored again.
+// follow-up, or held for a human review), or failed. The run's row, its session's move and every
+// event they owe are written in one transaction, conditionally, so a run stored by another replica
+// first is not stored again.
 import type { EventEnvelope, RunStatus, VerificationKind, VerifyResult } from '@idv/contracts';
 import type { EventOutbox, Knex } from '@idv/db';
 import type { Clock } from '../domain/clock.ts';
@@ -10,12 +11,15 @@ import type { PendingKinds, RunRecord, RunStore } from '../store/runs.ts';
 import type { SessionStore } from '../store/sessions.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 import { verificationEvents } from './events.ts';
+import { holdForReview } from './reviewHold.ts';
 
 export interface RecordDeps {
   runs: RunStore;
   sessions: SessionStore;
   outbox: EventOutbox<EventEnvelope>;
   clock: Clock;
+  /** how long a run held for review waits for its decision (REVIEW_HOLD_HOURS); 720 h if absent */
+  reviewHoldMs?: number;
 }
 
 /** What a run's config contributes when it is recorded (gone configs keep no result longer). */
@@ -46,7 +50,10 @@ export function pendingKindsOf(
   ) as PendingKinds;
 }
 
-/** Stores `result` for `run` (in one of `from`); 'pending' while kinds wait, else 'completed'. */
+/**
+ * Stores `result` for `run` (in one of `from`): 'pending' while kinds wait, 'review' when it waits
+ * for a human review (verification/reviewHold.ts), else 'completed'.
+ */
 export async function recordRunResult(
   deps: RecordDeps,
   run: RunRecord,
@@ -54,7 +61,7 @@ export async function recordRunResult(
   result: VerifyResult,
   from: RunStatus[],
   pendingWas?: PendingKinds,
-): Promise<'completed' | 'pending' | undefined> {
+): Promise<'completed' | 'pending' | 'review' | undefined> {
   const now = deps.clock.now();
   const pending = pendingKindsOf(result, now, pendingWas);
   if (pending) {
@@ -64,11 +71,31 @@ export async function recordRunResult(
     const parked = await deps.runs.finish(run.id, from, outcome, () => [], dropImages, pendingWas);
     return parked && 'pending';
   }
+  const held = await holdForReview(deps, { run, config, result, from, pendingWas });
+  if (held !== 'not_held') return held === 'held' ? 'review' : undefined;
+  const done = await completeRun(deps, run, config, result, from, { pendingWas });
+  if (!done) return undefined;
+  void deps.outbox.flush(done);
+  return 'completed';
+}
+
+/**
+ * Completes `run` (in one of `from`) with `result`, its session and the events both owe, in
+ * `trx` when given; the events to publish once committed, undefined when the run was not in `from`.
+ */
+export async function completeRun(
+  deps: RecordDeps,
+  run: RunRecord,
+  config: RunConfig,
+  result: VerifyResult,
+  from: RunStatus[],
+  options: { pendingWas?: PendingKinds | undefined; trx?: Knex.Transaction } = {},
+): Promise<EventEnvelope[] | undefined> {
   const owed: EventEnvelope[] = [];
   const done = await deps.runs.finish(
     run.id,
     from,
-    { status: 'completed', result, plan: runResultPlan(config.settings, now) },
+    { status: 'completed', result, plan: runResultPlan(config.settings, deps.clock.now()) },
     (ended) => [
       ...verificationEvents(config, result),
       ...(ended.kind === 'async_verify' ? [verificationCompleted(ended, result)] : []),
@@ -86,11 +113,46 @@ export async function recordRunResult(
       );
       owed.push(...(moved?.events ?? []));
     },
-    pendingWas,
+    options.pendingWas,
+    options.trx,
   );
-  if (!done) return undefined;
-  void deps.outbox.flush([...done.events, ...owed]);
-  return 'completed';
+  return done && [...done.events, ...owed];
+}
+
+/**
+ * Ends `run` (in one of `from`) without a result, in `trx` when given: its session fails, an async
+ * caller is told by event. The events to publish once committed; undefined when not in `from`.
+ */
+export async function endRunFailed(
+  deps: RecordDeps,
+  run: RunRecord,
+  reason: string,
+  from: RunStatus[],
+  trx?: Knex.Transaction,
+): Promise<EventEnvelope[] | undefined> {
+  const owed: EventEnvelope[] = [];
+  const done = await deps.runs.finish(
+    run.id,
+    from,
+    { status: 'failed', failure: reason },
+    (ended) => (ended.kind === 'async_verify' ? [verificationCompleted(ended, undefined)] : []),
+    async (inner, ended) => {
+      if (!ended.sessionId) return;
+      const moved = await deps.sessions.move(
+        ended.sessionId,
+        'failed',
+        {
+          patch: { failure: reason },
+          events: (_, after) => sessionEvents(after, { verificationId: ended.id, reason }),
+        },
+        inner,
+      );
+      owed.push(...(moved?.events ?? []));
+    },
+    undefined,
+    trx,
+  );
+  return done && [...done.events, ...owed];
 }
 
 /** Ends `run` without a result: its session fails, an async caller is told by event. */
@@ -100,27 +162,8 @@ export async function failRun(
   reason: string,
   from: RunStatus[] = ['processing'],
 ): Promise<boolean> {
-  const owed: EventEnvelope[] = [];
-  const done = await deps.runs.finish(
-    run.id,
-    from,
-    { status: 'failed', failure: reason },
-    (ended) => (ended.kind === 'async_verify' ? [verificationCompleted(ended, undefined)] : []),
-    async (trx, ended) => {
-      if (!ended.sessionId) return;
-      const moved = await deps.sessions.move(
-        ended.sessionId,
-        'failed',
-        {
-          patch: { failure: reason },
-          events: (_, after) => sessionEvents(after, { verificationId: ended.id, reason }),
-        },
-        trx,
-      );
-      owed.push(...(moved?.events ?? []));
-    },
-  );
-  if (!done) return false;
-  void deps.outbox.flush([...done.events, ...owed]);
+  const events = await endRunFailed(deps, run, reason, from);
+  if (!events) return false;
+  void deps.outbox.flush(events);
   return true;
 }

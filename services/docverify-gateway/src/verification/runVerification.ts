@@ -1,10 +1,16 @@
 // One POST /verify: every requested kind asked in parallel, certifications signed, events sent.
 import { randomUUID } from 'node:crypto';
-import type { ConfigItem, VerificationKind, VerifyRequest, VerifyResult } from '@idv/contracts';
+import type {
+  ConfigItem,
+  ReviewResult,
+  VerificationKind,
+  VerifyRequest,
+  VerifyResult,
+} from '@idv/contracts';
 import { InputError, UnavailableError } from '@idv/errors';
 import type { ServiceKey } from '@idv/platform';
 import { compareData } from '../domain/dataComparison.ts';
-import { signProof } from '../domain/proof.ts';
+import { signProof, type ProofClaims } from '../domain/proof.ts';
 import type { ImageUrlHostStore } from '../store/imageUrlHosts.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 import type { VerifierStore } from '../store/verifiers.ts';
@@ -20,17 +26,31 @@ export interface RunDeps extends AskDeps {
 
 type Certification = VerifyResult['certifications'][number];
 
-/** Signs a certification of `verificationId` with the service key (also for settled pending kinds). */
+/** What a human review's certification signs beside the common claims: its decision. */
+function reviewClaims(c: Omit<Certification, 'proof'>): ProofClaims['review'] {
+  if (c.kind !== 'human_review' || !c.result) return undefined;
+  // a human review's result is a ReviewResult (contracts/http/review.ts)
+  const { decision, reasonCode, caseId, decidedAt } = c.result as unknown as ReviewResult;
+  return { decision, reasonCode, caseId, decidedAt };
+}
+
+/**
+ * Signs a certification of `verificationId` with the service key: connectors' answers, settled
+ * pending kinds and human reviews alike.
+ */
 export function proofSigner(key: ServiceKey, verificationId: string, dvcID: string) {
-  return (c: Omit<Certification, 'proof'>): string =>
-    signProof(key.keySecret, key.keyId, {
+  return (c: Omit<Certification, 'proof'>): string => {
+    const review = reviewClaims(c);
+    return signProof(key.keySecret, key.keyId, {
       verificationId,
       kind: c.kind,
       verifier: c.verifier,
       verified: c.verified,
       status: c.status,
       dvcID,
+      ...(review ? { review } : {}),
     });
+  };
 }
 
 /** What a certification is made from: a connector's answer and the verifier that gave it. */
@@ -166,7 +186,8 @@ export async function runVerification(
   const comparison = compareWithDocument(config, request, certifications, proof);
   if (comparison) certifications.push(comparison);
   for (const c of certifications)
-    if (c.kind !== 'data_comparison') deps.recordOutcome(c.kind, c.status);
+    if (c.kind !== 'data_comparison' && c.kind !== 'human_review')
+      deps.recordOutcome(c.kind, c.status);
   return {
     verificationId,
     docId: request.document.id,
@@ -177,8 +198,13 @@ export async function runVerification(
   };
 }
 
-/** verified when every certification is; pending while one awaits its provider's decision. */
+/**
+ * verified when every certification is; pending while one awaits its provider's decision; a human
+ * review's decision, once given, decides alone (the checks it weighed stay as they were).
+ */
 export function overallStatus(certifications: Certification[]): VerifyResult['status'] {
+  const review = certifications.find((c) => c.kind === 'human_review');
+  if (review) return review.verified ? 'verified' : 'not_verified';
   if (certifications.some((c) => c.status === 'pending')) return 'pending';
   return certifications.every((c) => c.verified) ? 'verified' : 'not_verified';
 }

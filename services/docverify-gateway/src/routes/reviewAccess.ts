@@ -1,0 +1,54 @@
+// Who may do what with review cases (DESIGN 2.5, the roles' matrix of issue 28): reads by an
+// operator of the community or a manager licence of it; the person's data by reviewers (or a
+// licence); claims, notes and decisions by reviewing operators only, with their bearer token.
+import {
+  credentialsOf,
+  fromParam,
+  OPERATOR_ROLES,
+  operatorOf,
+  operatorOrCredentials,
+  requireOperator,
+  type CredentialAuth,
+  type Operator,
+  type OperatorRole,
+  type OperatorTokens,
+} from '@idv/auth';
+import type { Response } from 'express';
+import { MANAGER_LEVELS } from './community.ts';
+
+/** The queue and a case without personal data: every operator role. */
+export const CASE_READERS = OPERATOR_ROLES;
+/** A case's personal data and images, claims, notes and decisions. */
+export const REVIEWERS: readonly OperatorRole[] = ['reviewer', 'senior_reviewer', 'admin'];
+
+export interface ReviewAccessDeps {
+  auth: CredentialAuth;
+  operators: OperatorTokens;
+}
+
+const community = fromParam('communityId');
+
+/** An operator with one of `roles` on the path's community, or a manager licence of it. */
+export const operatorOrLicence = (deps: ReviewAccessDeps, roles: readonly OperatorRole[]) =>
+  operatorOrCredentials(
+    deps.operators,
+    { roles, community },
+    deps.auth.require({ levels: MANAGER_LEVELS, community: { id: community } }),
+  );
+
+/** Any operator, or any valid licence (what is not a community's: the reason codes). */
+export const anyOperatorOrLicence = (deps: ReviewAccessDeps) =>
+  operatorOrCredentials(deps.operators, { roles: OPERATOR_ROLES }, deps.auth.require());
+
+/** An operator's bearer token only, with one of `roles` on the path's community. */
+export const operatorOnly = (deps: ReviewAccessDeps, roles: readonly OperatorRole[]) =>
+  requireOperator(deps.operators, { roles, community });
+
+/** The audit log's name for whoever made the request. */
+export function actorOf(res: Response): string {
+  const operator = operatorOf(res);
+  return operator ? `operator:${operator.username}` : `licence:${credentialsOf(res).licence.id}`;
+}
+
+/** The operator of an operator-only route (its guard ran). */
+export const theOperator = (res: Response): Operator => operatorOf(res)!;

@@ -1,0 +1,95 @@
+// An operator of the real operators' issuer (the platform's oauth service, scope operator) signs in
+// with openid-client (authorization code with PKCE) and works a review case on the gateway with
+// the access token: the gateway learns who they are, their roles and communities, at the issuer's
+// userinfo endpoint. An operator whose role does not allow a step is refused, a token the issuer
+// no longer knows too.
+import { expect } from 'chai';
+import * as client from 'openid-client';
+import { IdvRequestError, OperatorClient } from '@idv/client';
+import { createOauthClient } from '../../oauth/src/admin.ts';
+import { createOperator } from '../../oauth/src/operatorAdmin.ts';
+import { setMfaPolicy, type SignInAdminContext } from '../../oauth/src/signInAdmin.ts';
+import { HttpBrowser, headingOf } from '../../oauth/test/httpBrowser.ts';
+import { freePort } from '../../../test/support/freePort.ts';
+import { platformKeyring } from '../../../test/support/platform.ts';
+import { startReviewWorld, type ReviewWorld } from './reviewWorld.ts';
+
+const REDIRECT = 'https://console.example.test/auth/callback';
+const PASSWORD = 'correct horse battery staple';
+
+describe('review cases: an operator signed in at the real operators issuer', function () {
+  this.timeout(120_000);
+  let w: ReviewWorld;
+  let config: client.Configuration;
+
+  before(async () => {
+    const port = await freePort();
+    const issuer = `http://127.0.0.1:${port}/community/operators`;
+    w = await startReviewWorld({
+      name: 'review-login',
+      platform: { OAUTH_PORT: String(port), OPERATORS_USERINFO_URL: `${issuer}/v1/userinfo` },
+    });
+    const ctx: SignInAdminContext = {
+      db: w.platform.database.db,
+      keyring: platformKeyring(w.platform),
+      masterKey: Buffer.from(w.platform.env.MASTER_KEY!, 'base64'),
+      operatorsCommunity: 'operators',
+      actor: 'test',
+    };
+    const community = [w.platform.community.id];
+    await createOperator(ctx, { username: 'testy-reviewing', roles: ['reviewer'], communities: community, password: PASSWORD }); // prettier-ignore
+    await createOperator(ctx, { username: 'testy-viewing', roles: ['viewer'], communities: community, password: PASSWORD }); // prettier-ignore
+    // the second factor has its own tests (services/oauth): here the password signs in
+    await setMfaPolicy(ctx, { community: 'operators', policy: 'off', factors: [] });
+    const web = await createOauthClient(ctx, { community: 'operators', redirectUris: [REDIRECT], grantTypes: ['authorization_code'], name: 'Operator console' }); // prettier-ignore
+    config = await client.discovery(new URL(issuer), web.client_id, web.client_secret, client.ClientSecretBasic(web.client_secret), { execute: [client.allowInsecureRequests] }); // prettier-ignore
+  });
+  after(async () => w?.stopWorld());
+
+  /** The access token of `username` after signing in on the issuer's pages. */
+  async function signIn(username: string): Promise<string> {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid profile operator',
+      state,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const browser = new HttpBrowser();
+    const login = await browser.go(url.href, REDIRECT);
+    const form = (page: { url: string }) => /^.*\/v1\/interaction\/[^/?]+/.exec(page.url)![0];
+    let page = await browser.go(`${form(login)}/login`, REDIRECT, { form: { username, password: PASSWORD } }); // prettier-ignore
+    if (headingOf(page.text) === 'Allow access')
+      page = await browser.go(`${form(page)}/consent`, REDIRECT, { form: { decision: 'allow' } });
+    expect(page.location, `${page.status} ${page.text.slice(0, 300)}`).to.match(/^https:\/\/console\.example\.test\/auth\/callback\?code=/); // prettier-ignore
+    const tokens = await client.authorizationCodeGrant(config, new URL(page.location!), { pkceCodeVerifier: verifier, expectedState: state }); // prettier-ignore
+    expect(tokens.claims()).to.deep.include({ preferred_username: username, communities: [w.platform.community.id] }); // prettier-ignore
+    return tokens.access_token;
+  }
+
+  it('claims and decides a case with the access token; a viewer reads but may not claim', async () => {
+    const c = w.platform.community.id;
+    const listed = await w.caseOf({ verificationId: await w.asyncVerify('kyc-always') });
+    const reviewing = new OperatorClient({ baseUrl: w.url, accessToken: await signIn('testy-reviewing') }); // prettier-ignore
+    const viewing = new OperatorClient({ baseUrl: w.url, accessToken: await signIn('testy-viewing') }); // prettier-ignore
+
+    expect((await viewing.review.cases(c)).items.map((i) => i.caseId)).to.include(listed.caseId);
+    const refused = await viewing.review.claim(c, listed.caseId).catch((err: IdvRequestError) => err);
+    expect(refused).to.be.instanceOf(IdvRequestError);
+    expect((refused as IdvRequestError).status).to.equal(403);
+
+    expect(await reviewing.review.claim(c, listed.caseId)).to.deep.include({ state: 'in_review', assignee: 'testy-reviewing' }); // prettier-ignore
+    const decided = await reviewing.review.decide(c, listed.caseId, { decision: 'approve', reasonCode: 'identity_confirmed' }); // prettier-ignore
+    expect(decided).to.deep.include({ state: 'decided', outcome: 'approved' });
+    const audit = await w.platform.database.db('platform.audit_log').where({ action: 'case.decided', subject_id: listed.caseId }); // prettier-ignore
+    expect(audit.map((r: { actor: string }) => r.actor)).to.deep.equal(['operator:testy-reviewing']);
+
+    const other = w.platform.otherCommunity.id;
+    const elsewhere = await reviewing.review.cases(other).catch((err: IdvRequestError) => err);
+    expect((elsewhere as IdvRequestError).status, 'a community the operator does not act on').to.equal(403); // prettier-ignore
+    const forged = new OperatorClient({ baseUrl: w.url, accessToken: 'not-a-token-the-issuer-made' });
+    expect(((await forged.review.cases(c).catch((err: IdvRequestError) => err)) as IdvRequestError).status).to.equal(401); // prettier-ignore
+  }); // prettier-ignore
+});
