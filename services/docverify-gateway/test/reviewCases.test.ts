@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { IdvRequestError } from '@idv/client';
 import type { ReviewCase, SessionView, VerifyResult } from '@idv/contracts';
+import { devReviewCase } from '../../../infra/dev/devReviewCase.ts';
 import { eventually, proofClaims, startReviewWorld, type ReviewWorld } from './reviewWorld.ts';
 
 /** The status and error body of a call expected to fail. */
@@ -242,6 +243,54 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
     expect(claimed.status, 'a licence claims nothing: operators only').to.equal(401);
     const other = w.platform.otherCommunity.id;
     expect((await w.client('serviceElsewhere').request('GET', `/review/community/${other}/cases/${listed.caseId}`)).status, 'a case of another community').to.equal(404); // prettier-ignore
+  }); // prettier-ignore
+
+  it("validates a config's review beside its settings or inside them, and shows it both ways", async () => {
+    const admin = w.client('service');
+    const { id: community, tenantId } = w.platform.community;
+    const path = `/verificationConfig/community/${community}`;
+    const config = (tag: string, more: Record<string, unknown>) =>
+      admin.request<Record<string, unknown>>('PUT', path, { tenantId, tag, face_compare: [{ verifier: 'faces' }], ...more }); // prettier-ignore
+    const refused: [Record<string, unknown>, string][] = [
+      [{ review: { mode: 'sometimes' } }, '/review/mode'],
+      [{ review: { mode: 'always', slaMinutes: 0 } }, '/review/slaMinutes'],
+      [{ review: { mode: 'always', slaMinutes: 43_201 } }, '/review/slaMinutes'],
+      [{ settings: { review: { mode: 'always', slaMinutes: 1.5 } } }, '/settings/review/slaMinutes'],
+      [{ review: { mode: 'always', fourEyes: 'yes' } }, '/review/fourEyes'],
+      [{ review: { fourEyes: true } }, '/review/mode'],
+      [{ review: { mode: 'always', reviewers: 2 } }, '/review'],
+      [{ review: { mode: 'always' }, settings: { review: { mode: 'off' } } }, '/review'],
+    ];
+    for (const [body, at] of refused) {
+      const res = await config('kyc-refused', body);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body, JSON.stringify(body)).to.include({ statusCode: 400, error: 'Bad Request' });
+      const paths = (res.body.details as { path: string }[]).map((d) => d.path);
+      expect(paths.some((p) => p.startsWith(at)), `${JSON.stringify(body)}: ${paths.join(', ')}`).to.equal(true); // prettier-ignore
+    }
+    const beside = await config('kyc-beside', { review: { mode: 'on_inconclusive', fourEyes: true, slaMinutes: 43_200 } }); // prettier-ignore
+    expect(beside.status).to.equal(200);
+    expect(beside.body.review).to.deep.equal({ mode: 'on_inconclusive', fourEyes: true, slaMinutes: 43_200 }); // prettier-ignore
+    expect((beside.body.settings as Record<string, unknown>).review).to.deep.equal(beside.body.review);
+    const plain = await config('kyc-plain', {});
+    expect(plain.body.review, 'no review: off').to.deep.equal({ mode: 'off' });
+    const patched = await admin.request<Record<string, unknown>>('PATCH', `${path}/kyc-beside`, { review: { mode: 'always' } }); // prettier-ignore
+    expect(patched.status).to.equal(200);
+    expect(patched.body.review).to.deep.equal({ mode: 'always' });
+  }); // prettier-ignore
+
+  it("seeds make run's open case, and finds it again on the next run", async () => {
+    const admin = w.client('service');
+    const { id: communityId, tenantId } = w.platform.community;
+    for (const [tag, type, config] of [['dev-documents', 'auto_review', { apiKey: 'sandbox-key' }], ['dev-faces', 'face_compare_b', { apiKey: 'sandbox-key' }], ['dev-liveness', 'liveness', { apiKey: 'sandbox-key', documentApiKey: 'sandbox-key' }]] as const) // prettier-ignore
+      expect((await admin.request('PUT', `/verifier/community/${communityId}`, { name: tag, tag, type, connectorUrl: w.sandbox.url, config })).status).to.equal(200); // prettier-ignore
+    // the seed looks for an open case first: the suite's own are decided, or claimed, by now
+    await w.platform.database.db('docverify.review_cases').where({ community_id: communityId, state: 'open' }).update({ state: 'expired' }); // prettier-ignore
+    const place = { docverifyUrl: w.url, licenseKey: w.platform.licences.service, keyPair: admin.keyPair, communityId, tenantId }; // prettier-ignore
+    const seeded = await devReviewCase(place);
+    expect(seeded).to.include({ state: 'open' });
+    expect((await w.operator('viewer').review.case(communityId, seeded.caseId)).dvcID).to.equal('dev-review'); // prettier-ignore
+    expect(await devReviewCase(place)).to.deep.equal(seeded);
   }); // prettier-ignore
 
   it('lists the queue oldest first, by state and assignee, a page at a time, and what is overdue', async () => {

@@ -1,6 +1,7 @@
-// Who may do what with review cases (DESIGN 2.5, the roles' matrix of issue 28): reads by an
-// operator of the community or a manager licence of it; the person's data by reviewers (or a
-// licence); claims, notes and decisions by reviewing operators only, with their bearer token.
+// Who may do what with review cases and erasure (DESIGN 2.5, the roles' matrix of issue 28): reads
+// by an operator of the community or a manager licence of it; the person's data by reviewers (or a
+// licence); claims, notes and decisions by reviewing operators only, with their bearer token;
+// erasure by an admin operator or a manager licence.
 import {
   credentialsOf,
   fromParam,

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventEnvelope, RunStatus, VerifyResult } from '@idv/contracts';
 import { DEFAULT_REVIEW_HOLD_MS, reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
 import { reviewOpened } from '../review/events.ts';
-import { openCase, reopenCase } from '../store/reviewCases.ts';
+import { openCase, reopenCase } from '../store/reviewCaseOpening.ts';
 import type { PendingKinds, RunRecord } from '../store/runs.ts';
 import type { RecordDeps, RunConfig } from './recordRun.ts';
 
