@@ -9,6 +9,7 @@ import { imagePathBenchmarks } from './image-path.bench.ts';
 import { keysBenchmarks } from './keys.bench.ts';
 import { noisyNeighbourBenchmarks } from './noisy-neighbour.bench.ts';
 import { oauthBenchmarks } from './oauth.bench.ts';
+import { reviewBenchmarks } from './review.bench.ts';
 import { signInBenchmarks } from './signIn.bench.ts';
 import { webhookIsolationBenchmarks } from './webhook-isolation.bench.ts';
 import { webhookBenchmarks } from './webhooks.bench.ts';
@@ -20,6 +21,7 @@ const comparisons = [
   ...(await capacityBenchmarks()),
   ...(await oauthBenchmarks()),
   ...(await signInBenchmarks()),
+  ...(await reviewBenchmarks()),
   ...(await webhookBenchmarks()),
   ...(await webhookIsolationBenchmarks()),
   ...(await noisyNeighbourBenchmarks()),
