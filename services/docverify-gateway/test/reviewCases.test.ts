@@ -5,7 +5,18 @@
 // the verification with a human_review certification callers check like any other.
 import { expect } from 'chai';
 import { IdvRequestError } from '@idv/client';
-import type { ReviewCase, SessionView, VerifyResult } from '@idv/contracts';
+import {
+  ReviewCase,
+  ReviewCaseData,
+  ReviewCaseList,
+  ReviewReasons,
+  ReviewResult,
+  ReviewStepAnswer,
+  validate,
+  VerifyResult as VerifyResultSchema,
+  type SessionView,
+  type VerifyResult,
+} from '@idv/contracts';
 import { devReviewCase } from '../../../infra/dev/devReviewCase.ts';
 import { eventually, proofClaims, startReviewWorld, type ReviewWorld } from './reviewWorld.ts';
 
@@ -44,6 +55,9 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
 
     // the case, read by a viewer: checks with providers and the face-match score, no personal data
     const kase = await w.operator('viewer').review.case(c(), listed.caseId);
+    expect(validate(ReviewCase, kase).ok, 'the answer is what the contract says').to.equal(true);
+    expect(validate(ReviewCaseList, await w.operator('viewer').review.cases(c())).ok).to.equal(true);
+    expect(validate(ReviewReasons, await w.operator('viewer').review.reasons()).ok).to.equal(true);
     expect(kase).to.include({ state: 'open', fourEyes: false, resultStatus: 'verified', kind: 'session', reviewedVerificationId: listed.verificationId, overdue: false }); // prettier-ignore
     expect(kase.checks.map((check) => [check.kind, check.provider, check.status])).to.deep.equal([
       ['dl_authenticate', 'auto_review', 'verified'], ['document_liveness', 'liveness', 'verified'], ['face_compare', 'face_compare_b', 'verified'], ['face_liveness', 'liveness', 'verified'],
@@ -55,6 +69,7 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
     // the person's data and images: reviewers (and licences), each read audited
     expect((await refusal(w.operator('viewer').review.caseData(c(), listed.caseId))).status).to.equal(403); // prettier-ignore
     const data = await w.operator('reviewer').review.caseData(c(), listed.caseId);
+    expect(validate(ReviewCaseData, data).ok).to.equal(true);
     expect(data.given).to.deep.include({ userUID: 'user-testy-review' });
     expect(data.images.map((i) => [i.name, i.mediaType])).to.have.deep.members([['front', 'image/png'], ['back', 'image/png'], ['selfie', 'image/jpeg']]); // prettier-ignore
     const image = await w.operator('reviewer').review.caseImage(c(), listed.caseId, 'front');
@@ -78,6 +93,7 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
     expect(await reviewer.addNote(c(), listed.caseId, 'Portrait and selfie match; Testy is Testy.')).to.have.property('noteId'); // prettier-ignore
     const decided = await reviewer.decide(c(), listed.caseId, { decision: 'approve', reasonCode: 'identity_confirmed' }); // prettier-ignore
     expect(decided).to.deep.include({ state: 'decided', outcome: 'approved' });
+    expect(validate(ReviewStepAnswer, decided).ok).to.equal(true);
     const done = await caller.waitForSession('kyc-always', sessionId, { intervalMs: 100, timeoutMs: 20_000 }); // prettier-ignore
     expect(done).to.include({ status: 'COMPLETED', state: 'completed' });
     const result = done.result as VerifyResult;
@@ -85,6 +101,8 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
     const review = result.certifications.find((cert) => cert.kind === 'human_review')!;
     expect(review).to.deep.include({ verified: true, status: 'verified', authority: 'docverify', verifier: 'human_review' }); // prettier-ignore
     expect(review.result).to.deep.include({ decision: 'approve', reasonCode: 'identity_confirmed', caseId: listed.caseId }); // prettier-ignore
+    expect(validate(ReviewResult, review.result).ok).to.equal(true);
+    expect(validate(VerifyResultSchema, result).ok).to.equal(true);
     const claims = await proofClaims(w.url, review.proof);
     expect(claims).to.deep.include({ verificationId: listed.verificationId, kind: 'human_review', verified: true, status: 'verified' }); // prettier-ignore
     expect(claims.review).to.deep.include({ decision: 'approve', reasonCode: 'identity_confirmed', caseId: listed.caseId }); // prettier-ignore
@@ -184,7 +202,7 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
       refusal(w.operator(name).review.decide(c(), listed.caseId, { decision: 'decline', reasonCode: 'face_mismatch' })),
     ]); // prettier-ignore
     expect(decisions.map((r) => r.status).sort()).to.deep.equal([0, 409]);
-    const kase: ReviewCase = await w.operator('viewer').review.case(c(), listed.caseId);
+    const kase = await w.operator('viewer').review.case(c(), listed.caseId);
     expect(kase.history.filter((h) => h.action === 'decided')).to.have.length(1);
     expect(kase.history.filter((h) => h.action === 'claimed')).to.have.length(1);
   }); // prettier-ignore
