@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { builtPage } from '../../../test/support/captureBrowser.ts';
 import { freePort } from '../../../test/support/freePort.ts';
 import {
   eventually,
@@ -30,6 +31,8 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
   let w: ConsoleWorld;
   let browser: Browser;
   const problems: string[] = [];
+  /** the case of the resubmission, erased last */
+  let resubmitted: string | undefined;
 
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -41,6 +44,8 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
       name: 'console-browser',
       platform: {
         OAUTH_PORT: String(oauthPort),
+        // the built capture page: a resubmission is completed on it
+        CAPTURE_PAGE_DIR: builtPage(),
         OPERATORS_USERINFO_URL: `http://127.0.0.1:${oauthPort}/community/operators/v1/userinfo`,
       },
     });
@@ -139,6 +144,8 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
 
   const casePath = (caseId: string) => `/#/case/${sessions.platform.community.id}/${caseId}`;
   const stateOf = (page: Page) => page.locator('#case-title .badge');
+  const caseState = (page: Page, state: string) =>
+    eventually(`the case ${state}`, async () => ((await stateOf(page).textContent()) === state ? true : undefined)); // prettier-ignore
 
   /** Chooses a decision and its reason on the case page and records it. */
   async function decide(page: Page, decision: RegExp, reasonCode: string) {
@@ -183,7 +190,6 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByRole('cell', { name: 'console.login' }).first().waitFor();
-    await shot(page, 'audit');
     await page.context().close();
   });
 
@@ -226,5 +232,75 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
 
     const done = await sessions.client('service').waitForSession('kyc-review', sessionId, { timeoutMs: 20_000 }); // prettier-ignore
     expect(done).to.include({ status: 'COMPLETED' });
+  });
+
+  it('a reviewer asks for a resubmission, the person captures a new selfie on the capture page, the case comes back', async () => {
+    const { caseId } = await capturedSession('user-testy-resubmitted');
+    resubmitted = caseId;
+    const reviewer = await login(await w.operator(['reviewer']), casePath(caseId), /^Case /);
+    await reviewer.getByRole('button', { name: 'Claim' }).click();
+    await caseState(reviewer, 'in review');
+    await decide(reviewer, /resubmission/, 'selfie_unusable');
+    await caseState(reviewer, 'resubmission requested');
+    const url = await reviewer.locator('#resub-title ~ p a').getAttribute('href');
+    expect(url).to.match(/\/capture\/[A-Za-z0-9_-]+$/);
+    await shot(reviewer, 'case-resubmission');
+
+    // the link names the gateway's public URL (its default port here): the same page on the suite's
+    const person = await newPage();
+    await person.goto(`${sessions.url}${new URL(url!).pathname}`);
+    // a desktop is offered the phone first; consent is asked again unless the page kept it
+    await person.getByRole('button', { name: 'Continue on this device' }).click();
+    const consent = person.locator('main[data-screen="consent"]');
+    const selfie = person.locator('main[data-screen="capture-selfie"]');
+    await consent.or(selfie).waitFor();
+    if (await consent.isVisible()) {
+      await person.getByLabel('I have read and agree to this').check();
+      await person.getByRole('button', { name: 'I agree, continue' }).click();
+    }
+    await selfie.waitFor();
+    await person.locator('#upload-selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: sessions.images.selfie }); // prettier-ignore
+    await person.getByRole('button', { name: 'Send', exact: true }).click();
+    await eventually('the case back from the resubmission', async () => {
+      const row = (await w.db('docverify.review_cases').where({ id: caseId }).first('state')) as { state: string }; // prettier-ignore
+      return row.state === 'resubmission_requested' ? undefined : row.state;
+    });
+    // the person waits on the page while the case is reviewed again
+    expect(await person.locator('main[data-screen]').getAttribute('data-screen')).to.equal('processing'); // prettier-ignore
+    await person.context().close();
+    await reviewer.reload();
+    await reviewer.getByRole('heading', { name: /^Case / }).waitFor();
+    expect(await reviewer.locator('.history').textContent()).to.match(/resubmission requested/);
+    await reviewer.context().close();
+  });
+
+  it('an admin erases the case after logging in again, and reads every action in the audit log', async () => {
+    const admin = await w.operator(['admin']);
+    const page = await login(admin, casePath(resubmitted!), /^Case /);
+    // the login is older than 5 minutes: erasure sends the admin to the issuer first
+    await w.db('console.sessions').where({ username: admin.username }).update({ auth_time: w.db.raw("now() - interval '6 minutes'") }); // prettier-ignore
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Erase' }).click();
+    await page.waitForURL(/\/community\/operators\//);
+    await signInAtIssuer(page, admin);
+    await page.getByRole('heading', { name: /^Case / }).waitFor();
+    await page.getByRole('button', { name: 'Erase' }).click();
+    await caseState(page, 'erased');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /personal data was erased/ })
+      .waitFor();
+    expect(await page.locator('.images img').count(), 'no image left on the page').to.equal(0);
+    await shot(page, 'case-erased');
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    await page.getByRole('cell', { name: 'data.erased' }).first().waitFor();
+    while (await page.getByRole('button', { name: 'Load more' }).isVisible())
+      await page.getByRole('button', { name: 'Load more' }).click();
+    const actions = await page.locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(actions).to.include.members(['console.login', 'case.data.read', 'case.image.read', 'case.decided', 'data.erased']); // prettier-ignore
+    await shot(page, 'audit');
+    await page.context().close();
   });
 });
