@@ -8,6 +8,7 @@ import { createDatabase, ensureDatabaseExists } from '@idv/db';
 import { adminKeyring } from '../../services/admin-cli/src/commands.ts';
 import { migrateAll } from '../../services/admin-cli/src/migrateAll.ts';
 import { devCredentials } from './devCredentials.ts';
+import { DEV_REVIEW_CONFIG, devReviewCase } from './devReviewCase.ts';
 import { DEV_SESSION_CONFIG, devSession } from './devSession.ts';
 import { devCommand, devProcesses, type DevProcess } from './processes.ts';
 
@@ -113,7 +114,8 @@ if (failed.length > 0) {
 } else {
   const urls = processes
     .filter((p) => p.healthUrl)
-    .map((p) => `  ${p.name.padEnd(20)} ${p.healthUrl!.replace('/healthz', '')}`);
+    // the console at the address its cookies and its issuer's redirect are made for
+    .map((p) => `  ${p.name.padEnd(20)} ${p.name === 'console' ? credentials.console.url : p.healthUrl!.replace('/healthz', '')}`); // prettier-ignore
   const base = (name: string) =>
     processes.find((p) => p.name === name)!.healthUrl!.replace('/healthz', '');
   const session = await devSession(
@@ -126,6 +128,20 @@ if (failed.length > 0) {
   upload the sample images of ${made.samples}/ on the page (the sandbox knows Testy McTestface);
   follow it: ${made.sessionId} (POST /document_share_session/result, or the SDK's waitForSession)`,
     (err: Error) => `No ready session (${err.message}); see .local/logs/docverify-gateway.log`,
+  );
+  // after the session: the review config uses the verifiers devSession made
+  const reviewCase = await devReviewCase({
+    docverifyUrl: base('docverify-gateway'),
+    licenseKey: credentials.licences.service,
+    keyPair: credentials.caller,
+    communityId: credentials.community.id,
+    tenantId: credentials.tenant.id,
+  }).then(
+    (
+      open,
+    ) => `A review case waits in the console's queue (config ${DEV_REVIEW_CONFIG}: a selfie of someone else):
+  ${credentials.console.url}/#/case/${credentials.community.id}/${open.caseId}`,
+    (err: Error) => `No review case (${err.message}); see .local/logs/docverify-gateway.log`,
   );
   console.log(`
 The identity verification platform is running (logs in .local/logs/, Ctrl-C stops it).
@@ -158,5 +174,7 @@ Try it:
   LICENSE=${credentials.licences.system} npx tsx infra/dev/example.ts
 
 ${session}
+
+${reviewCase}
 `);
 }
