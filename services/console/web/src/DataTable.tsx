@@ -15,6 +15,8 @@ export function DataTable<T>(props: {
   rows: T[];
   columns: ColumnDef<T, unknown>[];
   empty?: string;
+  /** a class of the table, for column widths */
+  className?: string;
 }) {
   // prettier-ignore
   const [sorting, setSorting] = useState<SortingState>([]);
@@ -28,7 +30,7 @@ export function DataTable<T>(props: {
   });
   return (
     <div className="table-wrap">
-      <table>
+      <table className={props.className}>
         <caption>{props.caption}</caption>
         <thead>
           {table.getHeaderGroups().map((group) => (

@@ -17,9 +17,9 @@ interface AuditRow {
 
 const columns: ColumnDef<AuditRow, unknown>[] = [
   { header: '#', accessorKey: 'seq' },
-  { header: 'When', accessorKey: 'at', cell: (c) => <span className="nowrap">{time(c.row.original.at)}</span> }, // prettier-ignore
-  { header: 'Who', accessorKey: 'actor' },
-  { header: 'Action', accessorKey: 'action' },
+  { header: 'When', accessorKey: 'at', cell: (c) => time(c.row.original.at) },
+  { header: 'Who', accessorKey: 'actor', cell: (c) => <Breakable text={c.row.original.actor} /> },
+  { header: 'Action', accessorKey: 'action', cell: (c) => <Breakable text={c.row.original.action} /> }, // prettier-ignore
   {
     header: 'Subject',
     id: 'subject',
@@ -31,8 +31,48 @@ const columns: ColumnDef<AuditRow, unknown>[] = [
       </>
     ),
   },
-  { header: 'Details', id: 'details', enableSorting: false, cell: (c) => <code>{JSON.stringify(c.row.original.details)}</code> }, // prettier-ignore
+  { header: 'Details', id: 'details', enableSorting: false, cell: (c) => <Details details={c.row.original.details} /> }, // prettier-ignore
 ];
+
+/** Names like case.image.read or operator:some-name, wrapped at their dots, colons and dashes. */
+function Breakable({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(?<=[.:-])/).map((part, i) => (
+        <span key={i}>
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/** A value of the details, in words: lists joined, objects as name=value. */
+const shown = (value: unknown): string =>
+  Array.isArray(value)
+    ? value.map(shown).join(', ')
+    : value && typeof value === 'object'
+      ? Object.entries(value)
+          .map(([k, v]) => `${k}=${shown(v)}`)
+          .join(', ')
+      : String(value);
+
+/** The details (ids and counts, never personal data) a line each. */
+function Details({ details }: { details: Record<string, unknown> }) {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return <>—</>;
+  return (
+    <dl className="details">
+      {entries.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{shown(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 export function AuditPage() {
   const [form, setForm] = useState({ actor: '', action: '', subjectId: '', from: '', to: '' });
@@ -68,13 +108,15 @@ export function AuditPage() {
         {field('subjectId', 'Subject id')}
         {field('from', 'From', 'date')}
         {field('to', 'To', 'date')}
-        <button type="submit">Filter</button>
-        <a className="button" href={`/api/audit/export${query({ ...filters, format: 'csv' })}`}>
-          Export CSV
-        </a>
-        <a className="button" href={`/api/audit/export${query({ ...filters, format: 'jsonl' })}`}>
-          Export JSON lines
-        </a>
+        <div className="filter-actions">
+          <button type="submit">Filter</button>
+          <a className="button" href={`/api/audit/export${query({ ...filters, format: 'csv' })}`}>
+            Export CSV
+          </a>
+          <a className="button" href={`/api/audit/export${query({ ...filters, format: 'jsonl' })}`}>
+            Export JSON lines
+          </a>
+        </div>
       </form>
       {pages.error ? (
         <p role="alert" className="error">
@@ -83,6 +125,7 @@ export function AuditPage() {
       ) : null}
       <DataTable
         caption="Audit entries, newest first"
+        className="audit"
         rows={pages.data?.pages.flatMap((p) => p.items) ?? []}
         columns={columns}
       />

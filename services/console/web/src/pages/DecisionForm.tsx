@@ -41,7 +41,7 @@ export function DecisionForm(props: { base: string; review: ReviewCase; onDone: 
         }}
       >
         <fieldset>
-          <legend>Decision</legend>
+          <legend>Outcome</legend>
           {['approve', 'decline', 'resubmit'].map((d) => (
             <label key={d} className="check">
               <input
