@@ -186,7 +186,7 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await shot(page, 'sessions');
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('heading', { name: /^Analytics/ }).waitFor();
-    await shot(page, 'analytics');
+    await shot(page, 'analytics-empty');
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByRole('cell', { name: 'console.login' }).first().waitFor();
@@ -301,6 +301,9 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     const actions = await page.locator('tbody tr td:nth-child(4)').allTextContents();
     expect(actions).to.include.members(['console.login', 'case.data.read', 'case.image.read', 'case.decided', 'data.erased']); // prettier-ignore
     await shot(page, 'audit');
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('img', { name: /^Verifications per day/ }).waitFor();
+    await shot(page, 'analytics');
     await page.context().close();
   });
 });

@@ -18,13 +18,17 @@ interface Analytics {
 const seconds = (s: number | null | undefined) =>
   s === null || s === undefined ? '—' : s < 90 ? `${s.toFixed(1)} s` : `${(s / 60).toFixed(1)} min`;
 
-/** A bar per day, the highest value and the first and last day written on the axes. */
-function Bars(props: {
-  title: string;
-  values: { label: string; value: number }[];
-  unit?: string;
-  empty: string;
-}) {
+/** The last `days` days (YYYY-MM-DD, UTC as the server groups them), oldest first. */
+const window = (days: number) =>
+  Array.from({ length: days }, (_, i) =>
+    new Date(Date.now() - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
+
+const WIDTH = 600;
+const LEFT = 48;
+
+/** A slot per day of the window (days without a value stay empty), the highest value and the first and last day on the axes. */ // prettier-ignore
+function Bars(props: { title: string; values: { label: string; value: number }[]; unit?: string; empty: string; days: number }) {
   if (props.values.length === 0)
     return (
       <figure>
@@ -33,35 +37,35 @@ function Bars(props: {
       </figure>
     );
   const max = Math.max(1, ...props.values.map((v) => v.value));
-  const width = Math.max(300, props.values.length * 28 + 40);
+  const days = window(props.days);
+  const slot = (WIDTH - LEFT) / days.length;
   const unit = props.unit ?? '';
   return (
     <figure>
       <svg
         role="img"
         aria-label={`${props.title}: ${props.values.map((v) => `${v.label} ${v.value}${unit}`).join(', ')}`}
-        viewBox={`0 0 ${width} 150`}
+        viewBox={`0 0 ${WIDTH} 190`}
         className="chart"
       >
-        <text x="4" y="14">
+        <text x="6" y="24">
           {max}
           {unit}
         </text>
-        {props.values.map((v, i) => {
-          const h = (v.value / max) * 100;
-          return (
-            <rect key={v.label} x={i * 28 + 40} y={120 - h} width={20} height={h} className="bar" />
+        {props.values.map((v) => {
+          const at = days.indexOf(v.label);
+          const h = (v.value / max) * 130;
+          return at < 0 ? null : (
+            <rect key={v.label} x={LEFT + at * slot + 2} y={150 - h} width={slot - 4} height={h} className="bar" />
           );
         })}
-        <line x1="36" y1="120" x2={width} y2="120" className="axis" />
-        <text x="40" y="138">
-          {props.values[0]!.label}
+        <line x1={LEFT - 4} y1="150" x2={WIDTH} y2="150" className="axis" />
+        <text x={LEFT} y="176">
+          {days[0]}
         </text>
-        {props.values.length > 1 ? (
-          <text x={width - 4} y="138" textAnchor="end">
-            {props.values.at(-1)!.label}
-          </text>
-        ) : null}
+        <text x={WIDTH - 4} y="176" textAnchor="end">
+          {days.at(-1)}
+        </text>
       </svg>
       <figcaption>{props.title}</figcaption>
     </figure>
@@ -85,11 +89,13 @@ export function AnalyticsPage() {
       <div className="charts">
         <Bars
           title="Verifications per day"
+          days={30}
           empty="No verification in these 30 days."
           values={a.daily.map((d) => ({ label: d.day, value: d.runs }))}
         />
         <Bars
           title="Pass rate per day (%), of the runs that ended"
+          days={30}
           empty="No run ended in these 30 days."
           unit="%"
           values={a.daily
