@@ -37,6 +37,18 @@ RUN find libs services -type f ! -name package.json ! -path 'services/capture-pa
  && npm ci -w services/capture-page --include-workspace-root=false --ignore-scripts --no-audit --no-fund --loglevel=error \
  && npm run build -w services/capture-page
 
+# The operator console's web app (React, built by Vite) the same way: only its dist/ goes into the
+# image, so React, Vite and the TanStack libraries (devDependencies) stay out of it.
+FROM node:22-slim AS console-web
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.base.json ./
+COPY contracts/package.json contracts/
+COPY libs libs
+COPY services services
+RUN find libs services -type f ! -name package.json ! -path 'services/console/*' -delete \
+ && npm ci -w services/console --include-workspace-root=false --ignore-scripts --no-audit --no-fund --loglevel=error \
+ && npm run build -w services/console
+
 FROM node:22-slim AS runtime
 ARG BUILD_VERSION=unknown.0
 LABEL org.opencontainers.image.title="idv-platform" \
@@ -49,6 +61,7 @@ COPY --from=deps --chown=root:root /app/node_modules node_modules
 COPY --from=tsx --chown=root:root /opt/tsx/node_modules node_modules
 COPY --chown=root:root . .
 COPY --from=page --chown=root:root /app/services/capture-page/dist services/capture-page/dist
+COPY --from=console-web --chown=root:root /app/services/console/dist services/console/dist
 # SoftHSM2, the PKCS#11 token compose runs with KEY_PROVIDER=pkcs11 (a real HSM's module instead
 # in production); its token directory is a volume the `node` user writes
 RUN apt-get update && apt-get install -y --no-install-recommends softhsm2 \
@@ -57,5 +70,5 @@ RUN apt-get update && apt-get install -y --no-install-recommends softhsm2 \
  && chown node /var/lib/softhsm/tokens /var/lib/idv/master-keys
 # the code is root's and read-only to the process; it runs as the unprivileged `node` user
 USER node
-EXPOSE 8080 8081 8082 8083 8090 9100
+EXPOSE 8080 8081 8082 8083 8084 8090 9100
 CMD ["node", "--import", "tsx", "services/docverify-gateway/src/main.ts"]

@@ -54,6 +54,14 @@ export const HTTP_SERVICES: HttpService[] = [
     port: 8083,
     replicas: 2,
   },
+  {
+    // its sessions are rows and its login state a sealed cookie: any replica serves any operator
+    name: 'console',
+    entry: 'services/console/src/main.ts',
+    portVariable: 'CONSOLE_PORT',
+    port: 8084,
+    replicas: 2,
+  },
 ];
 
 /** Queued jobs per replica before KEDA adds one, unless the type's deployment says otherwise. */

@@ -9,6 +9,7 @@ import { PlatformConfig } from '@idv/config';
 import { CONNECTOR_TYPES } from '@idv/contracts';
 import { CaptureCheckerConfig } from '../../services/capture-checker/src/config.ts';
 import { ConnectorWorkerConfig } from '../../services/connector-worker/src/config.ts';
+import { ConsoleConfig } from '../../services/console/src/config.ts';
 import { DocverifyGatewayConfig } from '../../services/docverify-gateway/src/config.ts';
 import { OauthConfig } from '../../services/oauth/src/config.ts';
 import { WebhookDispatcherConfig } from '../../services/webhook-dispatcher/src/config.ts';
@@ -23,6 +24,7 @@ type Service = {
   healthcheck?: { test: string[] };
   volumes?: string[];
   ports?: string[];
+  networks?: Record<string, { aliases?: string[] } | null>;
 };
 type Compose = { services: Record<string, Service>; volumes: Record<string, unknown> };
 
@@ -62,11 +64,21 @@ const httpSettings = {
   'docverify-gateway': settingsOf(PlatformConfig, DocverifyGatewayConfig),
   'webhooks-gateway': settingsOf(PlatformConfig, WebhooksGatewayConfig),
   'webhook-dispatcher': settingsOf(PlatformConfig, WebhookDispatcherConfig),
+  console: settingsOf(PlatformConfig, ConsoleConfig),
 };
 /** set in the image or meaningless in containers: BUILD_VERSION stamped at build, no dev key file */
 const NOT_IN_COMPOSE = new Set(['BUILD_VERSION', 'MASTER_KEY_FILE', 'WORKER_PREFETCH']);
 /** defaults that differ on purpose: containers reach each other by service name, keys on a volume */
-const CONTAINER_DEFAULTS = new Set(['DATABASE_URL', 'AMQP_URL', 'NODE_ENV', 'MASTER_KEYS_DIR', 'OPERATORS_USERINFO_URL']); // prettier-ignore
+const CONTAINER_DEFAULTS = new Set([
+  'DATABASE_URL',
+  'AMQP_URL',
+  'NODE_ENV',
+  'MASTER_KEYS_DIR',
+  'OPERATORS_USERINFO_URL',
+  'CONSOLE_OIDC_ISSUER',
+  'DOCVERIFY_INTERNAL_URL',
+  'WEBHOOKS_INTERNAL_URL',
+]);
 
 describe('docker-compose.yml', () => {
   const compose = load({ MASTER_KEY });
@@ -176,6 +188,7 @@ describe('docker-compose.yml', () => {
       DocverifyGatewayConfig,
       WebhooksGatewayConfig,
       WebhookDispatcherConfig,
+      ConsoleConfig,
       ConnectorWorkerConfig,
       CaptureCheckerConfig,
     );
@@ -183,12 +196,37 @@ describe('docker-compose.yml', () => {
     expect(offered.get('OAUTH_PORT')).to.equal('8080');
     expect(offered.get('DOCVERIFY_PORT')).to.equal('8081');
     expect(offered.get('WEBHOOKS_PORT')).to.equal('8082');
+    expect(offered.get('CONSOLE_PORT')).to.equal('8084');
     expect(offered.get('SANDBOX_PORT')).to.equal('8090');
     for (const [name, value] of offered) {
       const setting = all[name];
       if (!setting || CONTAINER_DEFAULTS.has(name) || setting.default === undefined) continue;
       expect(value, name).to.equal(String(setting.default));
     }
+  });
+
+  it('gives the console its issuer at one address the browser and its container both reach, the gateways by service name, its client from the environment', () => {
+    const env = compose.services.console?.environment ?? {};
+    // the oauth service derives its issuer from the Host it is called at: one name for both sides
+    const issuer = new URL(String(env.CONSOLE_OIDC_ISSUER));
+    expect(issuer.pathname).to.equal('/community/operators');
+    expect(issuer.hostname, 'browsers send *.localhost to this machine').to.match(/\.localhost$/);
+    expect(compose.services.oauth?.networks?.default?.aliases).to.include(issuer.hostname);
+    expect(compose.services.oauth?.ports).to.deep.equal([`${issuer.port}:${issuer.port}`]);
+    expect(compose.services.console?.ports).to.deep.equal(['8084:8084']);
+    expect(env.CONSOLE_PUBLIC_URL).to.equal('http://localhost:8084');
+    for (const [setting, service] of [
+      ['DOCVERIFY_INTERNAL_URL', 'docverify-gateway'],
+      ['WEBHOOKS_INTERNAL_URL', 'webhooks-gateway'],
+    ] as const) {
+      const url = new URL(String(env[setting]));
+      expect(url.hostname, setting).to.equal(service);
+      expect(compose.services[service]?.ports, setting).to.deep.equal([`${url.port}:${url.port}`]);
+    }
+    // unset: empty (this text-level interpolation leaves a YAML null where Compose has '')
+    expect([env.CONSOLE_CLIENT_ID ?? '', env.CONSOLE_CLIENT_SECRET ?? '']).to.deep.equal(['', '']);
+    const given = load({ MASTER_KEY, CONSOLE_CLIENT_ID: 'cl_fake', CONSOLE_CLIENT_SECRET: 'fake-secret' }); // prettier-ignore
+    expect(given.services.console?.environment).to.include({ CONSOLE_CLIENT_ID: 'cl_fake', CONSOLE_CLIENT_SECRET: 'fake-secret' }); // prettier-ignore
   });
 
   it('starts every HTTP service with a health check on its /healthz', () => {

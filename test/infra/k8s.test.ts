@@ -1,11 +1,13 @@
 // infra/k8s: every manifest validated against the Kubernetes (and KEDA) JSON schemas that
 // kubernetes-models ships (offline), and the probes, budgets and scalers each workload needs. That
-// the YAML is what manifests.ts builds is test/infra/generated.test.ts's.
+// the YAML is what manifests.ts builds is test/infra/generated.test.ts's. Also the settings the
+// kustomizations give the operator console, its client's secret in the Secret only.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'chai';
 import { parseAllDocuments, parse } from 'yaml';
 import { CONNECTOR_TYPES } from '@idv/contracts';
+import { HTTP_SERVICES } from '../../infra/k8s/manifests.ts';
 
 const ROOT = 'infra/k8s';
 type Manifest = { apiVersion: string; kind: string; metadata: { name: string }; spec?: unknown };
@@ -45,6 +47,16 @@ interface Container {
   readinessProbe?: { httpGet?: { path: string } };
   livenessProbe?: { httpGet?: { path: string } };
 }
+type Generator = { literals?: string[] }[];
+/** The `KEY=value` literals a kustomization's ConfigMap or Secret generators give, by key. */
+function generated(path: string, generator: 'configMapGenerator' | 'secretGenerator') {
+  const kustomization = parse(readFileSync(path, 'utf8')) as Record<string, Generator | undefined>;
+  const literals = (kustomization[generator] ?? []).flatMap((g) => g.literals ?? []);
+  return new Map(literals.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+const BASE = `${ROOT}/base/kustomization.yaml`;
+const DEV = `${ROOT}/overlays/dev/kustomization.yaml`;
+
 interface DeploymentSpec {
   selector: { matchLabels: Record<string, string> };
   template: { metadata: { labels: Record<string, string> }; spec: { containers: Container[] } };
@@ -108,6 +120,37 @@ describe('Kubernetes manifests', () => {
         Object.entries(selector).every(([key, value]) => labels[key] === value),
       );
       expect(covered, deployment.metadata.name).to.equal(true);
+    }
+  });
+
+  it('each HTTP service (the console too) has its Deployment, a Service on its port and more than one replica', () => {
+    expect(HTTP_SERVICES.map((s) => s.name)).to.include('console');
+    const deployments = new Map(ofKind('Deployment').map((d) => [d.metadata.name, d]));
+    const services = new Map(ofKind('Service').map((s) => [s.metadata.name, s]));
+    for (const { name, entry, port } of HTTP_SERVICES) {
+      const deployment = deployments.get(name);
+      const container = (deployment?.spec as DeploymentSpec | undefined)?.template.spec.containers[0]; // prettier-ignore
+      expect(container?.command, name).to.include(entry);
+      expect((deployment?.spec as { replicas: number }).replicas, name).to.be.above(1);
+      const service = services.get(name)?.spec as { ports: { port: number }[] } | undefined;
+      const ports = service?.ports.map((p) => p.port);
+      expect(ports, name).to.deep.equal([port]);
+    }
+  });
+
+  it("the console's issuer and gateways are in the ConfigMap, its client only in the Secret", () => {
+    const config = generated(BASE, 'configMapGenerator');
+    const devConfig = generated(DEV, 'configMapGenerator');
+    // one public https address, the same for browsers and the console's pods
+    expect(config.get('CONSOLE_PUBLIC_URL')).to.match(/^https:\/\//);
+    expect(config.get('CONSOLE_OIDC_ISSUER')).to.match(/^https:\/\/.+\/community\/operators$/);
+    expect(config.get('DOCVERIFY_INTERNAL_URL')).to.equal('http://docverify-gateway:8081');
+    expect(config.get('WEBHOOKS_INTERNAL_URL')).to.equal('http://webhooks-gateway:8082');
+    expect(config.get('OPERATORS_USERINFO_URL')).to.equal('http://oauth:8080/community/operators/v1/userinfo'); // prettier-ignore
+    const secret = generated(DEV, 'secretGenerator');
+    for (const name of ['CONSOLE_CLIENT_ID', 'CONSOLE_CLIENT_SECRET', 'MASTER_KEY']) {
+      expect(secret.has(name), name).to.equal(true);
+      expect(config.has(name) || devConfig.has(name), name).to.equal(false);
     }
   });
 
