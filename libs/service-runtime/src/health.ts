@@ -21,7 +21,10 @@ export async function runChecks(
 export const isReadinessProbe = (query: Record<string, unknown>): boolean =>
   query.ready === '1' || query.ready === 'true';
 
-export function healthRoutes(runtime: ProcessRuntime): Route[] {
+/** /healthz and /metrics of any process that has checks, a version and a registry. */
+export function healthRoutes(
+  runtime: Pick<ProcessRuntime, 'checks' | 'version' | 'registry'>,
+): Route[] {
   return [
     {
       method: 'GET',
@@ -30,6 +33,7 @@ export function healthRoutes(runtime: ProcessRuntime): Route[] {
       handler: async (req, res) => {
         const { allUp, checks } = await runChecks(runtime.checks);
         const readiness = isReadinessProbe(req.query as Record<string, unknown>);
+        res.set('Cache-Control', 'no-store');
         res.status(readiness && !allUp ? 503 : 200).json({
           status: allUp ? 'ok' : 'degraded',
           version: runtime.version,

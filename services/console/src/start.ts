@@ -3,6 +3,7 @@
 import express from 'express';
 import { loadConfig } from '@idv/config';
 import { createHttpApp, startHttpServer, type RunningServer } from '@idv/http';
+import { healthRoutes } from '@idv/service-runtime';
 import type { ApiGuards } from './access/apiRoute.ts';
 import { sameOriginWrites } from './access/sameOrigin.ts';
 import { adminRoutes } from './api/adminRoutes.ts';
@@ -12,7 +13,6 @@ import { reviewRoutes } from './api/review.ts';
 import { ConsoleConfig } from './config.ts';
 import { createConsoleRuntime, type ConsoleRuntime } from './consoleRuntime.ts';
 import { gatewayCall } from './gateways/gatewayCall.ts';
-import { healthRoutes } from './healthRoutes.ts';
 import { assertCookieOrigin } from './login/cookies.ts';
 import { operatorsIssuer } from './login/issuer.ts';
 import { loginRoutes } from './login/loginRoutes.ts';
