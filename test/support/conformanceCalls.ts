@@ -3,6 +3,7 @@
 // same key serves every service that has the operation.
 import { generateKeyPair } from '@idv/crypto';
 import { DOCVERIFY, OAUTH, WEBHOOKS } from './conformanceCallsByService.ts';
+import { REVIEW } from './conformanceCallsReview.ts';
 import type { Caller, ConformanceWorld, Service } from './conformanceWorld.ts';
 
 export interface ValidCall {
@@ -80,6 +81,6 @@ function helperBody(service: Service) {
 
 export const CALLS: Record<Service, Record<string, CallRule>> = {
   oauth: { ...COMMON, ...OAUTH },
-  docverify: { ...COMMON, ...DOCVERIFY },
+  docverify: { ...COMMON, ...DOCVERIFY, ...REVIEW },
   webhooks: { ...COMMON, ...WEBHOOKS },
 };

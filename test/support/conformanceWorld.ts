@@ -1,6 +1,7 @@
 // What the OpenAPI conformance test calls with: the platform with a connector worker, the provider
-// sandbox and the dispatcher, the OAuth party (conformanceOauth.ts), and fresh resources (verifier,
-// config, webhook, delivery, a kept verification).
+// sandbox and the dispatcher, the OAuth party (conformanceOauth.ts), a stand-in for the operators'
+// issuer (operatorsStandIn.ts) with a reviewer, and fresh resources (verifier, config, webhook,
+// delivery, a kept verification, review cases: conformanceReview.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ import { passportPage } from './idDocuments.ts';
 import { oauthParty, startIdp, type OauthParty } from './conformanceOauth.ts';
 import { credentialHeaders, newCaller, seal, shared, unseal } from './independentClient.ts';
 import { deleteQueues } from './amqpCleanup.ts';
+import { reviewFixtures, type ReviewFixtures } from './conformanceReview.ts';
+import { startOperatorsStandIn } from './operatorsStandIn.ts';
 import { startVerifyWorld, type VerifyWorld } from './verifyWorld.ts';
 import {
   startConnectorWorker,
@@ -20,7 +23,7 @@ import {
 export type Service = 'oauth' | 'docverify' | 'webhooks';
 export type Caller = 'system' | 'service' | 'community';
 
-export interface ConformanceWorld {
+export interface ConformanceWorld extends ReviewFixtures {
   verify: VerifyWorld;
   url(service: Service): string;
   headers(service: Service, caller: Caller): Promise<Record<string, string>>;
@@ -40,6 +43,8 @@ export interface ConformanceWorld {
   /** a fresh sync /verify whose agent review is pending (decided in 10 minutes) */
   pendingReview(): Promise<{ verifierId: string; verificationId: string; reference: string }>;
   oauth: OauthParty;
+  /** the Authorization header of an operator with the reviewer role on every community */
+  operator: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -51,10 +56,11 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
   mkdirSync(join(pageDir, 'assets'));
   writeFileSync(join(pageDir, 'index.html'), '<!doctype html><title>capture</title>');
   writeFileSync(join(pageDir, 'assets', 'app-1.js'), 'void 0;');
+  const operators = await startOperatorsStandIn({ reviewer: { roles: ['reviewer'] } });
   const verify = await startVerifyWorld({
     name: 'openapi',
     dispatcher: true,
-    platform: { CAPTURE_PAGE_DIR: pageDir },
+    platform: { CAPTURE_PAGE_DIR: pageDir, OPERATORS_USERINFO_URL: operators.url },
   });
   const { platform } = verify;
   const { community } = platform;
@@ -257,7 +263,10 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
 
   const idp = await startIdp();
   const oauth = await oauthParty(verify, idp);
+  const operator = operators.bearer('reviewer');
   return {
+    ...reviewFixtures(verify, operator),
+    operator,
     verify,
     url,
     headers,
@@ -284,6 +293,7 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
         ]);
       }
       await verify.stop();
+      await operators.close();
       rmSync(pageDir, { recursive: true, force: true });
     },
   };
