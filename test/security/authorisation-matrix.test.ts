@@ -1,6 +1,9 @@
 // Authorisation matrix: every secured operation of every service (read from /openapi.json) x every
 // caller (each licence level, another tenant's licence, broken or no credentials) x the path's
-// community (ours, another tenant's) and tenant, generated from ONE access table.
+// community (ours, another tenant's) and tenant, generated from ONE access table. Operators'
+// bearer tokens are not callers here: the routes only an operator may call (the review steps)
+// refuse every licence as unauthenticated; the operators' roles on the review routes are checked
+// by services/docverify-gateway/test/review*.test.ts.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Community } from '@idv/platform';
@@ -28,13 +31,16 @@ interface Ctx {
   community: Community;
   fx: Fixtures;
 }
-interface Access {
-  rule: Rule;
-  /** what an allowed caller gets: 2xx, or 404 where the path names a placeholder that never exists */
-  allowed: '2xx' | 404;
-  body?: (ctx: Ctx) => unknown;
-  encrypted?: boolean;
-}
+type Access =
+  | {
+      rule: Rule;
+      /** what an allowed caller gets: 2xx, or 404 where the path names a placeholder that never exists */
+      allowed: '2xx' | 404;
+      body?: (ctx: Ctx) => unknown;
+      encrypted?: boolean;
+    }
+  /** an operator's bearer token only: no licence is a credential of it (401, so no body needed) */
+  | { rule: 'operator-only'; body?: never; encrypted?: never };
 
 /** THE table: the access rule of every secured operation (keyed by method and OpenAPI path). */
 const ACCESS: Record<string, Access> = {
@@ -64,8 +70,19 @@ const ACCESS: Record<string, Access> = {
   'POST /document_share_session/cancel': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => ({ dvcID: 'no-such-config', sessionId: randomUUID() }) },
   'GET /sessions/community/{communityId}': { rule: 'manager', allowed: '2xx' },
   'GET /sessions/community/{communityId}/{sessionId}': { rule: 'manager', allowed: 404 },
-  // nothing of that id exists, so an allowed caller gets as far as the lookup
+  // nothing of that id exists, so an allowed caller gets as far as the lookup (an admin operator's
+  // token is the other credential it takes: a request without Authorization is a licence's)
   'POST /erasure/community/{communityId}': { rule: 'manager', allowed: 404, body: () => ({ verificationId: randomUUID() }) },
+  // review cases (an operator's token also reads them); no case of that id exists
+  'GET /review/reasons': { rule: 'any-licence', allowed: '2xx' },
+  'GET /review/community/{communityId}/cases': { rule: 'manager', allowed: '2xx' },
+  'GET /review/community/{communityId}/cases/{caseId}': { rule: 'manager', allowed: 404 },
+  'GET /review/community/{communityId}/cases/{caseId}/data': { rule: 'manager', allowed: 404 },
+  'GET /review/community/{communityId}/cases/{caseId}/images/{name}': { rule: 'manager', allowed: 404 },
+  'POST /review/community/{communityId}/cases/{caseId}/claim': { rule: 'operator-only' },
+  'POST /review/community/{communityId}/cases/{caseId}/release': { rule: 'operator-only' },
+  'POST /review/community/{communityId}/cases/{caseId}/notes': { rule: 'operator-only' },
+  'POST /review/community/{communityId}/cases/{caseId}/decision': { rule: 'operator-only' },
   'PUT /tenant/{tenantId}/community/{communityId}/webhook': { rule: 'manager', allowed: '2xx', body: () => webhookBody() },
   'PATCH /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
   'DELETE /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx' },
@@ -82,6 +99,7 @@ type Place = 'own' | 'foreignCommunity' | 'foreignTenant';
 /** The expected outcome, derived from the rule alone. */
 function expected(access: Access, caller: Caller, place: Place): Outcome {
   if (['expired', 'disabled', 'unknown', 'none'].includes(caller)) return 401;
+  if (access.rule === 'operator-only') return 401;
   if (access.rule === 'license-header' || access.rule === 'any-licence') return access.allowed;
   if (access.rule === 'system-only') return caller === 'system' ? access.allowed : 403;
   if (!MANAGERS.includes(caller)) return 403;

@@ -94,8 +94,11 @@ export interface Operation {
   method: string;
   /** OpenAPI path, with {param} placeholders */
   path: string;
-  /** whether it takes the three credential headers (or the plain license header) */
-  security: 'credentials' | 'license' | 'none';
+  /**
+   * whether it takes the three credential headers (or the plain license header), or only an
+   * operator's bearer token
+   */
+  security: 'credentials' | 'license' | 'operator' | 'none';
   hasBody: boolean;
 }
 
@@ -114,7 +117,9 @@ export async function operations(world: SecurityWorld): Promise<Operation[]> {
           ? 'credentials'
           : names.includes('license')
             ? 'license'
-            : 'none';
+            : names.includes('operator')
+              ? 'operator'
+              : 'none';
         const upper = method.toUpperCase();
         all.push({
           service,
