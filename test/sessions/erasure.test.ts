@@ -2,7 +2,8 @@
 // result kept, an async verification and a kept /verify result are erased by destroying their data
 // keys. Afterwards nothing of them opens (PostgreSQL, the API), the tombstone and the event hold no
 // personal data, a second call answers the same tombstone; and a database restored from a dump taken
-// before the erasure, beside the keystore kept apart, does not bring the person's data back.
+// before the erasure, beside the keystore kept apart, does not bring the person's data back, nor
+// the review case the erasure closed (live again, with its notes, in the older dump).
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -10,15 +11,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { OperatorClient } from '@idv/client';
 import {
   CONSENT_TEXT_VERSION,
   type ErasureResponse,
   type SessionView,
+  type VerifyRequest,
   type VerifyResult,
 } from '@idv/contracts';
 import { createTestDatabase } from '@idv/db/testing';
 import { DataKeyGone, localKeyring, reapplyErasures } from '@idv/platform';
 import { migrateAll } from '../../services/admin-cli/src/migrateAll.ts';
+import { startOperatorsStandIn, type OperatorsStandIn } from '../support/operatorsStandIn.ts';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const run = promisify(execFile);
@@ -28,13 +32,19 @@ const USER = 'user-erasure-testy-mctestface';
 describe('erasure: data keys destroyed, rows deleted, a tombstone kept', function () {
   this.timeout(180_000);
   let w: SessionWorld;
+  let operators: OperatorsStandIn;
   const dirs: string[] = [];
   before(async () => {
+    operators = await startOperatorsStandIn({ reviewer: { roles: ['reviewer'] } });
     // results and images kept for an hour: there is something to erase
-    w = await startSessionWorld({ name: 'erasure', settings: { dataRetention: { pii_retention_off: false, pii_retention_ttl: 3600 } } }); // prettier-ignore
+    w = await startSessionWorld({ name: 'erasure', platform: { OPERATORS_USERINFO_URL: operators.url }, settings: { dataRetention: { pii_retention_off: false, pii_retention_ttl: 3600 } } }); // prettier-ignore
+    const c = w.platform.community;
+    const review = await w.client('service').request('PUT', `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag: 'kyc-review', face_compare: [{ verifier: 'faces' }], review: { mode: 'always' } }); // prettier-ignore
+    expect(review.status, JSON.stringify(review.body)).to.equal(200);
   });
   after(async () => {
     await w?.stop();
+    await operators?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -69,6 +79,21 @@ describe('erasure: data keys destroyed, rows deleted, a tombstone kept', functio
       return row.status === 'completed' ? true : undefined;
     });
     return sessionId;
+  }
+
+  /** An async /verify held for a human review, its case claimed by a reviewer who adds a note. */
+  async function caseInReview(): Promise<{ verificationId: string; caseId: string }> {
+    const caller = w.client('service');
+    const c = w.platform.community;
+    const b64 = (b: Buffer) => b.toString('base64');
+    const request = { dvcID: 'kyc-review', verifications: ['face_compare'], document: { id: 'review-me', type: 'dl', image: b64(w.images.front), image2: b64(w.images.front), liveId: b64(w.images.selfie) } }; // prettier-ignore
+    const { verificationId } = await caller.verifyAsync(request as VerifyRequest);
+    const caseId = await eventually('the review case', async () =>
+      (await caller.review.cases(c.id, { limit: 100 })).items.find((i) => i.verificationId === verificationId)?.caseId); // prettier-ignore
+    const reviewer = new OperatorClient({ baseUrl: w.url, accessToken: operators.token('reviewer') }); // prettier-ignore
+    await reviewer.review.claim(c.id, caseId);
+    await reviewer.review.addNote(c.id, caseId, 'Testy McTestface: the photo matches');
+    return { verificationId, caseId };
   }
 
   it('keeps, through the migrations every start runs, an ended session whose key retention destroyed', async () => {
@@ -200,12 +225,17 @@ describe('erasure: data keys destroyed, rows deleted, a tombstone kept', functio
     const db = w.platform.database.db;
     const erasedId = await completedSession();
     const keptId = await completedSession();
+    const erasedCase = await caseInReview();
+    const keptCase = await caseInReview();
     const dir = mkdtempSync(join(tmpdir(), 'idv-restore-'));
     dirs.push(dir);
     // the data's backup, without the keystore (README: the keys are backed up apart)
     const dataDump = join(dir, 'data.dump');
     await run('pg_dump', ['--format=custom', '--exclude-schema=keys', '--file', dataDump, w.platform.database.url]); // prettier-ignore
     expect((await erase({ sessionId: erasedId })).status).to.equal(200);
+    // erased in review: the case closes as erased, its note goes
+    expect((await erase({ verificationId: erasedCase.verificationId })).status).to.equal(200);
+    expect(await db('docverify.review_cases').where({ id: erasedCase.caseId }).first('state')).to.deep.equal({ state: 'erased' }); // prettier-ignore
     // later: the data is restored into a fresh database from that backup, and the keystore from its
     // own latest backup
     const keysDump = join(dir, 'keys.dump');
@@ -225,12 +255,33 @@ describe('erasure: data keys destroyed, rows deleted, a tombstone kept', functio
       const kept = await restored.db('docverify.session_images').where({ session_id: keptId });
       expect(kept).to.have.length(3);
       expect(await gone(there.openBytes(kept[0].image_sealed, `session-image:${keptId}:${kept[0].side}`))).to.equal('opened'); // prettier-ignore
+      // the erased case is back in review with its note
+      const caseRow = (id: string) => restored.db('docverify.review_cases').where({ id }).first('state', 'assignee', 'resubmission_sealed', 'closed_at'); // prettier-ignore
+      const notes = (id: string) => restored.db('docverify.review_notes').where({ case_id: id });
+      const history = (id: string) => restored.db('docverify.review_history').where({ case_id: id }).orderBy('id'); // prettier-ignore
+      expect(await caseRow(erasedCase.caseId)).to.include({ state: 'in_review', assignee: 'testy-reviewer' }); // prettier-ignore
+      expect(await notes(erasedCase.caseId)).to.have.length(1);
       // the migrations every start runs delete the erased session's rows the old dump brought
       // back (its plain columns too), and keep the other's
       await migrateAll(restored.db, there);
       expect(await restored.db('docverify.sessions').where({ id: erasedId })).to.deep.equal([]);
       expect(await restored.db('docverify.session_images').where({ session_id: erasedId })).to.deep.equal([]); // prettier-ignore
       expect(await restored.db('docverify.sessions').where({ id: keptId })).to.have.length(1);
+      // and close the erased case again as the erasure did (its note gone, its history kept with
+      // a line of the restart's), keeping the other case as it was
+      expect(await restored.db('docverify.verification_runs').where({ id: erasedCase.verificationId })).to.deep.equal([]); // prettier-ignore
+      const closed = await caseRow(erasedCase.caseId);
+      expect(closed).to.include({ state: 'erased', assignee: null, resubmission_sealed: null });
+      expect(closed.closed_at).to.be.an.instanceOf(Date);
+      expect(await notes(erasedCase.caseId)).to.deep.equal([]);
+      const lines = await history(erasedCase.caseId);
+      expect(lines.map((l) => l.action)).to.deep.equal(['opened', 'claimed', 'note_added', 'erased']); // prettier-ignore
+      expect(lines.at(-1)).to.include({ actor: 'system', from_state: 'in_review', to_state: 'erased' }); // prettier-ignore
+      expect(await caseRow(keptCase.caseId)).to.include({ state: 'in_review', assignee: 'testy-reviewer', closed_at: null }); // prettier-ignore
+      expect(await notes(keptCase.caseId)).to.have.length(1);
+      // a second start finds nothing more to close
+      await migrateAll(restored.db, there);
+      expect(await history(erasedCase.caseId)).to.have.length(4);
 
       // a keystore restored from a backup older than the erasure: the data's tombstones destroy
       // the keys again (what the migrate command runs at every start)

@@ -1,10 +1,12 @@
 // Every start after a deploy or a restore: the pending migrations of every schema; the data keys
 // erased since the backup a restore came from destroyed again (keyring.ts), those of the keystore's
-// ledger and those the data's tombstones name, whichever of the two was restored; and the values
-// still sealed under MASTER_KEY alone (mk1:) moved under data keys (legacySealed.ts), resumable.
+// ledger and those the data's tombstones name, whichever of the two was restored; the rows of what
+// was erased deleted again and its review cases closed as erased again; and the values still
+// sealed under MASTER_KEY alone (mk1:) moved under data keys (legacySealed.ts), resumable.
 // Used by `npm run migrate` (compose, the Kubernetes Job), `make run` and the admin CLI.
 import { migrate, type Knex } from '@idv/db';
 import { migrateLegacyValues, reapplyErasures, type Keyring } from '@idv/platform';
+import { closeErasedCases } from '../../docverify-gateway/src/store/caseErasure.ts';
 import { allMigrations } from './allMigrations.ts';
 import { SEALED_COLUMNS } from './sealedColumns.ts';
 
@@ -48,10 +50,47 @@ const OWNED_ROWS: [table: string, column: string, owner: string][] = [
 ];
 
 /**
- * The docverify rows whose owner the keystore's ledger says was erased. Not those whose key
- * retention destroyed: an ended session, its runs and its result stay until read or swept.
+ * The review cases an erasure took along (caseErasure.ts: any of its sessions or runs erased, a
+ * resubmission's included) that an older backup brought back live or with notes, with when their
+ * keys went. Read before the sessions go: a resubmission's session names its case.
+ */
+const ERASED_CASES = `
+  WITH erased AS MATERIALIZED (
+    SELECT owner_kind, owner_id::uuid AS id, erased_at FROM keys.erased_data_keys
+    WHERE reason = 'erasure' AND owner_kind IN ('session', 'run')),
+  members AS (
+    SELECT c.id, e.erased_at FROM docverify.review_cases c
+      JOIN erased e ON e.owner_kind = 'session' AND e.id = c.session_id
+    UNION ALL SELECT c.id, e.erased_at FROM docverify.review_cases c
+      JOIN erased e ON e.owner_kind = 'run' AND e.id IN (c.run_id, c.current_run_id)
+    UNION ALL SELECT s.review_case_id, e.erased_at FROM docverify.sessions s
+      JOIN erased e ON e.owner_kind = 'session' AND e.id = s.id
+      WHERE s.review_case_id IS NOT NULL)
+  SELECT m.id, max(m.erased_at) AS erased_at FROM members m
+    JOIN docverify.review_cases c ON c.id = m.id
+  WHERE c.state <> 'erased'
+     OR EXISTS (SELECT 1 FROM docverify.review_notes n WHERE n.case_id = c.id)
+  GROUP BY m.id`;
+
+/**
+ * Closes those cases as the erasure did: notes and resubmission link gone, state erased, a history
+ * line. Its actor is `system`: the erasure's own line (and who asked) is not in the older backup.
+ */
+async function closeErasedReviewCases(db: Knex): Promise<void> {
+  const found = (await db.raw(ERASED_CASES)) as { rows: { id: string; erased_at: Date }[] };
+  if (found.rows.length === 0) return;
+  await db.transaction(async (trx) => {
+    for (const kase of found.rows) await closeErasedCases(trx, [kase.id], 'system', kase.erased_at);
+  });
+}
+
+/**
+ * The docverify rows whose owner the keystore's ledger says was erased, and the review cases they
+ * were under closed again. Not those whose key retention destroyed: an ended session, its runs and
+ * its result stay until read or swept.
  */
 async function deleteErasedRows(db: Knex): Promise<void> {
+  await closeErasedReviewCases(db);
   for (const [table, column, owner] of OWNED_ROWS)
     await db(table)
       .whereRaw(
