@@ -33,6 +33,7 @@ export {
   operatorOf,
   operatorOrCredentials,
   requireOperator,
+  StepUpRequired,
   type Operator,
   type OperatorRole,
   type OperatorRule,

@@ -21,6 +21,9 @@ const CLAIMS: Record<string, Record<string, unknown>> = {
   reviewer: { sub: 'op-1', preferred_username: 'testy-reviewer', roles: ['reviewer'], communities: [COMMUNITY] }, // prettier-ignore
   everywhere: { sub: 'op-2', preferred_username: 'testy-admin', roles: ['admin', 'superuser'], communities: [] }, // prettier-ignore
   viewer: { sub: 'op-3', roles: ['viewer'], communities: [] },
+  // an answer without the communities claim is no operator's (not "every community")
+  listless: { sub: 'op-4', roles: ['admin'] },
+  fresh: { sub: 'op-5', roles: ['admin'], communities: [], auth_time: 0 },
 };
 
 describe('auth: operator bearer tokens', function () {
@@ -28,16 +31,21 @@ describe('auth: operator bearer tokens', function () {
   let issuer: Server;
   let calls: string[];
   let away = false;
+  /** ms the stand-in waits before answering */
+  let slowMs = 0;
   let tokens: OperatorTokens;
   let app: RunningServer;
 
   before(async () => {
     calls = [];
-    issuer = createServer((req, res) => {
+    issuer = createServer(async (req, res) => {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
       calls.push(token);
       if (away) return void res.writeHead(502).end();
+      if (token === 'fresh') CLAIMS.fresh!.auth_time = Math.floor(Date.now() / 1000) - 60;
+      if (token === 'stale') CLAIMS.stale = { ...CLAIMS.fresh, auth_time: Math.floor(Date.now() / 1000) - 600 }; // prettier-ignore
       const claims = CLAIMS[token];
+      if (slowMs) await new Promise((r) => setTimeout(r, slowMs));
       res.writeHead(claims ? 200 : 401, { 'content-type': 'application/json' });
       res.end(JSON.stringify(claims ?? { error: 'invalid_token' }));
     });
@@ -48,6 +56,7 @@ describe('auth: operator bearer tokens', function () {
       roles: ['reviewer', 'admin'],
       community: fromParam('communityId'),
     });
+    const recent = requireOperator(tokens, { roles: ['admin'], recentLoginMs: 300_000 });
     const http = createHttpApp({
       logger: createLogger({ service: 'test', level: 'silent' }),
       registry: createMetricsRegistry('test'),
@@ -57,6 +66,13 @@ describe('auth: operator bearer tokens', function () {
           path: '/c/:communityId',
           guards: [guard],
           handler: (_req, res) => res.json(operatorOf(res)),
+        },
+        {
+          method: 'POST',
+          path: '/erase',
+          jsonBody: false,
+          guards: [recent],
+          handler: (_req, res) => res.json({ erased: true }),
         },
       ],
     });
@@ -86,6 +102,41 @@ describe('auth: operator bearer tokens', function () {
     expect((await get(COMMUNITY)).status).to.equal(401);
     expect((await get(COMMUNITY, 'Bearer nobody')).status).to.equal(401);
     expect((await get(COMMUNITY, 'Basic cmV2aWV3ZXI6eA==')).status).to.equal(401);
+    expect((await get(COMMUNITY, 'Bearer listless')).status).to.equal(401);
+  });
+
+  it('asks for a sign-in of the last minutes where the rule says so (RFC 9470 step-up)', async () => {
+    const erase = (token: string) =>
+      fetch(`${app.url}/erase`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect((await erase('fresh')).status).to.equal(200);
+    const stale = await erase('stale');
+    expect(stale.status).to.equal(401);
+    expect(stale.headers.get('www-authenticate')).to.equal('Bearer error="insufficient_user_authentication", max_age=300'); // prettier-ignore
+    // no auth_time said: not recent
+    expect((await erase('everywhere')).status).to.equal(401);
+  });
+
+  it('answers 503, not a refusal or a 500, while the issuer is away or too many tokens are being checked', async () => {
+    away = true;
+    const res = await get(COMMUNITY, 'Bearer away-token');
+    expect(res.status).to.equal(503);
+    expect(res.headers.get('retry-after')).to.match(/^\d+$/);
+    away = false;
+    const capped = createOperatorTokens({ userinfoUrl: `${issuerUrl(issuer)}/v1/userinfo`, maxInFlight: 2 }); // prettier-ignore
+    slowMs = 300;
+    const answers = await Promise.allSettled(['a1', 'a2', 'a3', 'a1'].map((t) => capped.verify(t)));
+    slowMs = 0;
+    expect(answers.map((a) => a.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']); // prettier-ignore
+    expect(((answers[2] as PromiseRejectedResult).reason as { statusCode: number }).statusCode).to.equal(503); // prettier-ignore
+  });
+
+  it('keeps known operators while made-up tokens come and go', async () => {
+    const small = createOperatorTokens({ userinfoUrl: `${issuerUrl(issuer)}/v1/userinfo`, maxEntries: 2, maxRefusals: 3 }); // prettier-ignore
+    expect((await small.verify('reviewer'))?.sub).to.equal('op-1');
+    for (let i = 0; i < 20; i++) expect(await small.verify(`made-up-${i}`)).to.equal(undefined);
+    calls.length = 0;
+    expect((await small.verify('reviewer'))?.sub).to.equal('op-1');
+    expect(calls).to.deep.equal([]);
   });
 
   it('asks the issuer once per token while its answer is fresh, and again once the issuer is back', async () => {

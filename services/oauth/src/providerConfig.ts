@@ -1,6 +1,6 @@
 // The oidc-provider configuration of one community's issuer.
 import { createHmac } from 'node:crypto';
-import type { ClientAuthMethod, Configuration, JWK } from 'oidc-provider';
+import type { ClientAuthMethod, Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import type { Knex } from '@idv/db';
 import { assertRequestObject, requireScope } from './authorizationRules.ts';
 import { ACR_VALUES } from './domain/authMethods.ts';
@@ -21,6 +21,12 @@ export const TTL = {
   Session: 24 * 3600,
   Grant: 14 * 24 * 3600,
 } as const;
+
+/** `auth_time` stamped on an operator's access token (extraTokenClaims), for its userinfo. */
+function authTimeOf(token: unknown): { auth_time?: number } {
+  const extra = (token as { extra?: { auth_time?: unknown } } | undefined)?.extra;
+  return typeof extra?.auth_time === 'number' ? { auth_time: extra.auth_time } : {};
+}
 
 /** The longest a token signed with a key can stay valid: how long a retired key is kept. */
 export const LONGEST_SIGNED_TTL = Math.max(TTL.IdToken, TTL.AccessToken);
@@ -157,8 +163,20 @@ export function providerConfiguration(
       url: (_ctx, interaction) => interactionPath(community.name, interaction.uid),
       policy: signInPolicy(deps, community),
     },
+    // an operator's access token remembers when its sign-in happened (from the code or the
+    // refresh token it was issued for), so a gateway can ask for a recent one (erasure)
+    ...(operatorIssuer
+      ? {
+          extraTokenClaims: (ctx: KoaContextWithOIDC, token: { kind: string }) => {
+            if (token.kind !== 'AccessToken') return undefined;
+            const { AuthorizationCode: code, RefreshToken: refresh } = ctx.oidc.entities;
+            const authTime = code?.authTime ?? refresh?.authTime;
+            return authTime === undefined ? undefined : { auth_time: authTime };
+          },
+        }
+      : {}),
     // an account that does not exist (any more) has no tokens: code, refresh and userinfo fail
-    findAccount: async (_ctx, sub) => {
+    findAccount: async (_ctx, sub, token) => {
       const account = await deps.accounts.find(community.id, sub);
       if (!account) return undefined;
       return {
@@ -170,6 +188,8 @@ export function providerConfiguration(
             preferred_username: account.username,
             name: account.displayName ?? account.username,
             ...(operatorIssuer ? { roles: grant?.roles ?? [], communities: grant?.communities ?? [] } : {}), // prettier-ignore
+            // userinfo of an operator's token: when the sign-in it came from happened
+            ...(operatorIssuer ? authTimeOf(token) : {}),
           };
         },
       };

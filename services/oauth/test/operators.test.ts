@@ -53,6 +53,14 @@ describe('operators of the operators community', function () {
     const claims = await started.finish(await w.submit(browser, page, 'continue', {}));
     expect(claims.amr).to.include.members(['pwd', 'otp', 'mfa']);
     expect(claims).to.deep.include({ roles: ['reviewer', 'auditor'], communities: [w.oauth.community.id] }); // prettier-ignore
+    // what a gateway reads for the operator's token: the same, and when the sign-in happened
+    const info = (await (
+      await fetch(`${operators.issuer}/v1/userinfo`, {
+        headers: { authorization: `Bearer ${started.accessToken!}` },
+      })
+    ).json()) as Record<string, unknown>;
+    expect(info).to.deep.include({ sub: claims.sub, roles: ['reviewer', 'auditor'], communities: [w.oauth.community.id] }); // prettier-ignore
+    expect(info.auth_time).to.equal(claims.auth_time);
   });
 
   it('offers the operator scope on the operators issuer only', async () => {

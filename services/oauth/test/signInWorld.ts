@@ -39,6 +39,8 @@ export interface Started {
   answer: Answer;
   /** the consent (if asked) and the code's tokens: the ID token's claims */
   finish(answer: Answer): Promise<Claims>;
+  /** the access token `finish` got */
+  accessToken?: string;
 }
 
 /** The interaction a page belongs to (/community/{name}/v1/interaction/{uid}): its forms' base. */
@@ -201,7 +203,7 @@ export class SignInWorld {
       ...extra,
     });
     const answer = await browser.go(url.href, REDIRECT);
-    return {
+    const started: Started = {
       answer,
       finish: async (last) => {
         let current = last;
@@ -214,9 +216,11 @@ export class SignInWorld {
           pkceCodeVerifier: verifier,
           expectedState: state,
         });
+        started.accessToken = tokens.access_token;
         return tokens.claims()!;
       },
     };
+    return started;
   }
 
   /** Posts one of the page's forms (`path` below the interaction) and follows the redirects. */
