@@ -36,8 +36,6 @@ export interface DevCredentials {
     totpSecret: string;
     /** the console's roles (DESIGN 2.5): admin, across every community */
     roles: string[];
-    /** a client of the operators' issuer to sign the operator in with outside the console */
-    client: { clientId: string; clientSecret: string; redirectUri: string };
   };
   /** the operator console (DESIGN 2.5), a confidential client of the operators' issuer */
   console: { url: string; clientId: string; clientSecret: string };
@@ -122,28 +120,18 @@ async function devOperator(
   if (saved && saved.community === community.name) {
     const account = await new AccountStore(db).findByUsername(community.id, saved.username);
     if (account) {
-      // an operator saved before operators had roles gets the admin role, and a client
+      // an operator saved before operators had roles gets the admin role
       if (!(await operators.find(community.id, account.accountId)))
         await operators.set(community.id, account.accountId, { roles: ['admin'], communities: [] });
-      return { ...saved, roles: ['admin'], client: saved.client ?? (await operatorClient(ctx)) };
+      const { community: name, username, password, totpSecret } = saved;
+      return { community: name, username, password, totpSecret, roles: ['admin'] };
     }
   }
   await setBranding(ctx, { community: community.name, displayName: 'Platform operators' });
   const username = `operator-${Date.now().toString(36)}`;
   const { password } = await createOperator(ctx, { username, roles: ['admin'], communities: [] });
   const { totpSecret } = await enrolTotp(ctx, { community: community.name, username });
-  const client = await operatorClient(ctx);
-  return { community: community.name, username, password, totpSecret, roles: ['admin'], client };
-}
-
-async function operatorClient(ctx: { db: Knex; keyring: Keyring; operatorsCommunity: string }) {
-  const made = await createOauthClient(ctx, {
-    community: ctx.operatorsCommunity,
-    redirectUris: [REDIRECT_URI],
-    grantTypes: ['authorization_code'],
-    name: 'Operator sign-in (dev)',
-  });
-  return { clientId: made.client_id, clientSecret: made.client_secret, redirectUri: REDIRECT_URI };
+  return { community: community.name, username, password, totpSecret, roles: ['admin'] };
 }
 
 /** The console's client, kept while it exists and still sends people back to the console's URL. */

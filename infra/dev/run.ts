@@ -165,7 +165,6 @@ OAuth (issuer http://127.0.0.1:8080/community/${credentials.community.name}):
 Operator console: ${credentials.console.url}
   (issuer http://localhost:8080/community/${credentials.operator.community}, second factor required)
   login         ${credentials.operator.username} / ${credentials.operator.password}  (role admin)
-  client_id     ${credentials.operator.client.clientId}  (secret in .local/dev-credentials.json)
   TOTP secret   ${credentials.operator.totpSecret}  (add it to an authenticator app, or:
                 npx tsx infra/dev/totp.ts ${credentials.operator.totpSecret})
 These are also in .local/dev-credentials.json.
