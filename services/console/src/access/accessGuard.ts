@@ -29,11 +29,15 @@ export function communityOfRequest(req: Request): string | undefined {
   return named.toLowerCase();
 }
 
+/** Whether the session's operator acts on `communityId`: the gateways' rule, over its claims. */
+export const sessionCovers = (session: ConsoleSession, communityId: string): boolean =>
+  operatorCovers({ sub: session.sub, username: session.username, roles: session.roles, communities: session.communities }, communityId); // prettier-ignore
+
 export function enforceAccess(access: RouteAccess, session: ConsoleSession, req: Request): void {
   if (!session.roles.some((role) => access.roles.includes(role)))
     throw new Forbidden(`operator role needed: ${access.roles.join(' or ')}`);
   const community = communityOfRequest(req);
-  if (community !== undefined && !operatorCovers(session, community))
+  if (community !== undefined && !sessionCovers(session, community))
     throw new Forbidden(`operator does not act on community ${community}`);
   if (access.recentLogin && Date.now() - session.authTime.getTime() > RECENT_LOGIN_MS)
     throw new Reauthenticate();

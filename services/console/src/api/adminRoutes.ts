@@ -1,10 +1,10 @@
 // Admin actions: revealing a verifier's secrets (after a recent login), audited here (actor
 // operator:<username>), and redelivering a webhook delivery, which the webhooks gateway does for
 // the operator's token (it re-checks the admin role and writes the audit row).
-import { operatorCovers } from '@idv/auth';
 import type { Knex } from '@idv/db';
 import { BadRequest, Forbidden, NotFound, type Route } from '@idv/http';
 import { appendAudit, type Keyring } from '@idv/platform';
+import { sessionCovers } from '../access/accessGuard.ts';
 import { apiRoute, type ApiGuards } from '../access/apiRoute.ts';
 import { sessionOf } from '../sessions/sessionGuard.ts';
 import { revealVerifier } from '../store/verifiersView.ts';
@@ -32,7 +32,7 @@ export function adminRoutes(deps: AdminRouteDeps): Route[] {
         const session = sessionOf(res);
         const verifier = await revealVerifier(db, deps.keyring, verifierId);
         if (!verifier) throw new NotFound(`verifier ${verifierId} not found`);
-        if (!operatorCovers(session, verifier.communityId))
+        if (!sessionCovers(session, verifier.communityId))
           throw new Forbidden(`operator does not act on community ${verifier.communityId}`);
         await appendAudit(db, {
           actor: `operator:${session.username}`,
@@ -55,7 +55,7 @@ export function adminRoutes(deps: AdminRouteDeps): Route[] {
         const session = sessionOf(res);
         const scope = await webhookScope(db, webhookId);
         if (!scope) throw new NotFound(`webhook ${webhookId} not found`);
-        if (!operatorCovers(session, scope.communityId))
+        if (!sessionCovers(session, scope.communityId))
           throw new Forbidden(`operator does not act on community ${scope.communityId}`);
         const tokens = await deps.sessions.tokens(session.idHash);
         if (!tokens) throw new BadRequest('the session ended');

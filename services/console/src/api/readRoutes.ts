@@ -5,7 +5,7 @@ import type { Knex } from '@idv/db';
 import { SESSION_STATES } from '@idv/contracts';
 import { BadRequest, Forbidden, NotFound, type Route } from '@idv/http';
 import type { Keyring } from '@idv/platform';
-import { operatorCovers } from '@idv/auth';
+import { sessionCovers } from '../access/accessGuard.ts';
 import { apiRoute, type ApiGuards } from '../access/apiRoute.ts';
 import { listScope } from '../access/scope.ts';
 import { sessionOf } from '../sessions/sessionGuard.ts';
@@ -59,7 +59,7 @@ export function readRoutes(deps: ReadDeps): Route[] {
       const webhookId = uuidParam(req.params.webhookId, 'webhookId');
       const community = (await webhookScope(db, webhookId))?.communityId;
       if (!community) throw new NotFound(`webhook ${webhookId} not found`);
-      if (!operatorCovers(sessionOf(res), community))
+      if (!sessionCovers(sessionOf(res), community))
         throw new Forbidden(`operator does not act on community ${community}`);
       res.json({ items: await listDeliveries(db, webhookId, limitOf(req, 50)) });
     }),
