@@ -1,11 +1,13 @@
 // Every /api route × every role, plus no login, an operator of another community, cross-site
 // writes and a replayed cookie after logout: each must be refused as the role matrix says (issue
-// 28). The docverify gateway is a stub here that answers 200 and keeps the bearer it was sent, so
-// what is tested is the console's own decision (the gateway checks again on its side).
-import { createServer, type Server } from 'node:http';
+// 28); and bad inputs, each a 400 naming what it breaks, never a 500. The docverify gateway is a
+// stub here that answers 200 and keeps the bearer and path it was sent, so what is tested is the
+// console's own decision (the gateway checks again on its side).
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { OperatorRole } from '@idv/auth';
+import { IdvClient } from '@idv/client';
 import { ROUTE_ACCESS, type ApiRouteKey } from '../src/access/routeAccess.ts';
 import { HttpBrowser } from '../../oauth/test/httpBrowser.ts';
 import { ConsoleWorld } from './consoleWorld.ts';
@@ -34,15 +36,40 @@ function callsFor(community: string): Call[] {
   });
 }
 
-async function stubGateway(): Promise<{ server: Server; url: string; bearers: string[] }> {
+async function stubGateway(): Promise<{
+  server: Server;
+  url: string;
+  bearers: string[];
+  paths: string[];
+}> {
+  // prettier-ignore
   const bearers: string[] = [];
+  const paths: string[] = [];
   const server = createServer((req, res) => {
     bearers.push(req.headers.authorization ?? '');
+    paths.push(req.url ?? '');
     res.setHeader('content-type', 'application/json');
     res.end('{"stub":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bearers };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bearers, paths }; // prettier-ignore
+}
+
+const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A same-origin request whose path goes out as written (fetch would resolve its dot segments). */
+function rawRequest(url: string, method: string, path: string, cookie: string) {
+  const { hostname, port } = new URL(url);
+  const headers = { cookie, origin: url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }; // prettier-ignore
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = request({ hostname, port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() })); // prettier-ignore
+    });
+    req.on('error', reject);
+    req.end(method === 'POST' ? '{}' : undefined);
+  });
 }
 
 describe('console permission matrix', function () {
@@ -140,6 +167,74 @@ describe('console permission matrix', function () {
       expect(answer.status, call.key).to.equal(401);
       expect(JSON.parse(answer.text)).to.include({ error: 'reauthenticate' });
     }
+  });
+
+  it('answers bad inputs 400 with the error body, never 500', async () => {
+    const admin = browsers.get('admin')!;
+    const uuid = '0b6c1c57-3f2a-4c55-9a43-1d2b0c3e4f5a';
+    const at = new Date().toISOString();
+    // [path, the field the answer must name] for a 400; null: a good input that must answer 200
+    const table: [string, string | null][] = [
+      [`/api/audit?cursor=${cursor({ seq: 1.5 })}`, 'cursor'],
+      [`/api/audit?cursor=${cursor({ seq: 0 })}`, 'cursor'],
+      [`/api/audit?cursor=${cursor({ seq: -3 })}`, 'cursor'],
+      [`/api/audit?cursor=${cursor({ seq: 2 ** 60 })}`, 'cursor'],
+      [`/api/audit?cursor=${Buffer.from('{"seq":1e400}').toString('base64url')}`, 'cursor'],
+      [`/api/audit?cursor=${cursor({ seq: 7 })}`, null],
+      [`/api/sessions?cursor=${cursor({ at: 'x', id: 'y' })}`, 'cursor'],
+      [`/api/sessions?cursor=${cursor({ at, id: 'y' })}`, 'cursor'],
+      [`/api/sessions?cursor=${cursor({ at: 'x', id: uuid })}`, 'cursor'],
+      [`/api/sessions?cursor=${cursor({ at: '-100000-01-01T00:00:00Z', id: uuid })}`, 'cursor'],
+      [`/api/sessions?cursor=${cursor({ at, id: uuid })}`, null],
+      ['/api/audit?from=-100000-01-01T00:00:00Z', 'from'],
+      ['/api/audit?to=%2B275760-09-13T00:00:00Z', 'to'],
+      ['/api/audit?from=0000-12-31T23:00:00Z', 'from'],
+      ['/api/audit?to=9999-12-31T23:00:00-05:00', 'to'],
+      ['/api/audit/export?format=jsonl&from=-100000-01-01T00:00:00Z', 'from'],
+      ['/api/audit/export?format=csv&to=%2B010000-01-01T00:00:00Z', 'to'],
+      ['/api/audit?from=0001-01-01T00:00:00Z&to=9999-12-31T00:00:00Z', null],
+    ];
+    const wrong: string[] = [];
+    for (const [path, field] of table) {
+      const answer = await admin.request(`${w.url}${path}`);
+      const body = (answer.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(answer.text) : {}) as { statusCode?: number; message?: string }; // prettier-ignore
+      const ok = field === null ? answer.status === 200 : answer.status === 400 && body.statusCode === 400 && !!body.message?.startsWith(field); // prettier-ignore
+      if (!ok) wrong.push(`${path}: ${answer.status} ${answer.text.slice(0, 120)}`);
+    }
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it('refuses a dot segment in a path the gateway would get (400), calling it not at all', async () => {
+    const cookie = browsers.get('admin')!.cookiesFor(`${w.url}/api/me`);
+    const community = w.platform.community.id;
+    const sent = gateway.paths.length;
+    for (const [method, path] of [
+      ['GET', `/api/review/community/${community}/cases/%2e%2e`],
+      ['GET', `/api/review/community/${community}/cases/..`],
+      ['POST', `/api/review/community/${community}/cases/%2E%2e/claim`],
+      ['POST', `/api/review/community/${community}/cases/./notes`],
+      ['GET', `/api/review/community/${community}/cases/case-1/images/%2e%2e`],
+    ]) {
+      const answer = await rawRequest(w.url, method!, path!, cookie);
+      expect(answer.status, `${method} ${path}: ${answer.text}`).to.equal(400);
+      expect(JSON.parse(answer.text)).to.include({ statusCode: 400 });
+    }
+    expect(gateway.paths.slice(sent)).to.deep.equal([]);
+  });
+
+  it("shows viewers a verifier's connector by origin only; the admin's audited reveal shows it whole", async () => {
+    const community = w.platform.community.id;
+    const connectorUrl = 'http://127.0.0.1:9/tenant-7/hook?key=not-a-real-key';
+    const docverify = new IdvClient({ baseUrl: w.platform.services.docverify.url, licenseKey: w.platform.licences.service }); // prettier-ignore
+    const made = await docverify.request<{ id: string }>('PUT', `/verifier/community/${community}`, { name: 'Origin only', tag: 'origin-only', type: 'identity_data', connectorUrl, config: { apiKey: 'not-a-real-key' } }); // prettier-ignore
+    expect(made.status, JSON.stringify(made.body)).to.be.oneOf([200, 201]);
+    const listed = JSON.parse((await browsers.get('viewer')!.request(`${w.url}/api/verifiers`)).text) as { items: { verifierId: string; connectorUrl: string }[] }; // prettier-ignore
+    const shown = listed.items.find((v) => v.verifierId === made.body.id);
+    expect(shown?.connectorUrl).to.equal('http://127.0.0.1:9');
+    const admin = await w.signIn(await w.operator(['admin']));
+    const revealed = await admin.request(`${w.url}/api/verifiers/${made.body.id}/reveal`, { method: 'POST', headers: { origin: w.url, 'sec-fetch-site': 'same-origin' } }); // prettier-ignore
+    expect(revealed.status, revealed.text).to.equal(200);
+    expect(JSON.parse(revealed.text)).to.include({ connectorUrl });
   });
 
   it('refuses a cookie replayed after logout (401)', async () => {

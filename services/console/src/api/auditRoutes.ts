@@ -28,8 +28,11 @@ function filterOf(req: Request, res: Response): AuditFilter {
 const usedFilters = (req: Request) =>
   ['actor', 'action', 'community', 'subjectKind', 'subjectId', 'from', 'to'].filter((name) => req.query[name]); // prettier-ignore
 
-const isSeqCursor = (value: unknown): value is { seq: number } =>
-  typeof (value as { seq?: unknown })?.seq === 'number';
+/** A seq of the chain: a positive whole number PostgreSQL's bigint takes as it is. */
+const isSeqCursor = (value: unknown): value is { seq: number } => {
+  const seq = (value as { seq?: unknown } | null)?.seq;
+  return Number.isSafeInteger(seq) && (seq as number) > 0;
+};
 
 const CSV_COLUMNS = ['seq', 'at', 'actor', 'action', 'communityId', 'subjectKind', 'subjectId', 'details']; // prettier-ignore
 

@@ -32,11 +32,21 @@ export function oneOf<T extends string>(
   return raw as T;
 }
 
+/**
+ * The time a text names, inside years 1 to 9999 (UTC); undefined otherwise. JavaScript's dates
+ * reach year ±275760, PostgreSQL's timestamps do not: a wider one would fail in the query (500).
+ */
+export function boundedTime(text: string): Date | undefined {
+  const at = new Date(text);
+  const year = at.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? at : undefined;
+}
+
 export function timeOf(req: Request, name: string): Date | undefined {
   const raw = textOf(req, name, 40);
   if (raw === undefined) return undefined;
-  const at = new Date(raw);
-  if (Number.isNaN(at.getTime())) throw new BadRequest(`${name} must be an ISO 8601 time`);
+  const at = boundedTime(raw);
+  if (!at) throw new BadRequest(`${name} must be an ISO 8601 time in the years 1 to 9999`);
   return at;
 }
 

@@ -13,7 +13,7 @@ import { analytics } from '../store/analytics.ts';
 import { listSessions, type SessionCursor } from '../store/verificationSessions.ts';
 import { listConfigs, listVerifiers } from '../store/verifiersView.ts';
 import { listDeliveries, listWebhooks, webhookScope } from '../store/webhooksView.ts';
-import { cursorFor, cursorOf, limitOf, oneOf, textOf } from './queryParams.ts';
+import { boundedTime, cursorFor, cursorOf, limitOf, oneOf, textOf } from './queryParams.ts';
 
 export interface ReadDeps {
   guards: ApiGuards;
@@ -23,8 +23,11 @@ export interface ReadDeps {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const isSessionCursor = (value: unknown): value is SessionCursor =>
-  typeof (value as SessionCursor)?.at === 'string' && typeof (value as SessionCursor)?.id === 'string'; // prettier-ignore
+/** A (created_at, id) this list gave: a time PostgreSQL takes and a session id (UUID). */
+const isSessionCursor = (value: unknown): value is SessionCursor => {
+  const { at, id } = (value ?? {}) as Partial<Record<keyof SessionCursor, unknown>>;
+  return typeof at === 'string' && boundedTime(at) !== undefined && typeof id === 'string' && UUID.test(id); // prettier-ignore
+};
 
 export function uuidParam(value: unknown, name: string): string {
   if (typeof value !== 'string' || !UUID.test(value))

@@ -76,12 +76,17 @@ export function reviewRoutes(deps: ReviewDeps): Route[] {
   ];
 }
 
-/** The gateway's path for a console path: /api dropped, each parameter checked and encoded. */
+/**
+ * The gateway's path for a console path: /api dropped, each parameter checked and encoded. A
+ * parameter of dots only is refused: `.` and `..` (sent as %2e) stay dot segments after encoding,
+ * and the URL they go out in would resolve them to another route of the gateway.
+ */
 function gatewayPath(pattern: string, req: Request): string {
   return pattern.replace(/^\/api/, '').replace(/:(\w+)/g, (_m, name: string) => {
     const value = String(req.params[name]);
     if (name === 'name' && !IMAGE_NAME.test(value)) throw new BadRequest('image name is not valid');
-    if (!/^[A-Za-z0-9._~-]{1,100}$/.test(value)) throw new BadRequest(`${name} is not valid`);
+    if (!/^[A-Za-z0-9._~-]{1,100}$/.test(value) || /^\.+$/.test(value))
+      throw new BadRequest(`${name} is not valid`);
     return encodeURIComponent(value);
   });
 }

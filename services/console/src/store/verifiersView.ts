@@ -1,6 +1,7 @@
 // Reads of docverify's verifiers and verification configs for the console. A verifier's config is
 // sealed; it is opened here only to be shown with every secret member masked, or, for an admin's
-// audited reveal, whole.
+// audited reveal, whole. Its connectorUrl is masked the same way, to its origin (as webhook targets
+// are): a path or query may carry a tenant's key.
 import { SECRET_CONFIG_FIELDS } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import type { Keyring } from '@idv/platform';
@@ -30,13 +31,16 @@ interface VerifierRow {
 const openConfig = async (keys: Keyring, row: VerifierRow): Promise<unknown> =>
   JSON.parse(await keys.open(row.config_sealed, `verifier:${row.id}`)) as unknown;
 
-const verifierOf = (row: VerifierRow, config: unknown) => ({
+/** What viewers see of a connector's address: its origin (a URL that does not parse: masked). */
+const originOf = (url: string): string => URL.parse(url)?.origin ?? MASK;
+
+const verifierOf = (row: VerifierRow, config: unknown, connectorUrl: string) => ({
   verifierId: row.id,
   communityId: row.community_id,
   tag: row.tag,
   name: row.name,
   type: row.type,
-  connectorUrl: row.connector_url,
+  connectorUrl,
   config,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
@@ -49,7 +53,7 @@ export async function listVerifiers(db: Knex, keys: Keyring, communities: string
   return Promise.all(
     rows.map(
       async (row) =>
-      verifierOf(row, maskSecrets(await openConfig(keys, row).catch(() => ({ unreadable: true })))), // prettier-ignore
+      verifierOf(row, maskSecrets(await openConfig(keys, row).catch(() => ({ unreadable: true }))), originOf(row.connector_url)), // prettier-ignore
     ),
   );
 }
@@ -57,7 +61,7 @@ export async function listVerifiers(db: Knex, keys: Keyring, communities: string
 /** One verifier with its config whole; undefined when there is none of that id. */
 export async function revealVerifier(db: Knex, keys: Keyring, verifierId: string) {
   const row = (await db('docverify.verifiers').where({ id: verifierId }).first()) as VerifierRow | undefined; // prettier-ignore
-  return row && verifierOf(row, await openConfig(keys, row));
+  return row && verifierOf(row, await openConfig(keys, row), row.connector_url);
 }
 
 export async function listConfigs(db: Knex, communities: string[] | undefined) {
