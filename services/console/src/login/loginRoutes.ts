@@ -65,7 +65,7 @@ export function loginRoutes(deps: LoginDeps): Route[] {
     {
       method: 'GET',
       path: '/auth/login',
-      doc: { summary: "sends the browser to the operators' issuer (?returnTo=/path, ?fresh=1 asks for a new login)" }, // prettier-ignore
+      doc: { summary: "sends the browser to the operators' issuer (?returnTo=/#/page of the web app, ?fresh=1 asks for a new login)" }, // prettier-ignore
       handler: async (req, res) => {
         const config = await deps.issuer();
         const fresh = req.query.fresh === '1';

@@ -38,9 +38,14 @@ export function loginStateBox(masterKey: Buffer) {
 
 export type LoginStateBox = ReturnType<typeof loginStateBox>;
 
-/** A path of this console to go back to: absolute path, no scheme or host smuggled in. */
+/**
+ * Where a login goes back to: the web app only, `/` or a page of it after `#` (`/#/...`, which
+ * the browser keeps to itself). /auth/login is a link anyone can send, and with a live session at
+ * the issuer a login comes back without a question: any other path of this server (an audited
+ * export) would be a request the operator never meant to make.
+ */
 export function safeReturnPath(value: unknown): string {
-  if (typeof value !== 'string' || !/^\/(?![/\\])[^\s\\]*$/.test(value) || value.length > 2000)
+  if (typeof value !== 'string' || value.length > 2000 || !/^\/(?:#\/[^\s\\]*)?$/.test(value))
     return '/';
   return value;
 }

@@ -1,17 +1,21 @@
 // The guard of every /api route: the session of the request's cookie, live (idle under 30 min,
-// under 12 h old), its access token refreshed when near its end; 401 otherwise. The session is
-// left in res.locals for the access rule and the handlers.
-import { HttpError, Unauthorized, Unavailable } from '@idv/http';
+// under 12 h old), its access token refreshed when near its end, and its roles and communities
+// read again at the issuer's userinfo once they are a minute old (a demoted or removed operator
+// loses what the last ID token granted within a minute); 401 otherwise. The session is left in
+// res.locals for the access rule and the handlers.
+import { Forbidden, HttpError, Unauthorized, Unavailable } from '@idv/http';
 import type { Logger } from '@idv/observability';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as client from 'openid-client';
 import { cookieOf, SESSION_COOKIE } from '../login/cookies.ts';
 import type { IssuerConfiguration } from '../login/issuer.ts';
-import { claimsOf, tokensOf } from '../login/tokenSet.ts';
+import { claimsOf, grantOf, tokensOf } from '../login/tokenSet.ts';
 import type { ConsoleSession, SessionStore } from './sessionStore.ts';
 
 /** Refresh when the access token has less than this left. */
 const REFRESH_BEFORE_MS = 60_000;
+/** Roles and communities are read again at the issuer once they are this old. */
+const CLAIMS_FRESH_MS = 60_000;
 /** A session's last-seen time is written at most this often. */
 const TOUCH_EVERY_MS = 15_000;
 
@@ -29,9 +33,19 @@ export function sessionOf(res: Response): ConsoleSession {
 
 const loggedOut = () => new Unauthorized('no console session: log in at /auth/login');
 
+/**
+ * The issuer said no (a revoked grant or token, an account that is no operator any more, claims
+ * the console refuses); not: it was away or failed.
+ */
+const refusedByIssuer = (err: unknown): boolean =>
+  err instanceof Unauthorized ||
+  err instanceof Forbidden ||
+  ((err instanceof client.ResponseBodyError || err instanceof client.WWWAuthenticateChallengeError) && [400, 401, 403].includes(err.status)); // prettier-ignore
+
 export function sessionGuard(deps: SessionGuardDeps): RequestHandler {
-  const refreshing = new Map<string, Promise<void>>();
+  const running = new Map<string, Promise<void>>();
   const due = (expiresAt: Date) => expiresAt.getTime() - Date.now() < REFRESH_BEFORE_MS;
+  const stale = (checkedAt: Date) => Date.now() - checkedAt.getTime() >= CLAIMS_FRESH_MS;
 
   const refresh = (session: ConsoleSession) =>
     deps.sessions.refreshLocked(session.idHash, due, async (tokens) => {
@@ -41,30 +55,44 @@ export function sessionGuard(deps: SessionGuardDeps): RequestHandler {
       return { tokens: tokensOf(answer, tokens.idToken), ...(claims ? { claims } : {}) };
     });
 
-  const refreshOnce = (session: ConsoleSession): Promise<void> => {
-    let running = refreshing.get(session.idHash);
-    if (!running) {
-      running = refresh(session).finally(() => refreshing.delete(session.idHash));
-      refreshing.set(session.idHash, running);
+  const recheck = (session: ConsoleSession) =>
+    deps.sessions.recheckLocked(session.idHash, stale, async (tokens) =>
+      grantOf(await client.fetchUserInfo(await deps.issuer(), tokens.accessToken, session.sub)),
+    );
+
+  /** One `step` at a time per session in this process (the row lock covers the others). */
+  const once = (
+    what: 'refresh the session' | "read the operator's roles",
+    session: ConsoleSession,
+    step: () => Promise<void>,
+  ) => {
+    const key = `${what}:${session.idHash}`;
+    let pending = running.get(key);
+    if (!pending) {
+      pending = step().finally(() => running.delete(key));
+      running.set(key, pending);
     }
-    return running;
+    return pending.catch(async (err: unknown) => {
+      // the issuer refused: the session is over; the issuer away: it stays for the next request
+      if (!refusedByIssuer(err)) {
+        if (err instanceof HttpError) throw err;
+        throw new Unavailable(`the operators' issuer cannot be reached to ${what}: ${(err as Error).message}`); // prettier-ignore
+      }
+      deps.logger.info({ reason: (err as Error).message }, `console session ended: the issuer refused to ${what}`); // prettier-ignore
+      await deps.sessions.endByHash(session.idHash);
+      throw loggedOut();
+    });
   };
 
   const load = async (req: Request): Promise<ConsoleSession> => {
     const id = cookieOf(req, SESSION_COOKIE);
     let session = id ? await deps.sessions.find(id) : undefined;
     if (!id || !session) throw loggedOut();
-    if (due(session.accessExpiresAt)) {
-      await refreshOnce(session).catch(async (err: unknown) => {
-        // the issuer refused (a revoked grant, an expired refresh token): the session is over;
-        // the issuer away: the session stays for the next request
-        const refused = err instanceof client.ResponseBodyError || err instanceof Unauthorized;
-        if (!refused && err instanceof HttpError) throw err;
-        if (!refused) throw new Unavailable(`the operators' issuer cannot refresh the session: ${(err as Error).message}`); // prettier-ignore
-        deps.logger.info({ reason: (err as Error).message }, 'console session ended: refresh refused'); // prettier-ignore
-        await deps.sessions.endByHash(session!.idHash);
-        throw loggedOut();
-      });
+    const refreshDue = due(session.accessExpiresAt);
+    const recheckDue = stale(session.claimsCheckedAt);
+    if (refreshDue) await once('refresh the session', session, () => refresh(session!));
+    if (recheckDue) await once("read the operator's roles", session, () => recheck(session!));
+    if (refreshDue || recheckDue) {
       session = await deps.sessions.find(id);
       if (!session) throw loggedOut();
     }

@@ -1,5 +1,7 @@
 // console.sessions: one row per logged-in browser, keyed by a hash of the cookie's random id. The
-// tokens are sealed under the console's data key, each bound to its session and purpose.
+// tokens are sealed under the console's data key, each bound to its session and purpose. What
+// changes a session (a token refresh, roles read again) runs with its row locked: one browser's
+// parallel requests, on any replica, make one call to the issuer.
 import { createHash, randomBytes } from 'node:crypto';
 import type { OperatorRole } from '@idv/auth';
 import type { Knex } from '@idv/db';
@@ -27,6 +29,8 @@ export interface SessionTokens {
 export interface ConsoleSession extends SessionClaims {
   idHash: string;
   accessExpiresAt: Date;
+  /** when roles and communities were last read at the issuer */
+  claimsCheckedAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;
 }
@@ -43,6 +47,7 @@ interface Row {
   refresh_token_sealed: string | null;
   id_token_sealed: string;
   access_expires_at: Date;
+  claims_checked_at: Date;
   last_seen_at: Date;
   expires_at: Date;
 }
@@ -61,6 +66,7 @@ const sessionOf = (row: Row): ConsoleSession => ({
   amr: row.amr,
   authTime: row.auth_time,
   accessExpiresAt: row.access_expires_at,
+  claimsCheckedAt: row.claims_checked_at,
   lastSeenAt: row.last_seen_at,
   expiresAt: row.expires_at,
 });
@@ -158,8 +164,30 @@ export class SessionStore {
             ...next.tokens,
             refreshToken: next.tokens.refreshToken ?? current.refreshToken,
           })),
-          ...(next.claims ? this.claimColumns(next.claims) : {}),
+          ...(next.claims ? { ...this.claimColumns(next.claims), claims_checked_at: this.db.fn.now() } : {}), // prettier-ignore
         });
+    });
+  }
+
+  /**
+   * Runs `recheck` with the session's row locked when its roles were read `due` long ago, and
+   * keeps the roles and communities it answers: the requests waiting on the lock find them fresh
+   * and ask the issuer nothing.
+   */
+  async recheckLocked(
+    idHash: string,
+    due: (claimsCheckedAt: Date) => boolean,
+    recheck: (tokens: SessionTokens) => Promise<Pick<SessionClaims, 'roles' | 'communities'>>,
+  ): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const row = (await trx(TABLE).where({ id_hash: idHash }).forUpdate().first('claims_checked_at')) as Pick<Row, 'claims_checked_at'> | undefined; // prettier-ignore
+      if (!row || !due(row.claims_checked_at)) return;
+      const current = await this.tokens(idHash, trx);
+      if (!current) return;
+      const grant = await recheck(current);
+      await trx(TABLE)
+        .where({ id_hash: idHash })
+        .update({ roles: JSON.stringify(grant.roles), communities: JSON.stringify(grant.communities), claims_checked_at: this.db.fn.now() }); // prettier-ignore
     });
   }
 
