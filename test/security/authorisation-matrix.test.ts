@@ -1,9 +1,10 @@
 // Authorisation matrix: every secured operation of every service (read from /openapi.json) x every
 // caller (each licence level, another tenant's licence, broken or no credentials) x the path's
-// community (ours, another tenant's) and tenant, generated from ONE access table. Operators'
-// bearer tokens are not callers here: the routes only an operator may call (the review steps)
-// refuse every licence as unauthenticated; the operators' roles on the review routes are checked
-// by services/docverify-gateway/test/review*.test.ts.
+// community (ours, another tenant's) and tenant, generated from ONE access table; and every
+// operation an operator's bearer token is a credential of x every operator role of the community,
+// an operator of another community, an unknown or malformed token and none, from the operator
+// table (support/operatorAccess.ts), on real review cases. The routes only an operator may call
+// (the review steps) refuse every licence as unauthenticated.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { Community } from '@idv/platform';
@@ -16,14 +17,15 @@ import {
 } from './support/fixtures.ts';
 import type { Fixtures } from './support/fixtures.ts';
 import {
-  CALLERS,
-  isErrorBody,
-  operations,
-  startSecurityWorld,
-  type Caller,
-  type Operation,
-  type SecurityWorld,
-} from './support/world.ts';
+  expectedFor,
+  grantOperators,
+  OPERATOR_ACCESS,
+  OPERATOR_CALLERS,
+  operatorHeaders,
+  operatorTargets,
+} from './support/operatorAccess.ts';
+import { startOperatorWorld, type OperatorWorld } from './support/operatorWorld.ts';
+import { CALLERS, isErrorBody, operations, type Caller, type Operation } from './support/world.ts';
 
 type Rule = 'system-only' | 'manager' | 'any-licence' | 'license-header';
 type Outcome = '2xx' | 401 | 403 | 404;
@@ -116,7 +118,7 @@ function placesOf(path: string): Place[] {
   return places;
 }
 
-async function fill(path: string, place: Place, ctx: Ctx, world: SecurityWorld) {
+async function fill(path: string, place: Place, ctx: Ctx, world: OperatorWorld) {
   const tenantId =
     place === 'foreignTenant' ? world.platform.otherCommunity.tenantId : ctx.community.tenantId;
   let filled = path
@@ -136,11 +138,12 @@ async function fill(path: string, place: Place, ctx: Ctx, world: SecurityWorld) 
 
 describe('security: authorisation matrix from one table', function () {
   this.timeout(120_000);
-  let world: SecurityWorld;
+  let world: OperatorWorld;
   let ops: Operation[];
 
   before(async () => {
-    world = await startSecurityWorld();
+    world = await startOperatorWorld();
+    grantOperators(world);
     ops = await operations(world);
   });
   after(async () => world?.stop());
@@ -197,4 +200,43 @@ describe('security: authorisation matrix from one table', function () {
       expect(actual).to.deep.equal(wanted);
     });
   }
+
+  it("the operator table names every operation an operator's token is a credential of", () => {
+    const documented = ops.filter((op) => op.operatorToken).map((op) => `${op.method} ${op.path}`);
+    const named = Object.keys(OPERATOR_ACCESS).map((key) => key.replace(/ \(.*\)$/, ''));
+    expect([...new Set(named)].sort()).to.deep.equal(documented.sort());
+  });
+
+  it('operators: every (operation, caller) answers as the operator table says', async () => {
+    const targetOf = operatorTargets(world);
+    const { community } = world.platform;
+    // the targets first, made together (a fresh case for each allowed call that moves one)
+    const calls = Object.entries(OPERATOR_ACCESS).flatMap(([key, access]) =>
+      OPERATOR_CALLERS.map((caller) => {
+        const status = expectedFor(access, caller);
+        return { key, access, caller, status, params: targetOf(access, status < 300) };
+      }),
+    );
+    await Promise.all(calls.map((call) => call.params));
+    const wrong: string[] = [];
+    for (const { key, access, caller, status, params } of calls) {
+      const given: Record<string, string> = { communityId: community.id, tenantId: community.tenantId, name: 'front', ...(await params) }; // prettier-ignore
+      const [method, path] = key.split(' ') as [string, string];
+      const filled = path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => given[name]!);
+      const body = access.body?.(given);
+      const res = await fetch(world.platform.services[access.service].url + filled, {
+        method,
+        headers: {
+          ...operatorHeaders(world, caller),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      const errorBody = res.status < 400 || isErrorBody(JSON.parse(text), res.status);
+      if (res.status !== status || !errorBody)
+        wrong.push(`${key} | ${caller}: ${res.status}${errorBody ? '' : ' without the error body'}, not ${status}`); // prettier-ignore
+    }
+    expect(wrong).to.deep.equal([]);
+  });
 });

@@ -99,6 +99,8 @@ export interface Operation {
    * operator's bearer token
    */
   security: 'credentials' | 'license' | 'operator' | 'none';
+  /** an operator's bearer token is a credential of it (alone or beside the licence's) */
+  operatorToken: boolean;
   hasBody: boolean;
 }
 
@@ -126,6 +128,7 @@ export async function operations(world: SecurityWorld): Promise<Operation[]> {
           method: upper,
           path,
           security,
+          operatorToken: names.includes('operator'),
           hasBody: ['POST', 'PUT', 'PATCH'].includes(upper),
         });
       }
