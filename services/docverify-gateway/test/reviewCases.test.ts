@@ -20,6 +20,15 @@ import {
 import { devReviewCase } from '../../../infra/dev/devReviewCase.ts';
 import { eventually, proofClaims, startReviewWorld, type ReviewWorld } from './reviewWorld.ts';
 
+/** Cursors no page gives, each once a 500: as a list's cursor is written, base64url JSON [time, id]. */
+const cursorOf = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url'); // prettier-ignore
+const FORGED_CURSORS: [string, string][] = [
+  ['a cursor whose id is 36 dashes', cursorOf('2026-01-01T00:00:00.000Z', '-'.repeat(36))],
+  ['a cursor of a year PostgreSQL cannot store', cursorOf('-100000-01-01', '00000000-0000-4000-8000-000000000001')], // prettier-ignore
+  ['a cursor of year 0', cursorOf('0000-01-01T00:00:00.000Z', '00000000-0000-4000-8000-000000000001')], // prettier-ignore
+  ['a cursor of a day that is not', cursorOf('2026-02-30T00:00:00.000Z', '00000000-0000-4000-8000-000000000001')], // prettier-ignore
+];
+
 /** The status and error body of a call expected to fail. */
 const refusal = (work: Promise<unknown>) =>
   work.then(
@@ -243,11 +252,17 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
       ['an unknown state', call('?state=lost', { token: 'token-viewer' }), 400],
       ['a limit too high', call('?limit=1000', { token: 'token-viewer' }), 400],
       ['a cursor no page gave', call('?cursor=bm9wZQ', { token: 'token-viewer' }), 400],
+      ...FORGED_CURSORS.map(([what, cursor]): [string, ReturnType<typeof call>, number] => [what, call(`?cursor=${cursor}`, { token: 'token-viewer' }), 400]),
       ['releasing an unclaimed case', call(`${one}/release`, { method: 'POST', token: 'token-reviewer' }), 409],
     ]; // prettier-ignore
     for (const [what, answer, status] of cases) {
       const { status: got, body } = await answer;
       expect(got, `${what}: ${JSON.stringify(body)}`).to.equal(status);
+    }
+    for (const [what, cursor] of FORGED_CURSORS) {
+      const sessions = await w.client('service').request<Record<string, unknown>>('GET', `/sessions/community/${c()}?cursor=${cursor}`); // prettier-ignore
+      expect(sessions.status, `the sessions list: ${what}`).to.equal(400);
+      expect(sessions.body).to.deep.include({ statusCode: 400, error: 'Bad Request' });
     }
     const reasonIssue = (await decide({ decision: 'approve', reasonCode: 'face_mismatch' })).body;
     expect(reasonIssue.details).to.deep.equal([{ path: '/reasonCode', message: 'fits decline only' }]);
