@@ -87,6 +87,8 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
     const raw = await fetch(`${w.url}/review/community/${c()}/cases/${listed.caseId}/images/selfie`, { headers: { authorization: 'Bearer token-reviewer' } }); // prettier-ignore
     expect(raw.headers.get('cache-control')).to.equal('no-store');
     expect(raw.headers.get('content-type')).to.equal('image/jpeg');
+    expect(raw.headers.get('x-content-type-options'), 'the upload is never sniffed').to.equal('nosniff'); // prettier-ignore
+    expect(raw.headers.get('content-disposition')).to.equal('inline; filename="selfie"');
     expect((await refusal(w.operator('reviewer').review.caseImage(c(), listed.caseId, 'passport'))).status).to.equal(404); // prettier-ignore
     await caller.review.caseData(c(), listed.caseId);
     const reads = await audit('case.data.read', listed.caseId);

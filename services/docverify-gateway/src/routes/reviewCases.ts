@@ -140,7 +140,15 @@ export function reviewCaseRoutes(deps: ReviewRouteDeps): Route[] {
         const name = String(req.params.name);
         const bytes = await caseImage(deps, kase, name);
         await audited(res, kase, 'case.image.read', { image: name });
-        res.set({ 'Content-Type': mediaTypeOf(bytes), 'Cache-Control': 'no-store' }).send(bytes);
+        // the bytes are the person's upload: never sniffed into something a browser runs
+        res
+          .set({
+            'Content-Type': mediaTypeOf(bytes),
+            'Cache-Control': 'no-store',
+            'X-Content-Type-Options': 'nosniff',
+            'Content-Disposition': `inline; filename="${name}"`,
+          })
+          .send(bytes);
       },
     },
   ];
