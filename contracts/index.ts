@@ -131,6 +131,7 @@ export {
   RESUBMISSION_CAPTURES,
   ReviewSettings,
   Resubmission,
+  CaseResubmission,
   ReviewResult,
   ReviewCaseListQuery,
   ReviewCaseSummary,

@@ -73,6 +73,22 @@ export const Resubmission = Type.Object(
 );
 export type Resubmission = Static<typeof Resubmission>;
 
+/** A case's resubmission: its link only for those who may hand it to the person. */
+export const CaseResubmission = Type.Object(
+  {
+    sessionId: uuid,
+    url: Type.Optional(
+      Type.String({
+        description:
+          'the capture page; its token is its only credential: absent for viewers and auditors, read by reviewers, senior reviewers, admins and licences (audited as case.notes.read)',
+      }),
+    ),
+    expiresAt: at,
+  },
+  { additionalProperties: false },
+);
+export type CaseResubmission = Static<typeof CaseResubmission>;
+
 /**
  * The result of a review's certification (kind human_review): a NormalisedResult with the decision
  * beside; its proof signs the decision too.
@@ -200,15 +216,18 @@ export const ReviewCase = Type.Object(
           noteId: uuid,
           at,
           author: Type.String(),
-          text: Type.Union([Type.String(), Type.Null()], {
-            description: "null once the verification's data is gone (retrieved, erased)",
-          }),
+          text: Type.Optional(
+            Type.Union([Type.String(), Type.Null()], {
+              description:
+                "null once the verification's data is gone (retrieved, erased); absent for viewers and auditors (a note may name the person): reviewers, senior reviewers, admins and licences read it, audited as case.notes.read",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
     ),
     decisions: Type.Array(ReviewCaseDecision),
-    resubmission: Type.Union([Resubmission, Type.Null()]),
+    resubmission: Type.Union([CaseResubmission, Type.Null()]),
   },
   { $id: 'http/reviewCase', additionalProperties: false },
 );

@@ -39,7 +39,27 @@ describe('review cases: resubmission, erasure, the hold', function () {
     const caller = w.client('service');
     const waiting = await caller.sessionResult('kyc-inconclusive', sessionId);
     expect(waiting).to.deep.include({ status: 'INPROGRESS', resubmission });
-    expect((await w.operator('viewer').review.case(c(), listed.caseId)).resubmission).to.deep.equal(resubmission); // prettier-ignore
+
+    // the link (its token a credential) and the note's text: reviewers and licences, audited; not viewers or auditors
+    const notesRead = () => db()('platform.audit_log').where({ action: 'case.notes.read', subject_id: listed.caseId }).orderBy('id'); // prettier-ignore
+    for (const name of ['viewer', 'auditor'] as const) {
+      const read = await w.operator(name).review.case(c(), listed.caseId);
+      expect(read.resubmission, name).to.deep.equal({ sessionId: resubmission.sessionId, expiresAt: resubmission.expiresAt }); // prettier-ignore
+      expect(read.notes.map((n) => Object.keys(n).sort()), name).to.deep.equal([['at', 'author', 'noteId']]); // prettier-ignore
+      expect(JSON.stringify(read), name).not.to.contain(tokenOf(resubmission.url));
+      expect(JSON.stringify(read), name).not.to.contain('someone else');
+    }
+    expect(await notesRead(), 'a read without texts or link').to.have.length(0);
+    for (const name of ['reviewer', 'senior', 'admin'] as const) {
+      const read = await w.operator(name).review.case(c(), listed.caseId);
+      expect(read.resubmission, name).to.deep.equal(resubmission);
+      expect(read.notes.map((n) => n.text), name).to.deep.equal(['the selfie is of someone else']);
+    }
+    expect((await caller.review.case(c(), listed.caseId)).resubmission, 'a licence').to.deep.equal(resubmission); // prettier-ignore
+    const reads = await notesRead();
+    expect(reads.map((r: { actor: string }) => r.actor)).to.deep.equal(['operator:testy-reviewer', 'operator:testy-senior', 'operator:testy-admin', reads[3]?.actor]); // prettier-ignore
+    expect(reads[3]?.actor).to.match(/^licence:[0-9a-f-]{36}$/);
+    expect(reads[0]?.details).to.deep.include({ notes: 1, link: true });
     const requested = await eventually('E_IDV_RESUBMISSION_REQUESTED', () => w.events.find((e) => e.eventName === 'E_IDV_RESUBMISSION_REQUESTED' && (e.data as { caseId: string }).caseId === listed.caseId)); // prettier-ignore
     expect(requested.data).to.deep.include({ resubmissionSessionId: resubmission.sessionId, reasonCode: 'selfie_unusable', captures: ['selfie'] }); // prettier-ignore
     expect(JSON.stringify(requested)).not.to.contain(tokenOf(resubmission.url));

@@ -1,5 +1,7 @@
 // What operators and tenants' tools read of a case without the person's data: the queue's line of
-// it, and the whole case with its checks, history, notes, decisions and resubmission link.
+// it, and the whole case with its checks, history, notes, decisions and resubmission. Note texts
+// (they may name the person) and the resubmission's link (its page token is a credential) only for
+// a reader given `texts`: viewers and auditors read that notes and a link exist, not what they say.
 import type { ReviewCase, ReviewCaseSummary, ReviewDecision } from '@idv/contracts';
 import { isLive } from '../domain/reviewSteps.ts';
 import type { ReviewCaseRecord, ReviewCaseStore } from '../store/reviewCases.ts';
@@ -41,10 +43,26 @@ function decisionsOf(history: HistoryRow[]): ReviewCase['decisions'] {
   });
 }
 
+/** The case's notes and resubmission, with their texts and link or without. */
+async function sealedParts(
+  deps: { reviewSealed: ReviewSealedStore },
+  kase: ReviewCaseRecord,
+  texts: boolean,
+): Promise<Pick<ReviewCase, 'notes' | 'resubmission'>> {
+  const notes = await deps.reviewSealed.notes(kase);
+  const resubmission = (await deps.reviewSealed.resubmissionOf(kase)) ?? null;
+  if (texts) return { notes, resubmission };
+  return {
+    notes: notes.map(({ noteId, at, author }) => ({ noteId, at, author })),
+    resubmission: resubmission && { sessionId: resubmission.sessionId, expiresAt: resubmission.expiresAt }, // prettier-ignore
+  };
+}
+
 export async function caseView(
   deps: { reviews: ReviewCaseStore; reviewSealed: ReviewSealedStore },
   kase: ReviewCaseRecord,
   now: Date,
+  texts: boolean,
 ): Promise<ReviewCase> {
   const history = await deps.reviews.history(kase.id);
   return {
@@ -76,8 +94,7 @@ export async function caseView(
       ...(h.decision ? { decision: h.decision as ReviewDecision } : {}),
       ...(h.reason_code ? { reasonCode: h.reason_code } : {}),
     })),
-    notes: await deps.reviewSealed.notes(kase),
     decisions: decisionsOf(history),
-    resubmission: (await deps.reviewSealed.resubmissionOf(kase)) ?? null,
+    ...(await sealedParts(deps, kase, texts)),
   };
 }

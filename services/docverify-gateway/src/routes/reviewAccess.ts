@@ -1,7 +1,7 @@
 // Who may do what with review cases and erasure (DESIGN 2.5, the roles' matrix of issue 28): reads
-// by an operator of the community or a manager licence of it; the person's data by reviewers (or a
-// licence); claims, notes and decisions by reviewing operators only, with their bearer token;
-// erasure by an admin operator or a manager licence.
+// by an operator of the community or a manager licence of it; the person's data, note texts and the
+// resubmission's link by reviewers (or a licence); claims, notes and decisions by reviewing
+// operators only, with their bearer token; erasure by an admin operator or a manager licence.
 import {
   credentialsOf,
   fromParam,
@@ -44,6 +44,15 @@ export const anyOperatorOrLicence = (deps: ReviewAccessDeps) =>
 /** An operator's bearer token only, with one of `roles` on the path's community. */
 export const operatorOnly = (deps: ReviewAccessDeps, roles: readonly OperatorRole[]) =>
   requireOperator(deps.operators, { roles, community });
+
+/**
+ * Whether the caller reads what a case keeps sealed (note texts, the resubmission's link): a
+ * licence or a reviewing operator; viewers and auditors do not.
+ */
+export function readsCaseTexts(res: Response): boolean {
+  const operator = operatorOf(res);
+  return !operator || operator.roles.some((role) => REVIEWERS.includes(role));
+}
 
 /** The audit log's name for whoever made the request. */
 export function actorOf(res: Response): string {

@@ -1,6 +1,6 @@
 // What operators and tenants' tools read of review cases (DESIGN 2.5): the queue, a case without
 // personal data, the reason codes, and (audited, reviewers and licences only) the person's data
-// and images of a case.
+// and images of a case, and its note texts and resubmission link.
 import {
   ReviewCase,
   ReviewCaseData,
@@ -23,6 +23,7 @@ import {
   anyOperatorOrLicence,
   CASE_READERS,
   operatorOrLicence,
+  readsCaseTexts,
   REVIEWERS,
   type ReviewAccessDeps,
 } from './reviewAccess.ts';
@@ -104,11 +105,17 @@ export function reviewCaseRoutes(deps: ReviewRouteDeps): Route[] {
       guards: readers,
       doc: {
         summary:
-          'one case without personal data: state, four-eyes, due time, assignee, the checks of the run under review (provider, status, score), history, notes, decisions, resubmission link',
+          "one case without the person's data: state, four-eyes, due time, assignee, the checks of the run under review (provider, status, score), history, notes, decisions, resubmission. Note texts and the resubmission's link only for reviewers, senior reviewers, admins and licences (such a read is audited: case.notes.read); viewers and auditors read each note's id, time and author, and the resubmission's session and expiry",
         response: ReviewCase,
       },
-      handler: async (req, res) =>
-        res.json(await caseView(deps, await caseOf(req), deps.clock.now())),
+      handler: async (req, res) => {
+        const kase = await caseOf(req);
+        const view = await caseView(deps, kase, deps.clock.now(), readsCaseTexts(res));
+        const notes = view.notes.filter((note) => typeof note.text === 'string').length;
+        const link = view.resubmission?.url !== undefined;
+        if (notes > 0 || link) await audited(res, kase, 'case.notes.read', { notes, link });
+        res.set('Cache-Control', 'no-store').json(view);
+      },
     },
     {
       method: 'GET',
