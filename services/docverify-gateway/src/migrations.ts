@@ -11,6 +11,7 @@ import * as sessionOwner from '../migrations/008_session_owner.ts';
 import * as imageUrlHosts from '../migrations/009_image_url_hosts.ts';
 import * as erasures from '../migrations/010_erasures.ts';
 import * as reviewCases from '../migrations/011_review_cases.ts';
+import * as reviewClaimedFrom from '../migrations/012_review_claimed_from.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
@@ -26,5 +27,6 @@ export const docverifyMigrations: MigrationSet = {
     '009_image_url_hosts': imageUrlHosts,
     '010_erasures': erasures,
     '011_review_cases': reviewCases,
+    '012_review_claimed_from': reviewClaimedFrom,
   },
 };

@@ -9,6 +9,7 @@ import {
   claimStep,
   decisionStep,
   releaseStep,
+  resubmissionSubmittedStep,
   type CaseFacts,
   type Reviewer,
 } from '../src/domain/reviewSteps.ts';
@@ -23,8 +24,8 @@ const result = (status: VerifyResult['status']) => ({ status }) as VerifyResult;
 const ann: Reviewer = { sub: 'a', username: 'ann', roles: ['reviewer'] };
 const bob: Reviewer = { sub: 'b', username: 'bob', roles: ['senior_reviewer'] };
 const admin: Reviewer = { sub: 'c', username: 'cat', roles: ['admin'] };
-const open: CaseFacts = { state: 'open', fourEyes: false, assignee: null, assigneeSub: null, firstDecision: null }; // prettier-ignore
-const claimed = (by: Reviewer, more: Partial<CaseFacts> = {}): CaseFacts => ({ ...open, state: 'in_review', assignee: by.username, assigneeSub: by.sub, ...more }); // prettier-ignore
+const open: CaseFacts = { state: 'open', fourEyes: false, assignee: null, assigneeSub: null, firstDecision: null, claimedFrom: null }; // prettier-ignore
+const claimed = (by: Reviewer, more: Partial<CaseFacts> = {}): CaseFacts => ({ ...open, state: 'in_review', assignee: by.username, assigneeSub: by.sub, claimedFrom: 'open', ...more }); // prettier-ignore
 const at = '2026-11-26T10:00:00.000Z';
 
 describe('review: when a result is reviewed', () => {
@@ -51,6 +52,22 @@ describe('review: the case state machine', () => {
     expect(() => releaseStep(claimed(ann), bob)).to.throw(NotAllowedError);
     expect(() => releaseStep(open, ann)).to.throw(ConflictError);
   });
+
+  it('gives a released case back to where the claim took it from: one waiting for a resubmission waits again', () => {
+    const waiting: CaseFacts = { ...open, state: 'resubmission_requested' };
+    expect(claimStep(waiting, ann).claimedFrom).to.equal('resubmission_requested');
+    expect(claimStep(open, ann).claimedFrom).to.equal('open');
+    const held = claimed(ann, { claimedFrom: 'resubmission_requested' });
+    expect(releaseStep(held, ann)).to.deep.include({ to: 'resubmission_requested', assignee: null });
+  }); // prettier-ignore
+
+  it("lets the person's resubmission end a claim taken while the case waited for it, and nothing else", () => {
+    expect(resubmissionSubmittedStep({ ...open, state: 'resubmission_requested' })).to.equal(undefined);
+    const held = claimed(ann, { claimedFrom: 'resubmission_requested' });
+    expect(resubmissionSubmittedStep(held)).to.deep.include({ to: 'resubmission_requested', assignee: null, action: 'claim_ended_by_resubmission' }); // prettier-ignore
+    expect(() => resubmissionSubmittedStep(claimed(ann))).to.throw(ConflictError, /no longer awaited/);
+    expect(() => resubmissionSubmittedStep({ ...open, state: 'decided' })).to.throw(ConflictError, /decided/);
+  }); // prettier-ignore
 
   it('decides by the assignee: final at once, or waiting for a second review with four-eyes', () => {
     expect(() => decisionStep(open, ann, { decision: 'approve', reasonCode: 'x', at })).to.throw(ConflictError, /claim/); // prettier-ignore

@@ -131,6 +131,53 @@ describe('review cases: resubmission, erasure, the hold', function () {
     expect(done.result?.certifications.map((cert) => cert.kind)).to.include('human_review');
   }); // prettier-ignore
 
+  it("a claim while the case waits for a resubmission: released, it waits again; the person's submit ends it; none while the new captures are verified; a run its case no longer awaits fails unreviewed", async () => {
+    const { sessionId } = await w.submittedSession('kyc-always');
+    const listed = await w.caseOf({ sessionId });
+    const reviewer = w.operator('reviewer').review;
+    type Refusal = { status: number; body: { message?: string } };
+    const refused = (work: Promise<unknown>) => work.then((): Refusal => ({ status: 0, body: {} }), (err: Refusal) => err); // prettier-ignore
+    await reviewer.claim(c(), listed.caseId);
+    const resubmission = (await reviewer.decide(c(), listed.caseId, { decision: 'resubmit', reasonCode: 'selfie_unusable' })).resubmission!; // prettier-ignore
+    const caller = w.client('service');
+
+    // claimed to decide without the person, then released: the case waits for them again, its caller reads the link again
+    expect(await reviewer.claim(c(), listed.caseId)).to.deep.include({ state: 'in_review' });
+    expect(await reviewer.release(c(), listed.caseId)).to.deep.include({ state: 'resubmission_requested', assignee: null }); // prettier-ignore
+    expect((await caller.sessionResult('kyc-always', sessionId)).resubmission).to.deep.equal(resubmission); // prettier-ignore
+
+    // claimed again, and the person submits meanwhile: the new captures end the claim, a decision on the old ones is a 409
+    await reviewer.claim(c(), listed.caseId);
+    const page = w.page(tokenOf(resubmission.url));
+    await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
+    expect((await page.put('selfie', w.images.selfie, 'image/jpeg')).body).to.deep.include({ accepted: true }); // prettier-ignore
+    const asked = w.sandbox.faults.callsOf('default');
+    w.sandbox.faults.set('default', { latencyMs: 3_000 }); // the run stays being verified a while
+    try {
+      expect((await page.post('/submit')).status, 'the submit during a claim').to.equal(200);
+      const taken = await reviewer.case(c(), listed.caseId);
+      expect(taken).to.include({ state: 'resubmission_requested', assignee: null });
+      expect(taken.history.at(-1)).to.deep.include({ action: 'claim_ended_by_resubmission', actor: 'system', fromState: 'in_review' }); // prettier-ignore
+      expect((await refused(reviewer.decide(c(), listed.caseId, { decision: 'decline', reasonCode: 'face_mismatch' }))).status).to.equal(409); // prettier-ignore
+      const claim = await refused(w.operator('reviewer2').review.claim(c(), listed.caseId));
+      expect(claim.status, 'no claim while the new captures are verified').to.equal(409);
+      expect(String(claim.body.message)).to.match(/being verified/);
+
+      // the case moves on while the connectors are asked (as the hold's expiry does it)
+      await eventually('the connectors asked', () => (w.sandbox.faults.callsOf('default') > asked ? true : undefined)); // prettier-ignore
+      await db()('docverify.review_cases').where({ id: listed.caseId }).update({ state: 'expired' });
+    } finally {
+      w.sandbox.faults.clear('default');
+    }
+    const ended = await caller.waitForSession('kyc-always', resubmission.sessionId, { intervalMs: 100, timeoutMs: 20_000 }); // prettier-ignore
+    expect(ended).to.include({ status: 'FAILED', failure: 'resubmission_not_awaited' });
+    expect(ended).not.to.have.property('result');
+    const run = await db()('docverify.verification_runs').where({ session_id: resubmission.sessionId }).first(); // prettier-ignore
+    expect(run).to.include({ status: 'failed', failure: 'resubmission_not_awaited', result_sealed: null });
+    expect(await db()('docverify.session_images').where({ session_id: resubmission.sessionId }), 'its captures dropped').to.have.length(0); // prettier-ignore
+    expect(w.eventsNamed('E_IDV_SESSION_COMPLETED', resubmission.sessionId)).to.deep.equal([]);
+  }); // prettier-ignore
+
   it('refuses a resubmission that asks for nothing the verification has (a passport has no back)', async () => {
     const { sessionId } = await w.submittedSession('kyc-always');
     const listed = await w.caseOf({ sessionId });

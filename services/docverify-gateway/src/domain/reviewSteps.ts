@@ -36,6 +36,8 @@ export interface CaseFacts {
   assignee: string | null;
   assigneeSub: string | null;
   firstDecision: FirstDecision | null;
+  /** while claimed: the state the claim took the case from */
+  claimedFrom: ReviewCaseState | null;
 }
 
 export type Stage = 'single' | 'first' | 'second';
@@ -46,6 +48,8 @@ export interface CaseStep {
   to: ReviewCaseState;
   assignee: { username: string; sub: string } | null;
   firstDecision: FirstDecision | null;
+  /** a claim's: the state it takes the case from (a release gives it back) */
+  claimedFrom?: ReviewCaseState;
   /** a decision's */
   stage?: Stage;
   outcome?: 'approved' | 'declined';
@@ -66,27 +70,54 @@ function refuseSecondReviewer(c: CaseFacts, r: Reviewer): void {
     throw new NotAllowedError('the second review must be another operator than the first');
 }
 
+/**
+ * A claim of an open case, or of one waiting for a resubmission (to decide without it: the person's
+ * submit meanwhile ends the claim, resubmissionSubmittedStep), or a four-eyes case's second review.
+ * While the person's new captures are being verified a case is not claimed (caseActions.ts: they
+ * bring it back open in moments).
+ */
 export function claimStep(c: CaseFacts, r: Reviewer): CaseStep {
   const me = { username: r.username, sub: r.sub };
+  const from = { claimedFrom: c.state };
   if (c.state === 'open' || c.state === 'resubmission_requested')
-    return { action: 'claimed', to: 'in_review', assignee: me, firstDecision: null };
+    return { action: 'claimed', to: 'in_review', assignee: me, firstDecision: null, ...from };
   if (c.state === 'awaiting_second') {
     if (c.assigneeSub) throw heldBy(c);
     refuseSecondReviewer(c, r);
-    return { action: 'claimed', to: c.state, assignee: me, firstDecision: c.firstDecision };
+    return { action: 'claimed', to: c.state, assignee: me, firstDecision: c.firstDecision, ...from }; // prettier-ignore
   }
   if (c.state === 'in_review') throw heldBy(c);
   throw ended(c);
 }
 
-/** The operator who holds the claim, or an admin, gives it up. */
+/** In review, the state a release gives the case back to: where the claim took it from. */
+const unclaimed = (c: CaseFacts): ReviewCaseState =>
+  c.claimedFrom === 'resubmission_requested' ? c.claimedFrom : 'open';
+
+/**
+ * The operator who holds the claim, or an admin, gives it up: the case is back where the claim
+ * took it from (one waiting for a resubmission waits for it again).
+ */
 export function releaseStep(c: CaseFacts, r: Reviewer): CaseStep {
   if ((c.state !== 'in_review' && c.state !== 'awaiting_second') || !c.assigneeSub)
     throw new ConflictError(`the case is ${c.state} and not claimed`);
   if (c.assigneeSub !== r.sub && !r.roles.includes('admin'))
     throw new NotAllowedError(`the case is claimed by ${c.assignee}: only they or an admin release it`); // prettier-ignore
-  const to = c.state === 'in_review' ? 'open' : c.state;
+  const to = c.state === 'in_review' ? unclaimed(c) : c.state;
   return { action: 'released', to, assignee: null, firstDecision: c.firstDecision };
+}
+
+/**
+ * The person submits a resubmission's captures: a case waiting for them takes them as it is
+ * (undefined: no step); one claimed while it waited gives the claim up (the new captures win: the
+ * reviewer's decision would be on the old ones, and the run brings the case back open); any other
+ * state no longer awaits them.
+ */
+export function resubmissionSubmittedStep(c: CaseFacts): CaseStep | undefined {
+  if (c.state === 'resubmission_requested') return undefined;
+  if (c.state === 'in_review' && c.claimedFrom === 'resubmission_requested')
+    return { action: 'claim_ended_by_resubmission', to: c.claimedFrom, assignee: null, firstDecision: null }; // prettier-ignore
+  throw new ConflictError(`these captures are no longer awaited: the case is ${c.state}`);
 }
 
 /**

@@ -1,5 +1,7 @@
 // An operator's claim, release and note on a case: each a step with its history line and its audit
-// row in one transaction (steps.ts), a claim racing another's landing once (409 for the other).
+// row in one transaction (steps.ts), a claim racing another's landing once (409 for the other). A
+// case whose resubmission was submitted is not claimed while that run is verified (409): its end
+// brings the case back open with the new captures, which a decision taken now would not have seen.
 import { randomUUID } from 'node:crypto';
 import type { ReviewStepAnswer } from '@idv/contracts';
 import { ConflictError, NotFoundError } from '@idv/errors';
@@ -52,6 +54,9 @@ export async function moveCase(
   return landStep(deps, async (trx) => {
     const after = await deps.reviews.apply(trx, kase, step, { at: now, actor });
     if (!after) return undefined;
+    // after the step locked the case: a submit that landed first is seen here (resubmissionSubmit.ts)
+    if (kase.state === 'resubmission_requested' && (await deps.reviews.resubmissionVerifying(trx, kase))) // prettier-ignore
+      throw new ConflictError("the person's new captures are being verified: the case comes back open with them in a moment"); // prettier-ignore
     await appendAudit(trx, audited(after, actor, MOVES[move].audit, now));
     return stepAnswer(after);
   });

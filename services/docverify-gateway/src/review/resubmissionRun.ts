@@ -7,6 +7,7 @@ import { withCaptures } from '../domain/resubmission.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionStore } from '../store/sessions.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import { RESUBMISSION_NOT_AWAITED } from '../verification/recordRun.ts';
 import { caseImages, type CaseImageDeps } from './caseImages.ts';
 
 type Prepared = { request: VerifyRequest } | { failure: string };
@@ -17,7 +18,7 @@ export async function resubmissionRequest(
   config: VerificationConfigRecord,
 ): Promise<Prepared> {
   const kase = session.reviewCaseId ? await deps.reviews.get(session.reviewCaseId) : undefined;
-  if (kase?.state !== 'resubmission_requested') return { failure: 'resubmission_not_awaited' };
+  if (kase?.state !== 'resubmission_requested') return { failure: RESUBMISSION_NOT_AWAITED };
   const { images, request } = await caseImages(deps, kase);
   if (!kase.sessionId)
     return request ? { request: withCaptures(request, images) } : { failure: 'request_gone' };

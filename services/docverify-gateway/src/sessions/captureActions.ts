@@ -10,8 +10,10 @@ import {
 } from '@idv/contracts';
 import { ConflictError, InputError } from '@idv/errors';
 import { uncheckedIn } from '@idv/capture-checks';
+import type { Knex } from '@idv/db';
 import { attemptsAllowed } from '../domain/captureSettings.ts';
 import { sidesToCapture } from '../domain/sessionJourney.ts';
+import { submitResubmission } from '../review/resubmissionSubmit.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';
 import { sessionEvents } from './events.ts';
@@ -117,8 +119,9 @@ export async function captureImage(
 
 /**
  * Submits the captures: every side of the journey accepted, or out of retakes (then the run fails
- * the session as capture_incomplete). The session and its run are stored together; the run then
- * goes to the queue. A second submit answers the state again.
+ * the session as capture_incomplete). The session and its run are stored together (a
+ * resubmission's with its case taking them: review/resubmissionSubmit.ts); the run then goes to
+ * the queue. A second submit answers the state again.
  */
 export async function submitCapture(deps: SessionDeps, token: string): Promise<SessionRecord> {
   const session = await livePageSession(deps, token);
@@ -143,13 +146,24 @@ export async function submitCapture(deps: SessionDeps, token: string): Promise<S
     ownerLicenceId: session.ownerLicenceId,
     deadline: new Date(now.getTime() + deps.runDeadlineMs),
   };
-  const moved = await deps.sessions.move(session.id, 'submitted', {
-    patch: { submitted_at: now, last_activity_at: now, run_id: runId },
-    also: (trx) => deps.runs.create(run, undefined, trx),
-    events: (_, after) =>
-      sessionEvents(after, { verificationId: runId, documentType: after.documentType }),
-  });
-  if (!moved) throw new ConflictError('the session changed meanwhile; reload the page');
+  const submit = async (outer?: Knex.Transaction) => {
+    const moved = await deps.sessions.move(
+      session.id,
+      'submitted',
+      {
+        patch: { submitted_at: now, last_activity_at: now, run_id: runId },
+        also: (trx) => deps.runs.create(run, undefined, trx),
+        events: (_, after) =>
+          sessionEvents(after, { verificationId: runId, documentType: after.documentType }),
+      },
+      outer,
+    );
+    if (!moved) throw new ConflictError('the session changed meanwhile; reload the page');
+    return moved;
+  };
+  const moved = session.reviewCaseId
+    ? await submitResubmission(deps, session.reviewCaseId, submit)
+    : await submit();
   void deps.outbox.flush(moved.events);
   await deps.runQueue.enqueue(runId, run.communityId);
   return moved.after;

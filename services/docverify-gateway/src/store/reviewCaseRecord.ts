@@ -43,6 +43,7 @@ export interface ReviewCaseRow {
   assignee: string | null;
   assignee_sub: string | null;
   first_decision: FirstDecision | null;
+  claimed_from: ReviewCaseState | null;
   resubmission_session_id: string | null;
   opened_at: Date;
   due_at: Date | null;
@@ -69,6 +70,7 @@ export const toCase = (row: ReviewCaseRow): ReviewCaseRecord => ({
   assignee: row.assignee,
   assigneeSub: row.assignee_sub,
   firstDecision: row.first_decision,
+  claimedFrom: row.claimed_from,
   resubmissionSessionId: row.resubmission_session_id,
   openedAt: row.opened_at,
   dueAt: row.due_at,

@@ -60,6 +60,12 @@ export class ReviewCaseStore {
     return row && toCase(row);
   }
 
+  /** The case as it is, locked for the rest of `trx` (a resubmission's submit steps on it). */
+  async lock(trx: Knex, id: string): Promise<ReviewCaseRecord | undefined> {
+    const row = (await trx(CASES).where({ id }).forUpdate().first()) as ReviewCaseRow | undefined;
+    return row && toCase(row);
+  }
+
   async byRun(runId: string): Promise<ReviewCaseRecord | undefined> {
     const row = (await this.db(CASES).where({ run_id: runId }).first()) as ReviewCaseRow | undefined; // prettier-ignore
     return row && toCase(row);
@@ -110,6 +116,7 @@ export class ReviewCaseStore {
         assignee: step.assignee?.username ?? null,
         assignee_sub: step.assignee?.sub ?? null,
         first_decision: step.firstDecision ? JSON.stringify(step.firstDecision) : null,
+        claimed_from: step.claimedFrom ?? null,
         ...(step.outcome ? { outcome: step.outcome } : {}),
         ...(closes ? { decided_at: line.at, closed_at: line.at } : {}),
         ...also,
@@ -165,6 +172,21 @@ export class ReviewCaseStore {
         q.where({ id: kase.runId }).orWhereIn('session_id', trx('docverify.sessions').select('id').where({ review_case_id: kase.id })), // prettier-ignore
       )) as { id: string }[];
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Whether a resubmission of the case was submitted and its run is still being verified (it
+   * comes back to the case when it ends); read in `trx`, after its step locked the case.
+   */
+  async resubmissionVerifying(trx: Knex, kase: ReviewCaseRecord): Promise<boolean> {
+    const row: unknown = await trx('docverify.verification_runs')
+      .whereIn('status', ['processing', 'pending'])
+      .whereIn(
+        'session_id',
+        trx('docverify.sessions').select('id').where({ review_case_id: kase.id }),
+      )
+      .first('id');
+    return row !== undefined;
   }
 
   /** The case's resubmission sessions still in one of `states`, oldest first. */

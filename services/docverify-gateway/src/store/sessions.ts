@@ -27,6 +27,8 @@ export interface MoveOptions {
   events?: (before: SessionRecord, after: SessionRecord) => EventEnvelope[];
   /** more work of the same transaction, e.g. finishing the run that ended the session */
   also?: (trx: Knex.Transaction, after: SessionRecord) => Promise<void>;
+  /** a final state drops the images whatever the retention (captures nobody may review) */
+  dropImages?: boolean;
 }
 
 export interface Moved {
@@ -145,7 +147,8 @@ export class SessionStore {
       const [row] = (await update) as SessionRow[];
       if (!row) return undefined;
       const after = toSession(row);
-      if (isFinal(to)) await this.images.retainForEnd(trx, after, now);
+      if (isFinal(to) && options.dropImages) await this.images.drop(trx, id);
+      else if (isFinal(to)) await this.images.retainForEnd(trx, after, now);
       await options.also?.(trx, after);
       const events = options.events?.(toSession(current), after) ?? [];
       await addEvents(trx, events);

@@ -22,8 +22,11 @@ export interface SettleDeps extends RecordDeps {
 /** The final answer of one pending kind, as a connector reply carries it. */
 export type FinalReply = Pick<ConnectorReply, 'outcome' | 'authority' | 'result'>;
 
-/** 'review': the final answer left the run waiting for a human review. */
-export type Settled = 'completed' | 'pending' | 'review' | 'not_pending';
+/**
+ * 'review': the final answer left the run waiting for a human review; 'failed': a resubmission's
+ * run its case no longer awaits (recordRun.ts).
+ */
+export type Settled = 'completed' | 'pending' | 'review' | 'failed' | 'not_pending';
 
 /** Concurrent follow-ups of one run (two kinds at once) retry on the changed pending set. */
 const MAX_TRIES = 5;

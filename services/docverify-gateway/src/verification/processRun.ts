@@ -17,7 +17,7 @@ import type {
   VerificationConfigRecord,
   VerificationConfigStore,
 } from '../store/verificationConfigs.ts';
-import { failRun } from './recordRun.ts';
+import { failRun, RESUBMISSION_NOT_AWAITED } from './recordRun.ts';
 import {
   VerificationAborted,
   verifyAndRecord,
@@ -102,7 +102,12 @@ export async function processRun(
   const run = await deps.runs.start(runId);
   if (!run) return OVER;
   const log = deps.logger.child({ runId, runKind: run.kind, starts: run.starts });
-  const fail = async (reason: string) => (await failRun(deps, run, reason), OVER);
+  const fail = async (reason: string) => {
+    // a resubmission's captures its case no longer awaits are nobody's to review: they go
+    const dropImages = reason === RESUBMISSION_NOT_AWAITED;
+    await failRun(deps, run, reason, ['processing'], { dropImages });
+    return OVER;
+  };
   const [config] = await deps.configs.find([run.communityId], run.configId);
   if (!config) return fail('config_deleted');
   const prepared = await prepare(deps, run, config);

@@ -50,9 +50,14 @@ export function pendingKindsOf(
   ) as PendingKinds;
 }
 
+/** A resubmission's run whose case moved on without it (decided, expired, erased). */
+export const RESUBMISSION_NOT_AWAITED = 'resubmission_not_awaited';
+
 /**
  * Stores `result` for `run` (in one of `from`): 'pending' while kinds wait, 'review' when it waits
- * for a human review (verification/reviewHold.ts), else 'completed'.
+ * for a human review (verification/reviewHold.ts), else 'completed'; 'failed' for a
+ * resubmission's its case no longer awaits (its result was to be reviewed, so it never completes
+ * unreviewed: its captures go, its session fails).
  */
 export async function recordRunResult(
   deps: RecordDeps,
@@ -61,7 +66,7 @@ export async function recordRunResult(
   result: VerifyResult,
   from: RunStatus[],
   pendingWas?: PendingKinds,
-): Promise<'completed' | 'pending' | 'review' | undefined> {
+): Promise<'completed' | 'pending' | 'review' | 'failed' | undefined> {
   const now = deps.clock.now();
   const pending = pendingKindsOf(result, now, pendingWas);
   if (pending) {
@@ -72,6 +77,8 @@ export async function recordRunResult(
     return parked && 'pending';
   }
   const held = await holdForReview(deps, { run, config, result, from, pendingWas });
+  if (held === 'not_awaited')
+    return (await failRun(deps, run, RESUBMISSION_NOT_AWAITED, from, { dropImages: true })) ? 'failed' : undefined; // prettier-ignore
   if (held !== 'not_held') return held === 'held' ? 'review' : undefined;
   const done = await completeRun(deps, run, config, result, from, { pendingWas });
   if (!done) return undefined;
@@ -119,6 +126,13 @@ export async function completeRun(
   return done && [...done.events, ...owed];
 }
 
+export interface FailOptions {
+  /** the transaction to end it in */
+  trx?: Knex.Transaction;
+  /** its session's images go whatever the retention (nobody may review them any more) */
+  dropImages?: boolean;
+}
+
 /**
  * Ends `run` (in one of `from`) without a result, in `trx` when given: its session fails, an async
  * caller is told by event. The events to publish once committed; undefined when not in `from`.
@@ -128,7 +142,7 @@ export async function endRunFailed(
   run: RunRecord,
   reason: string,
   from: RunStatus[],
-  trx?: Knex.Transaction,
+  { trx, dropImages = false }: FailOptions = {},
 ): Promise<EventEnvelope[] | undefined> {
   const owed: EventEnvelope[] = [];
   const done = await deps.runs.finish(
@@ -144,6 +158,7 @@ export async function endRunFailed(
         {
           patch: { failure: reason },
           events: (_, after) => sessionEvents(after, { verificationId: ended.id, reason }),
+          ...(dropImages ? { dropImages } : {}),
         },
         inner,
       );
@@ -161,8 +176,9 @@ export async function failRun(
   run: RunRecord,
   reason: string,
   from: RunStatus[] = ['processing'],
+  options: Omit<FailOptions, 'trx'> = {},
 ): Promise<boolean> {
-  const events = await endRunFailed(deps, run, reason, from);
+  const events = await endRunFailed(deps, run, reason, from, options);
   if (!events) return false;
   void deps.outbox.flush(events);
   return true;

@@ -2,7 +2,8 @@
 // 'review', its result sealed as a completed one's, an async run's request kept, a session's images
 // kept with it), and its case opens in the same transaction with E_IDV_REVIEW_OPENED. A
 // resubmission's run is always held: it brings its case back to open, reviewing it. One whose case
-// no longer waits for it (decided without it, expired) completes as any run does.
+// no longer waits for it (decided without it, expired, erased) is never completed unreviewed: it is
+// 'not_awaited', and recordRun.ts fails it (resubmission_not_awaited), its captures dropped.
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope, RunStatus, VerifyResult } from '@idv/contracts';
 import { DEFAULT_REVIEW_HOLD_MS, reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
@@ -11,7 +12,7 @@ import { openCase, reopenCase } from '../store/reviewCaseOpening.ts';
 import type { PendingKinds, RunRecord } from '../store/runs.ts';
 import type { RecordDeps, RunConfig } from './recordRun.ts';
 
-/** The resubmission's case stopped waiting between the look and the hold: complete instead. */
+/** The resubmission's case no longer waits for it: the hold is rolled back. */
 class CaseNotAwaiting extends Error {}
 
 /** What recordRunResult was given: a run's result to store, from one of `from`. */
@@ -23,11 +24,14 @@ export interface Recording {
   pendingWas?: PendingKinds | undefined;
 }
 
-/** 'held' (case opened or reopened), 'not_held' (no review applies) or 'lost' (stored elsewhere). */
+/**
+ * 'held' (case opened or reopened), 'not_held' (no review applies), 'not_awaited' (a
+ * resubmission's run its case no longer waits for) or 'lost' (stored elsewhere).
+ */
 export async function holdForReview(
   deps: RecordDeps,
   { run, config, result, from, pendingWas }: Recording,
-): Promise<'held' | 'not_held' | 'lost'> {
+): Promise<'held' | 'not_held' | 'not_awaited' | 'lost'> {
   const session = run.sessionId ? await deps.sessions.byId(run.sessionId, 'all') : undefined;
   const resubmissionOf = session?.reviewCaseId ?? null;
   const review = reviewOf(config.settings);
@@ -54,7 +58,7 @@ export async function holdForReview(
     void deps.outbox.flush(held.events);
     return 'held';
   } catch (err) {
-    if (err instanceof CaseNotAwaiting) return 'not_held';
+    if (err instanceof CaseNotAwaiting) return 'not_awaited';
     throw err;
   }
 }
