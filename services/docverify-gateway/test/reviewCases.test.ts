@@ -175,6 +175,30 @@ describe('review cases: held runs, the queue, reads, claims and decisions', func
     expect(completed.data).to.deep.include({ status: 'not_verified' });
   }); // prettier-ignore
 
+  it('holds a sync /verify its config reviews: pending with its verificationId, followed to the decision; one without review answers as before', async () => {
+    const caller = w.client('service');
+    const straight = await w.syncVerify('kyc-inconclusive');
+    expect(straight.status, 'verified: not reviewed').to.equal('verified');
+    expect(straight.certifications.map((cert) => cert.kind)).to.include.members(['dl_authenticate', 'face_compare']); // prettier-ignore
+    expect(await w.platform.database.db('docverify.review_cases').where({ run_id: straight.verificationId })).to.have.length(0); // prettier-ignore
+
+    const held = await w.syncVerify('kyc-inconclusive', w.otherSelfie);
+    expect(held).to.deep.include({ status: 'pending', certifications: [] });
+    expect(validate(VerifyResultSchema, held).ok).to.equal(true);
+    const id = held.verificationId;
+    const listed = await w.caseOf({ verificationId: id });
+    expect(await caller.verification(id)).to.deep.equal({ verificationId: id, status: 'pending' });
+    const reviewer = w.operator('reviewer').review;
+    expect(await reviewer.case(c(), listed.caseId)).to.include({ kind: 'async_verify', resultStatus: 'not_verified' }); // prettier-ignore
+    expect((await reviewer.caseData(c(), listed.caseId)).images.map((i) => i.name)).to.have.members(['front', 'back', 'selfie']); // prettier-ignore
+    await reviewer.claim(c(), listed.caseId);
+    await reviewer.decide(c(), listed.caseId, { decision: 'approve', reasonCode: 'identity_confirmed' }); // prettier-ignore
+    const done = await caller.waitForVerification(id, { intervalMs: 100, timeoutMs: 20_000 });
+    expect(done.result?.status).to.equal('verified');
+    const review = done.result!.certifications.find((cert) => cert.kind === 'human_review')!;
+    expect((await proofClaims(w.url, review.proof)).review).to.deep.include({ decision: 'approve', caseId: listed.caseId }); // prettier-ignore
+  }); // prettier-ignore
+
   it('four eyes: a first approval waits for a senior other than its reviewer, who confirms or overrides', async () => {
     const first = await w.caseOf({ sessionId: (await w.submittedSession('kyc-fourEyes')).sessionId });
     const second = await w.caseOf({ sessionId: (await w.submittedSession('kyc-fourEyes')).sessionId });

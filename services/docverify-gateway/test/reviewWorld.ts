@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { OperatorClient } from '@idv/client';
 import { verifyMessage } from '@idv/crypto';
-import { CONSENT_TEXT_VERSION, type ReviewCaseSummary, type VerifyRequest } from '@idv/contracts';
+import {
+  CONSENT_TEXT_VERSION,
+  type ReviewCaseSummary,
+  type VerifyRequest,
+  type VerifyResult,
+} from '@idv/contracts';
 import { jpeg, selfieImage } from '../../../test/support/captureImages.ts';
 import {
   eventually,
@@ -42,6 +47,8 @@ export interface ReviewWorld extends SessionWorld {
   submittedSession(dvcID: string, selfie?: Buffer): Promise<{ sessionId: string; url: string }>;
   /** an async /verify of `dvcID` with the world's images; its verification id */
   asyncVerify(dvcID: string, selfie?: Buffer): Promise<string>;
+  /** the same request as a sync /verify; its answer */
+  syncVerify(dvcID: string, selfie?: Buffer): Promise<VerifyResult>;
   /** the case the verification (or session) opened, once it is there */
   caseOf(ids: { sessionId?: string; verificationId?: string }): Promise<ReviewCaseSummary>;
   /** a selfie of someone else than the document's: face_compare says not_verified */
@@ -111,6 +118,12 @@ export async function startReviewWorld(options: {
   }
   const caller = w.client('service');
   const otherSelfie = await jpeg(selfieImage(480, 640, 5), 'FACE:fakey');
+  const b64 = (b: Buffer) => b.toString('base64');
+  const verifyRequest = (dvcID: string, selfie: Buffer): VerifyRequest => ({
+    dvcID,
+    verifications: ['dl_authenticate', 'face_compare'],
+    document: { id: 'doc-testy', type: 'dl', firstName: 'Testy', lastName: 'McTestface', front_image: b64(w.images.front), back_image: b64(w.images.back), barcode_image: b64(w.images.back), liveId: b64(selfie), image2: b64(w.images.front) }, // prettier-ignore
+  });
 
   return {
     ...w,
@@ -131,13 +144,12 @@ export async function startReviewWorld(options: {
       return { sessionId: created.sessionId, url: created.url };
     },
     async asyncVerify(dvcID, selfie = w.images.selfie) {
-      const b64 = (b: Buffer) => b.toString('base64');
-      const request: VerifyRequest = {
-        dvcID,
-        verifications: ['dl_authenticate', 'face_compare'],
-        document: { id: 'doc-testy', type: 'dl', firstName: 'Testy', lastName: 'McTestface', front_image: b64(w.images.front), back_image: b64(w.images.back), barcode_image: b64(w.images.back), liveId: b64(selfie), image2: b64(w.images.front) }, // prettier-ignore
-      };
-      return (await caller.verifyAsync(request)).verificationId;
+      return (await caller.verifyAsync(verifyRequest(dvcID, selfie))).verificationId;
+    },
+    async syncVerify(dvcID, selfie = w.images.selfie) {
+      const res = await caller.encryptedRequest<VerifyResult>('POST', '/verify', verifyRequest(dvcID, selfie)); // prettier-ignore
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body;
     },
     caseOf: (ids) =>
       eventually(

@@ -112,7 +112,7 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
       path: '/verify',
       doc: {
         summary:
-          'verifies a document or person: body {data: encrypt(request of spec 2.2)}, answer {data: encrypt(result), publicKey}; with the header `Prefer: respond-async`: 202 {verificationId, status: processing} at once, with Location and Preference-Applied',
+          'verifies a document or person: body {data: encrypt(request of spec 2.2)}, answer {data: encrypt(result), publicKey}; a result its config has a human review answers status pending without certifications, and GET /verification/{verificationId} follows it until the decision (as a pending connector answer); with the header `Prefer: respond-async`: 202 {verificationId, status: processing} at once, with Location and Preference-Applied',
         body: VerifyBody,
         response: EncryptedAnswer,
         alternatives: [{ status: 202, when: 'Prefer: respond-async', response: VerifyAccepted }],

@@ -1,5 +1,7 @@
 // The one verification use case: run the request through the config (runVerification) and store
 // the result with the events it owes. POST /verify, async runs and sessions all come through here.
+// A sync /verify whose answer is not final for its caller (a connector's pending answer, or a
+// result its config has a human review) becomes a run under its verificationId, as an async one.
 import {
   withoutDocumentImages,
   type EventEnvelope,
@@ -7,6 +9,7 @@ import {
   type VerifyResult,
 } from '@idv/contracts';
 import { retentionPlan } from '../domain/retention.ts';
+import { reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
 import { asyncVerifyRun, type RunRecord } from '../store/runs.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
 import type { VerificationStore } from '../store/verifications.ts';
@@ -50,34 +53,36 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pr
 const PARKED_DEADLINE_MS = 300_000;
 
 /**
- * A sync /verify whose answer is pending becomes a run parked as pending under its verificationId:
- * GET /verification/{id} follows it, and its follow-up completes it with its events
- * (E_IDV_VERIFICATION_COMPLETED and the E_IDV_*_VALIDATE of the final result), as an async run's.
+ * A sync /verify's answer becomes a run under its verificationId, holding `kept` of its request:
+ * GET /verification/{id} follows it, and it ends with its events (E_IDV_VERIFICATION_COMPLETED and
+ * the E_IDV_*_VALIDATE of the final result) as an async run's: parked as pending until its
+ * follow-up, or held for review until the decision (recordRunResult decides which).
  */
-async function parkPending(
+async function parkAsRun(
   deps: VerifyAndRecordDeps,
   request: VerifyRequest,
+  kept: unknown,
   config: VerificationConfigRecord,
   result: VerifyResult,
   ownerLicenceId: string,
 ): Promise<void> {
   const now = deps.clock.now();
   const id = result.verificationId;
-  // the follow-up needs only what data comparison reads (names, dob): never the images
-  const compares = (config.settings.dataComparisonAttributes ?? []).length > 0;
-  await deps.runs.create(
-    asyncVerifyRun(
-      id,
-      config,
-      request.dvcID,
-      new Date(now.getTime() + PARKED_DEADLINE_MS),
-      ownerLicenceId,
-    ),
-    compares ? withoutDocumentImages(request) : undefined,
-  );
+  const deadline = new Date(now.getTime() + PARKED_DEADLINE_MS);
+  await deps.runs.create(asyncVerifyRun(id, config, request.dvcID, deadline, ownerLicenceId), kept);
   const run = await deps.runs.start(id);
   if (run) await recordRunResult(deps, run, config, result, ['processing']);
 }
+
+/**
+ * What the caller of a sync /verify held for review reads: pending, none of the result the review
+ * decides on (an async caller reads no more: {verificationId, status: pending}).
+ */
+const awaitingReview = (result: VerifyResult): VerifyResult => ({
+  ...result,
+  status: 'pending',
+  certifications: [],
+});
 
 export async function verifyAndRecord(
   deps: VerifyAndRecordDeps,
@@ -97,8 +102,16 @@ export async function verifyAndRecord(
     return { result, events: [] };
   }
   if (result.status === 'pending') {
-    await parkPending(deps, request, config, result, target.ownerLicenceId);
+    // the follow-up needs only what data comparison reads (names, dob): never the images
+    const compares = (config.settings.dataComparisonAttributes ?? []).length > 0;
+    const kept = compares ? withoutDocumentImages(request) : undefined;
+    await parkAsRun(deps, request, kept, config, result, target.ownerLicenceId);
     return { result, events: [] };
+  }
+  if (reviewApplies(reviewOf(config.settings), result)) {
+    // the reviewer weighs the request's data and images, as an async run's (kept sealed)
+    await parkAsRun(deps, request, request, config, result, target.ownerLicenceId);
+    return { result: awaitingReview(result), events: [] };
   }
   // the result (if kept) and its events are stored before the caller's answer
   const events = verificationEvents(config, result);
