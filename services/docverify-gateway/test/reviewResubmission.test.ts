@@ -190,7 +190,7 @@ describe('review cases: resubmission, erasure, the hold', function () {
     expect((await reviewer.case(c(), listed.caseId)).state).to.equal('in_review');
   }); // prettier-ignore
 
-  it('erases a session with an open case: an admin operator, the case closed as erased, its notes and images gone', async () => {
+  it('erases a session with an open case: an admin operator signed in within 5 minutes, the case closed as erased, its notes and images gone', async () => {
     const { sessionId } = await w.submittedSession('kyc-always');
     const listed = await w.caseOf({ sessionId });
     await w.operator('reviewer').review.addNote(c(), listed.caseId, 'a note about Testy');
@@ -204,6 +204,10 @@ describe('review cases: resubmission, erasure, the hold', function () {
     expect(reviewerTry.status, 'a reviewer erases nothing').to.equal(403);
     expect(await reviewerTry.json()).to.include({ statusCode: 403, error: 'Forbidden' });
     expect((await erase('token-elsewhere')).status, "another community's admin").to.equal(403);
+    const stale = await erase('token-admin-stale');
+    expect(stale.status, 'an admin signed in 10 minutes ago').to.equal(401);
+    expect(stale.headers.get('www-authenticate')).to.match(/insufficient_user_authentication.*max_age=300/); // prettier-ignore
+    expect(await stale.json()).to.include({ statusCode: 401 });
     const erased = await erase('token-admin');
     expect(erased.status).to.equal(200);
     const body = (await erased.json()) as { erased: true; tombstone: { erasedBy: string; runs: string[]; deleted: Record<string, number> } }; // prettier-ignore

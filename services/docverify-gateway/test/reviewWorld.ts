@@ -32,7 +32,7 @@ export const OPERATORS = {
   viewer: { sub: 'op-viewer', preferred_username: 'testy-viewer', roles: ['viewer'] },
   auditor: { sub: 'op-auditor', preferred_username: 'testy-auditor', roles: ['auditor'] },
 } as const;
-export type OperatorName = keyof typeof OPERATORS | 'elsewhere';
+export type OperatorName = keyof typeof OPERATORS | 'elsewhere' | 'admin-stale';
 
 /** The configs the world makes beside kyc-session (whose review mode the suite chooses). */
 export const CONFIGS = {
@@ -72,18 +72,22 @@ export async function proofClaims(url: string, proof: string): Promise<Record<st
 
 /**
  * GET /userinfo answering the operator of a known token (every community, or `elsewhere`: an
- * admin of another community only); 401 otherwise.
+ * admin of another community only), signed in as it is asked (auth_time), but `admin-stale`: an
+ * admin signed in 10 minutes ago; 401 otherwise.
  */
 async function userinfoStandIn(): Promise<{ url: string; server: Server }> {
   const claims: Record<string, object> = Object.fromEntries(
     Object.entries(OPERATORS).map(([token, c]) => [`token-${token}`, { ...c, communities: [] }]),
   );
   claims['token-elsewhere'] = { sub: 'op-elsewhere', preferred_username: 'testy-elsewhere', roles: ['admin'], communities: ['00000000-0000-4000-8000-000000000000'] }; // prettier-ignore
+  claims['token-admin-stale'] = { ...claims['token-admin'], sub: 'op-admin-stale', preferred_username: 'testy-admin-stale' }; // prettier-ignore
   const server = createServer((req, res) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const found = claims[token];
+    const now = Math.floor(Date.now() / 1000);
+    const authTime = token === 'token-admin-stale' ? now - 600 : now;
     res.writeHead(found ? 200 : 401, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(found ?? { error: 'invalid_token' }));
+    res.end(JSON.stringify(found ? { ...found, auth_time: authTime } : { error: 'invalid_token' }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,14 +1,14 @@
 // POST /erasure/community/{communityId} (DESIGN 2.5): a manager licence of the community, or an
-// admin operator with their bearer token, erases a verification or a session by destroying its
-// data keys (store/erasures.ts), its review case too. The answer is the tombstone, the same on
-// every later call.
+// admin operator with their bearer token from a sign-in of the last 5 minutes, erases a
+// verification or a session by destroying its data keys (store/erasures.ts), its review case too.
+// The answer is the tombstone, the same on every later call.
 import type { CredentialAuth, OperatorTokens } from '@idv/auth';
 import { ErasureRequest, ErasureResponse, type EventEnvelope } from '@idv/contracts';
 import { NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { ErasureStore } from '../store/erasures.ts';
 import { communityOfPath } from './community.ts';
-import { actorOf, operatorOrLicence } from './reviewAccess.ts';
+import { actorOf, ERASURE_LOGIN_MS, operatorOrLicence } from './reviewAccess.ts';
 
 export interface ErasureDeps {
   auth: CredentialAuth;
@@ -25,10 +25,10 @@ export function erasureRoutes(deps: ErasureDeps): Route[] {
     {
       method: 'POST',
       path: '/erasure/community/:communityId',
-      guards: [operatorOrLicence(deps, ['admin'])],
+      guards: [operatorOrLicence(deps, ['admin'], ERASURE_LOGIN_MS)],
       doc: {
         summary:
-          'erases a verification or a session of the community (a manager licence, or an admin operator): its data keys destroyed, its rows deleted (a review case it belongs to closed as erased, with everything the case held), a tombstone kept (ids, counts, digests); again: the same tombstone',
+          'erases a verification or a session of the community (a manager licence, or an admin operator signed in within the last 5 minutes: otherwise 401 with a WWW-Authenticate step-up challenge, max_age=300): its data keys destroyed, its rows deleted (a review case it belongs to closed as erased, with everything the case held), a tombstone kept (ids, counts, digests); again: the same tombstone',
         body: ErasureRequest,
         response: ErasureResponse,
       },

@@ -1,7 +1,9 @@
 // Who may do what with review cases and erasure (DESIGN 2.5, the roles' matrix of issue 28): reads
 // by an operator of the community or a manager licence of it; the person's data, note texts and the
 // resubmission's link by reviewers (or a licence); claims, notes and decisions by reviewing
-// operators only, with their bearer token; erasure by an admin operator or a manager licence.
+// operators only, with their bearer token; erasure by an admin operator who signed in within the
+// last 5 minutes (the matrix's recent login; the console sends them to sign in again) or a manager
+// licence.
 import {
   credentialsOf,
   fromParam,
@@ -29,11 +31,21 @@ export interface ReviewAccessDeps {
 
 const community = fromParam('communityId');
 
-/** An operator with one of `roles` on the path's community, or a manager licence of it. */
-export const operatorOrLicence = (deps: ReviewAccessDeps, roles: readonly OperatorRole[]) =>
+/** How recent an operator's sign-in must be for an erasure. */
+export const ERASURE_LOGIN_MS = 5 * 60_000;
+
+/**
+ * An operator with one of `roles` on the path's community (signed in within `recentLoginMs` when
+ * given: 401 with a step-up challenge otherwise), or a manager licence of it.
+ */
+export const operatorOrLicence = (
+  deps: ReviewAccessDeps,
+  roles: readonly OperatorRole[],
+  recentLoginMs?: number,
+) =>
   operatorOrCredentials(
     deps.operators,
-    { roles, community },
+    { roles, community, ...(recentLoginMs === undefined ? {} : { recentLoginMs }) },
     deps.auth.require({ levels: MANAGER_LEVELS, community: { id: community } }),
   );
 
