@@ -1,148 +1,37 @@
-// The operator console in Debian's Chromium against the real stack: the operators' issuer (password
-// and TOTP on its own pages), the docverify gateway with connector workers and the provider
-// sandbox, and the console. Operators log in, read the queue, sessions, analytics and the audit
-// log; screenshots at desktop and tablet size under test-artifacts/console/, each page checked
-// first by axe-core (WCAG 2.1 A/AA); no CSP violation or page error anywhere.
-import { execFileSync } from 'node:child_process';
+// The operator console in Debian's Chromium against the real stack (consoleBrowserWorld.ts):
+// operators log in on the issuer's pages, read the queue, sessions, webhooks, verifiers, analytics
+// and the audit log, and work cases end to end; screenshots at desktop and tablet size under
+// test-artifacts/console/, each page checked first by axe-core (WCAG 2.1 A/AA); no CSP violation
+// or page error anywhere.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
-import { CONSENT_TEXT_VERSION } from '@idv/contracts';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { builtPage } from '../../../test/support/captureBrowser.ts';
-import { freePort } from '../../../test/support/freePort.ts';
-import {
-  eventually,
-  startSessionWorld,
-  type SessionWorld,
-} from '../../../test/support/sessionWorld.ts';
-import { ConsoleWorld, PASSWORD, type TestOperator } from './consoleWorld.ts';
+import { IdvClient } from '@idv/client';
+import type { Page } from 'playwright-core';
+import { eventually } from '../../../test/support/sessionWorld.ts';
+import { ConsoleBrowserWorld, DESKTOP, TABLET } from './consoleBrowserWorld.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-artifacts/console/`;
-const DESKTOP = { width: 1440, height: 900 };
-const TABLET = { width: 820, height: 1180 };
 /** axe-core, run in each page looked at: accessibility rules (WCAG 2.1 A and AA) */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('operator console in a browser (real issuer, gateway, connectors)', function () {
   this.timeout(180_000);
-  let sessions: SessionWorld;
-  let w: ConsoleWorld;
-  let browser: Browser;
-  const problems: string[] = [];
+  let world: ConsoleBrowserWorld;
   /** the case of the resubmission, erased last */
   let resubmitted: string | undefined;
 
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    // the web app built when missing or older than its sources, as make does
-    execFileSync('make', ['-s', 'console-app'], { cwd: ROOT, stdio: 'inherit' });
-    // the gateway checks operators' tokens at the issuer: its port is known before it starts
-    const oauthPort = await freePort();
-    sessions = await startSessionWorld({
-      name: 'console-browser',
-      platform: {
-        OAUTH_PORT: String(oauthPort),
-        // the built capture page: a resubmission is completed on it
-        CAPTURE_PAGE_DIR: builtPage(),
-        OPERATORS_USERINFO_URL: `http://127.0.0.1:${oauthPort}/community/operators/v1/userinfo`,
-      },
-    });
-    w = await ConsoleWorld.over(sessions.platform, () => sessions.stop());
-    // the config of the session world with a human review of every run, four-eyes
-    const c = sessions.platform.community;
-    const config = await sessions.client('service').request('PUT', `/verificationConfig/community/${c.id}`, {
-      tenantId: c.tenantId,
-      tag: 'kyc-review',
-      dl_authenticate: [{ verifier: 'review' }],
-      document_liveness: [{ verifier: 'live' }],
-      face_compare: [{ verifier: 'faces' }],
-      face_liveness: [{ verifier: 'live' }],
-      review: { mode: 'always', fourEyes: true },
-    }); // prettier-ignore
-    expect(config.status, JSON.stringify(config.body)).to.equal(200);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    world = await ConsoleBrowserWorld.start('console-browser');
   });
   after(async () => {
-    await browser?.close();
-    await w?.stop();
-    expect(problems, 'CSP violations and page errors').to.deep.equal([]);
+    await world?.stop();
+    expect(world?.problems, 'CSP violations and page errors').to.deep.equal([]);
   });
 
-  /** A fresh browser context at `viewport` whose CSP reports and page errors are collected. */
-  async function newPage(viewport = DESKTOP): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      const text = message.text();
-      if (/Content.Security.Policy|Refused to/i.test(text)) problems.push(`csp: ${text}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    return page;
-  }
-
-  /** Password, then the TOTP code, on the issuer's pages; consent when it asks. */
-  async function signInAtIssuer(page: Page, op: TestOperator) {
-    await page.getByLabel('Username').fill(op.username);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await Promise.all([
-      page.waitForNavigation({ waitUntil: 'load' }),
-      page.getByRole('button', { name: 'Sign in', exact: true }).click(),
-    ]);
-    await page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
-    await page.getByLabel('Code', { exact: true }).fill(await w.code(op));
-    await page.getByRole('button', { name: 'Verify' }).click();
-    const consent = page.getByRole('heading', { name: 'Allow access' });
-    const back = page.waitForURL(`${w.url}/**`);
-    await Promise.race([consent.waitFor(), back]);
-    if (await consent.isVisible()) await page.getByRole('button', { name: 'Allow' }).click();
-    await back;
-  }
-
-  /**
-   * `op` logged in to the console: the page at `path` sends them to the issuer and back to it, where
-   * its heading `landed` shows.
-   */
-  async function login(
-    op: TestOperator,
-    path = '/',
-    landed: string | RegExp = 'Review queue',
-  ): Promise<Page> {
-    const page = await newPage();
-    await page.goto(`${w.url}${path}`);
-    await signInAtIssuer(page, op);
-    await page.getByRole('heading', { name: landed }).first().waitFor();
-    return page;
-  }
-
-  /** A session of `kyc-review` captured to its end through the page's API: its run opens a case. */
-  async function capturedSession(userUID: string): Promise<{ sessionId: string; caseId: string }> {
-    const created = await sessions.client('service').createSession('kyc-review', { userUID });
-    const page = sessions.page(new URL(created.url).pathname.split('/').at(-1)!);
-    await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
-    await page.post('/document-type', { documentType: 'DL' });
-    const { front, back, selfie } = sessions.images;
-    for (const [side, bytes, type] of [
-      ['front', front, 'image/png'],
-      ['back', back, 'image/png'],
-      ['selfie', selfie, 'image/jpeg'],
-    ] as const)
-      // prettier-ignore
-      expect((await page.put(side, bytes, type)).body, side).to.deep.include({ accepted: true });
-    expect((await page.post('/submit')).status).to.equal(200);
-    const caseId = await eventually('the review case to open', async () => {
-      const row = await w.db('docverify.review_cases').where({ session_id: created.sessionId }).first('id'); // prettier-ignore
-      return (row as { id: string } | undefined)?.id;
-    });
-    return { sessionId: created.sessionId, caseId };
-  }
-
-  const casePath = (caseId: string) => `/#/case/${sessions.platform.community.id}/${caseId}`;
   const stateOf = (page: Page) => page.locator('#case-title .badge');
   const caseState = (page: Page, state: string) =>
     eventually(`the case ${state}`, async () => ((await stateOf(page).textContent()) === state ? true : undefined)); // prettier-ignore
@@ -175,15 +64,69 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await page.setViewportSize(DESKTOP);
   }
 
-  it('logs an admin in with password and TOTP and shows the empty queue, sessions, analytics and audit log', async () => {
-    const admin = await w.operator(['admin']);
-    const page = await login(admin);
-    await page.getByLabel('Community').selectOption({ label: sessions.platform.community.name });
+  /** Whether the element `selector` names is on the first screen (no scroll needed to see it). */
+  const withinFirstScreen = (page: Page, selector: string) =>
+    page.evaluate(`document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().bottom + window.scrollY <= window.innerHeight`); // prettier-ignore
+
+  /** The smallest size (px) an analytics chart's label is drawn at, the SVG's scale counted. */
+  const smallestChartLabel = (page: Page) =>
+    page.evaluate(`Math.min(...[...document.querySelectorAll('.chart text')].map((t) => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize)))`) as Promise<number>; // prettier-ignore
+
+  /**
+   * A webhook of the community (through the webhooks gateway, with the service licence) and two
+   * deliveries in its log, one that succeeded and one that failed (written as the dispatcher
+   * would: this world runs none).
+   */
+  async function webhookWithDeliveries() {
+    const { platform } = world.sessions;
+    const c = platform.community;
+    const client = new IdvClient({ baseUrl: platform.services.webhooks.url, licenseKey: platform.licences.service }); // prettier-ignore
+    const hook = await client.request<{ _id: string }>('PUT', `/tenant/${c.tenantId}/community/${c.id}/webhook`, {
+      name: 'Testy review callbacks',
+      eventNames: ['E_IDV_REVIEW_OPENED', 'E_IDV_REVIEW_DECIDED'],
+      api: { type: 'POST', url: 'https://hooks.example.test/idv/review-callbacks?token=secret', authType: 'none' },
+      successCodes: [200],
+    }); // prettier-ignore
+    expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
+    const at = new Date(Date.now() - 3_600_000);
+    for (const [status, code, error] of [
+      ['succeeded', 200, null],
+      ['failed', 500, 'status 500 is neither success nor retry'],
+    ] as const) {
+      // prettier-ignore
+      const id = `msg_${randomBytes(12).toString('hex')}`;
+      await world.w.db('webhooks.deliveries').insert({ id, webhook_id: hook.body._id, event_id: `evt_${randomBytes(8).toString('hex')}`, event_name: 'E_IDV_REVIEW_OPENED', body: '{}', status, round_attempts: 1, event_at: at, created_at: at, completed_at: at }); // prettier-ignore
+      await world.w.db('webhooks.attempts').insert({ delivery_id: id, attempt: 1, at, status_code: code, latency_ms: 42, outcome: status === 'succeeded' ? 'succeeded' : 'failed', error }); // prettier-ignore
+    }
+  }
+
+  it('logs an admin in with password and TOTP and shows the empty queue, sessions, webhooks, verifiers, analytics and audit log', async () => {
+    await webhookWithDeliveries();
+    const page = await world.login(await world.w.operator(['admin']));
+    await page.getByLabel('Community').selectOption({ label: world.community.name });
     await page.getByText('No case matches.').waitFor();
     await shot(page, 'queue-empty');
     await page.getByRole('link', { name: 'Sessions' }).click();
     await page.getByRole('heading', { name: 'Sessions', exact: true }).waitFor();
     await shot(page, 'sessions');
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.getByRole('button', { name: 'Show deliveries of Testy review callbacks' }).click();
+    const failed = page.getByRole('row').filter({ hasText: 'failed' });
+    await failed.waitFor();
+    await failed.getByRole('button', { name: /Redeliver/ }).click();
+    await page.getByRole('row').filter({ hasText: 'pending' }).waitFor();
+    expect(await page.locator('main').textContent(), "the target's query not shown").to.not.include('token='); // prettier-ignore
+    await shot(page, 'webhooks');
+    await page.getByRole('link', { name: 'Verifiers' }).click();
+    await page.getByRole('heading', { name: 'Verifiers and configs' }).waitFor();
+    await page.getByText('kyc-review').first().waitFor();
+    expect(await page.locator('main').textContent(), 'no secret shown').to.not.include('sandbox-key'); // prettier-ignore
+    await shot(page, 'verifiers');
+    // an admin just logged in reveals one verifier's secrets
+    await page.getByRole('button', { name: 'Reveal secrets of faces' }).click();
+    await page.getByText('Config, secrets shown (this read is audited)').waitFor();
+    expect(await page.locator('main').textContent()).to.include('sandbox-key');
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('heading', { name: /^Analytics/ }).waitFor();
     await shot(page, 'analytics-empty');
@@ -194,11 +137,9 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
   });
 
   it('a reviewer claims and approves a case, a senior reviewer confirms it, the caller sees the session completed', async () => {
-    const { sessionId, caseId } = await capturedSession('user-testy-approved');
-    const reviewer = await login(await w.operator(['reviewer']));
-    await reviewer
-      .getByLabel('Community')
-      .selectOption({ label: sessions.platform.community.name });
+    const { sessionId, caseId } = await world.capturedSession('user-testy-approved');
+    const reviewer = await world.login(await world.w.operator(['reviewer']));
+    await reviewer.getByLabel('Community').selectOption({ label: world.community.name });
     const link = reviewer.getByRole('link', { name: caseId.slice(0, 8) });
     await link.waitFor();
     await shot(reviewer, 'queue');
@@ -218,28 +159,42 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     expect(await reviewer.locator('#checks-title + table tbody tr').count()).to.be.greaterThan(0);
     await reviewer.getByRole('button', { name: 'Claim' }).click();
     await expect(await eventually('the claim', async () => ((await stateOf(reviewer).textContent()) === 'in review' ? true : undefined))).to.equal(true); // prettier-ignore
+    // at tablet size too the images and the decision are on the first screen, without a scroll
+    await reviewer.setViewportSize(TABLET);
+    for (const selector of ['.images figure', '.case-side button[type="submit"]'])
+      expect(await withinFirstScreen(reviewer, selector), `${selector} on a tablet's first screen`).to.equal(true); // prettier-ignore
     await shot(reviewer, 'case');
     await decide(reviewer, /^Approve/, 'identity_confirmed');
     await eventually('the first decision', async () => ((await stateOf(reviewer).textContent()) === 'awaiting second' ? true : undefined)); // prettier-ignore
     await reviewer.context().close();
 
-    const senior = await login(await w.operator(['senior_reviewer']), casePath(caseId), /^Case /);
+    const senior = await world.login(await world.w.operator(['senior_reviewer']), world.casePath(caseId), /^Case /); // prettier-ignore
     await senior.getByRole('heading', { name: 'Second review (four-eyes)' }).waitFor();
     await shot(senior, 'case-second-review');
     await decide(senior, /^Approve/, 'identity_confirmed');
     await eventually('the second decision', async () => ((await stateOf(senior).textContent()) === 'decided' ? true : undefined)); // prettier-ignore
     await senior.context().close();
 
-    const done = await sessions.client('service').waitForSession('kyc-review', sessionId, { timeoutMs: 20_000 }); // prettier-ignore
+    const done = await world.sessions.client('service').waitForSession('kyc-review', sessionId, { timeoutMs: 20_000 }); // prettier-ignore
     expect(done).to.include({ status: 'COMPLETED' });
   });
 
-  it('a reviewer asks for a resubmission, the person captures a new selfie on the capture page, the case comes back', async () => {
-    const { caseId } = await capturedSession('user-testy-resubmitted');
+  it('a reviewer claims a case from the queue and asks for a resubmission, the person captures a new selfie on the capture page, the case comes back', async () => {
+    // the caller gives no data of the person: the case page says so
+    const { caseId } = await world.capturedSession();
     resubmitted = caseId;
-    const reviewer = await login(await w.operator(['reviewer']), casePath(caseId), /^Case /);
-    await reviewer.getByRole('button', { name: 'Claim' }).click();
+    const op = await world.w.operator(['reviewer']);
+    const reviewer = await world.login(op);
+    await reviewer.getByLabel('Community').selectOption({ label: world.community.name });
+    const row = reviewer.getByRole('row').filter({ hasText: caseId.slice(0, 8) });
+    await row.getByRole('button', { name: `Claim case ${caseId.slice(0, 8)}` }).click();
+    await row.filter({ hasText: 'in review' }).filter({ hasText: op.username }).waitFor();
+    // the assignee filter takes the operator's username
+    await reviewer.getByLabel('Assignee').fill(op.username);
+    await eventually('the queue filtered by assignee', async () => ((await reviewer.locator('tbody tr').count()) === 1 ? true : undefined)); // prettier-ignore
+    await row.getByRole('link', { name: caseId.slice(0, 8) }).click();
     await caseState(reviewer, 'in review');
+    await reviewer.getByRole('cell', { name: 'The caller gave no data for this verification.' }).waitFor(); // prettier-ignore
     await decide(reviewer, /resubmission/, 'selfie_unusable');
     await caseState(reviewer, 'resubmission requested');
     const url = await reviewer.locator('#resub-title ~ p a').getAttribute('href');
@@ -247,8 +202,8 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await shot(reviewer, 'case-resubmission');
 
     // the link names the gateway's public URL (its default port here): the same page on the suite's
-    const person = await newPage();
-    await person.goto(`${sessions.url}${new URL(url!).pathname}`);
+    const person = await world.newPage();
+    await person.goto(`${world.sessions.url}${new URL(url!).pathname}`);
     // a desktop is offered the phone first; consent is asked again unless the page kept it
     await person.getByRole('button', { name: 'Continue on this device' }).click();
     const consent = person.locator('main[data-screen="consent"]');
@@ -259,10 +214,10 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
       await person.getByRole('button', { name: 'I agree, continue' }).click();
     }
     await selfie.waitFor();
-    await person.locator('#upload-selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: sessions.images.selfie }); // prettier-ignore
+    await person.locator('#upload-selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: world.sessions.images.selfie }); // prettier-ignore
     await person.getByRole('button', { name: 'Send', exact: true }).click();
     await eventually('the case back from the resubmission', async () => {
-      const row = (await w.db('docverify.review_cases').where({ id: caseId }).first('state')) as { state: string }; // prettier-ignore
+      const row = (await world.w.db('docverify.review_cases').where({ id: caseId }).first('state')) as { state: string }; // prettier-ignore
       return row.state === 'resubmission_requested' ? undefined : row.state;
     });
     // the person waits on the page while the case is reviewed again
@@ -275,14 +230,14 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
   });
 
   it('an admin erases the case after logging in again, and reads every action in the audit log', async () => {
-    const admin = await w.operator(['admin']);
-    const page = await login(admin, casePath(resubmitted!), /^Case /);
+    const admin = await world.w.operator(['admin']);
+    const page = await world.login(admin, world.casePath(resubmitted!), /^Case /);
     // the login is older than 5 minutes: erasure sends the admin to the issuer first
-    await w.db('console.sessions').where({ username: admin.username }).update({ auth_time: w.db.raw("now() - interval '6 minutes'") }); // prettier-ignore
+    await world.w.db('console.sessions').where({ username: admin.username }).update({ auth_time: world.w.db.raw("now() - interval '6 minutes'") }); // prettier-ignore
     page.on('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Erase' }).click();
     await page.waitForURL(/\/community\/operators\//);
-    await signInAtIssuer(page, admin);
+    await world.signInAtIssuer(page, admin);
     await page.getByRole('heading', { name: /^Case / }).waitFor();
     await page.getByRole('button', { name: 'Erase' }).click();
     await caseState(page, 'erased');
@@ -296,13 +251,24 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByRole('cell', { name: 'data.erased' }).first().waitFor();
-    while (await page.getByRole('button', { name: 'Load more' }).isVisible())
-      await page.getByRole('button', { name: 'Load more' }).click();
+    const more = page.getByRole('button', { name: 'Load more' });
+    const rows = page.locator('tbody tr');
+    while (await more.isVisible()) {
+      const before = await rows.count();
+      await more.click();
+      // the page after a full one may be empty: then the button goes
+      await eventually('the next page of the audit log', async () => ((await rows.count()) > before || !(await more.isVisible()) ? true : undefined)); // prettier-ignore
+    }
     const actions = await page.locator('tbody tr td:nth-child(4)').allTextContents();
     expect(actions).to.include.members(['console.login', 'case.data.read', 'case.image.read', 'case.decided', 'data.erased']); // prettier-ignore
     await shot(page, 'audit');
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('img', { name: /^Verifications per day/ }).waitFor();
+    // the charts' labels readable at both sizes: 12 px or more as drawn
+    for (const viewport of [DESKTOP, TABLET]) {
+      await page.setViewportSize(viewport);
+      expect(await smallestChartLabel(page), `chart labels at ${viewport.width} px wide`).to.be.at.least(12); // prettier-ignore
+    }
     await shot(page, 'analytics');
     await page.context().close();
   });

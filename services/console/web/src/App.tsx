@@ -71,7 +71,7 @@ export function App() {
         </form>
       </header>
       <main id="main" tabIndex={-1}>
-        {communities.isPending ? <p>Loading…</p> : <Page page={page} rest={rest} />}
+        <Page page={page} rest={rest} />
       </main>
     </MeContext.Provider>
   );

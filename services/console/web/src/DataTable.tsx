@@ -1,5 +1,6 @@
 // A native <table> driven by TanStack Table (headless: no injected styles), with a caption for
-// screen readers and sortable headers as buttons (keyboard usable).
+// screen readers and sortable headers as buttons (keyboard usable); and the cell formats the pages
+// share (times, identifiers that may wrap).
 import {
   flexRender,
   getCoreRowModel,
@@ -8,7 +9,7 @@ import {
   type ColumnDef,
   type SortingState,
 } from '@tanstack/react-table';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 
 export function DataTable<T>(props: {
   caption: string;
@@ -87,3 +88,16 @@ export function DataTable<T>(props: {
 
 export const time = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short' }) : '—';
+
+/** An identifier (document_liveness) that may wrap after its underscores in a narrow column. */
+export const breakable = (id: string) =>
+  id.split('_').map((part, i, parts) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 ? (
+        <>
+          _<wbr />
+        </>
+      ) : null}
+    </Fragment>
+  ));

@@ -28,10 +28,15 @@ export const can = (me: Me, ...roles: string[]) => me.roles.some((r) => roles.in
 
 export function useSessionQueries() {
   const me = useQuery({ queryKey: ['me'], queryFn: () => api<Me>('/me'), retry: false });
+  // asked beside /api/me, not after it: a page's own calls wait for me alone
   const communities = useQuery({
     queryKey: ['communities'],
-    queryFn: () => api<{ items: Community[] }>('/communities'),
-    enabled: me.isSuccess,
+    queryFn: () => api<{ items: Community[] }>('/communities', { loginOn401: false }),
+    retry: false,
   });
   return { me, communities };
 }
+
+/** A community's name as the operator knows it, or its id when it is not among theirs. */
+export const communityName = (communities: Community[], id: string) =>
+  communities.find((c) => c.id === id)?.name ?? id;

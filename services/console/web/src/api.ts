@@ -18,7 +18,8 @@ export function login(fresh = false): void {
 
 export async function api<T>(
   path: string,
-  init: { method?: string; body?: unknown } = {},
+  /** loginOn401 false: a 401 is only an error (a call made beside /api/me, which sends to login) */
+  init: { method?: string; body?: unknown; loginOn401?: boolean } = {},
 ): Promise<T> {
   // prettier-ignore
   const answer = await fetch(`/api${path}`, {
@@ -28,7 +29,7 @@ export async function api<T>(
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
   const body = (await answer.json().catch(() => ({}))) as { error?: string; message?: string };
-  if (answer.status === 401) {
+  if (answer.status === 401 && init.loginOn401 !== false) {
     login(body.error === 'reauthenticate');
     throw new ApiError(401, body.message ?? 'log in again');
   }

@@ -21,12 +21,16 @@ const STATES = ['open', 'in_review', 'awaiting_second', 'resubmission_requested'
 
 export function QueuePage() {
   const { me, communities } = useMe();
-  const [community, setCommunity] = useState(communities[0]?.id ?? '');
+  // the first community until one is chosen (the list may arrive after the page shows)
+  const [chosen, setCommunity] = useState<string>();
+  const community = chosen ?? communities[0]?.id ?? '';
   const [state, setState] = useState('');
   const [assignee, setAssignee] = useState('');
   const [overdue, setOverdue] = useState(false);
   const client = useQueryClient();
-  const filters = { state, assignee, overdue: overdue ? 'true' : undefined };
+  // the gateway filters on the operator's username; the history and audit log write actors as
+  // operator:<username>, so one copied from there is taken too
+  const filters = { state, assignee: assignee.trim().replace(/^operator:/, ''), overdue: overdue ? 'true' : undefined }; // prettier-ignore
   const cases = useQuery({
     queryKey: ['queue', community, filters],
     queryFn: () => api<{ items: CaseSummary[] }>(`/review/community/${community}/cases${query(filters)}`), // prettier-ignore
@@ -88,7 +92,7 @@ export function QueuePage() {
           <input
             value={assignee}
             onChange={(e) => setAssignee(e.target.value)}
-            placeholder="operator:username"
+            placeholder="an operator's username"
           />
         </label>
         <label className="check">
