@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as prettier from 'prettier';
 import { capacityBenchmarks } from './capacity.bench.ts';
+import { consoleBenchmarks } from './console.bench.ts';
 import { cryptoBenchmarks } from './crypto.bench.ts';
 import { docverifyBenchmarks } from './docverify.bench.ts';
 import { report } from './harness.ts';
@@ -22,6 +23,7 @@ const comparisons = [
   ...(await oauthBenchmarks()),
   ...(await signInBenchmarks()),
   ...(await reviewBenchmarks()),
+  ...(await consoleBenchmarks()),
   ...(await webhookBenchmarks()),
   ...(await webhookIsolationBenchmarks()),
   ...(await noisyNeighbourBenchmarks()),
