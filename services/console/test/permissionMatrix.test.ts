@@ -41,18 +41,26 @@ async function stubGateway(): Promise<{
   url: string;
   bearers: string[];
   paths: string[];
+  /** answer the next erasure as a gateway judging the token's sign-in too old (RFC 9470) */
+  stepUp: { next: boolean };
 }> {
   // prettier-ignore
   const bearers: string[] = [];
   const paths: string[] = [];
+  const stepUp = { next: false };
   const server = createServer((req, res) => {
     bearers.push(req.headers.authorization ?? '');
     paths.push(req.url ?? '');
     res.setHeader('content-type', 'application/json');
+    if (stepUp.next && req.url?.startsWith('/erasure/')) {
+      stepUp.next = false;
+      res.writeHead(401, { 'www-authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' }); // prettier-ignore
+      return void res.end('{"statusCode":401,"error":"Unauthorized","message":"stale"}');
+    }
     res.end('{"stub":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bearers, paths }; // prettier-ignore
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bearers, paths, stepUp }; // prettier-ignore
 }
 
 const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -167,6 +175,13 @@ describe('console permission matrix', function () {
       expect(answer.status, call.key).to.equal(401);
       expect(JSON.parse(answer.text)).to.include({ error: 'reauthenticate' });
     }
+    // the console's clock says recent, the gateway's judgement of the token says not: the same 401
+    const fresh = await w.signIn(await w.operator(['admin']));
+    const erasure = calls.find((c) => c.key === 'POST /api/erasure/community/:communityId')!;
+    gateway.stepUp.next = true;
+    const refused = await send(fresh, erasure);
+    expect(refused.status).to.equal(401);
+    expect(JSON.parse(refused.text)).to.include({ error: 'reauthenticate' });
   });
 
   it('answers bad inputs 400 with the error body, never 500', async () => {

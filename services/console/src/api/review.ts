@@ -3,6 +3,7 @@
 // (case data and image reads, decisions, erasures), so nothing is audited twice here.
 import { BadRequest, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
+import { Reauthenticate } from '../access/accessGuard.ts';
 import { apiRoute, type ApiGuards } from '../access/apiRoute.ts';
 import type { ApiRouteKey } from '../access/routeAccess.ts';
 import type { GatewayCall } from '../gateways/gatewayCall.ts';
@@ -55,6 +56,8 @@ export function reviewRoutes(deps: ReviewDeps): Route[] {
           ...(shape.body === 'object' ? { body: jsonObject(req.body) } : {}),
           requestId: String(res.locals.requestId),
         });
+        // the gateway judges the token's sign-in too old (erasure): the web app's own re-login
+        if (answer.stepUp) throw new Reauthenticate();
         res.status(answer.status).type(answer.contentType).send(answer.body);
       },
       shape.body === 'none' ? { jsonBody: false } : {},

@@ -7,6 +7,8 @@ export interface GatewayAnswer {
   status: number;
   contentType: string;
   body: Buffer;
+  /** the gateway asked for a fresher sign-in (RFC 9470 `insufficient_user_authentication`) */
+  stepUp: boolean;
 }
 
 export interface GatewayRequest {
@@ -44,6 +46,9 @@ export function gatewayCall(baseUrl: string, timeoutMs = 15_000): GatewayCall {
     return {
       status: answer.status,
       contentType: answer.headers.get('content-type') ?? 'application/octet-stream',
+      stepUp:
+        answer.status === 401 &&
+        /insufficient_user_authentication/.test(answer.headers.get('www-authenticate') ?? ''),
       body: Buffer.from(await answer.arrayBuffer()),
     };
   };

@@ -36,7 +36,8 @@ export function CaseHistory(props: {
       <ul>
         {notes.map((n, i) => (
           <li key={i}>
-            {time(n.at)} — {n.author}: {n.text ?? '(erased)'}
+            {time(n.at)} — {n.author}:{' '}
+            {n.text ?? '(text not shown: for reviewers only, or gone with the verification’s data)'}
           </li>
         ))}
       </ul>

@@ -25,7 +25,8 @@ export interface ReviewCase {
   history: { at: string; actor: string; action: string; state: string; decision?: string; reasonCode?: string }[]; // prettier-ignore
   notes: { at: string; author: string; text: string | null }[];
   decisions: { stage: string; decision: string; reasonCode: string; by: string; at: string }[];
-  resubmission: { sessionId: string; url: string; expiresAt: string } | null;
+  /** the url (a credential) only for reviewers, senior reviewers and admins */
+  resubmission: { sessionId: string; url?: string; expiresAt: string } | null;
 }
 
 export function CasePage({ community, caseId }: { community: string; caseId: string }) {
@@ -116,12 +117,19 @@ export function CasePage({ community, caseId }: { community: string; caseId: str
           {c.resubmission ? (
             <section aria-labelledby="resub-title">
               <h2 id="resub-title">Resubmission</h2>
-              <p>
-                New capture link (until {time(c.resubmission.expiresAt)}):{' '}
-                <a className="long" href={c.resubmission.url}>
-                  {c.resubmission.url}
-                </a>
-              </p>
+              {c.resubmission.url ? (
+                <p>
+                  New capture link (until {time(c.resubmission.expiresAt)}):{' '}
+                  <a className="long" href={c.resubmission.url}>
+                    {c.resubmission.url}
+                  </a>
+                </p>
+              ) : (
+                <p>
+                  A new capture was asked for (until {time(c.resubmission.expiresAt)}); its link is
+                  shown to reviewers only.
+                </p>
+              )}
             </section>
           ) : null}
           {deciding ? <DecisionForm base={base} review={c} onDone={refresh} /> : null}
