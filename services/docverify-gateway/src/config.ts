@@ -19,7 +19,20 @@ export const DocverifyGatewayConfig = defineConfig({
   RETENTION_SWEEP_MS: Type.Integer({
     default: 30_000,
     minimum: 100,
-    description: 'how often expired verification results are purged',
+    description: 'how often expired verification results and connector call minutes are purged',
+  }),
+  CONNECTOR_STATS_FLUSH_MS: Type.Integer({
+    default: 5000,
+    minimum: 100,
+    maximum: 60_000,
+    description:
+      "how often each replica adds the connector calls it counted (per community, verifier, kind, connector type and minute: calls, errors, durations) to docverify.connector_minutes, read by the console's analytics; also at shutdown",
+  }),
+  CONNECTOR_STATS_RETENTION_DAYS: Type.Integer({
+    default: 90,
+    minimum: 1,
+    maximum: 3660,
+    description: 'days the connector call minutes are kept; the retention sweep deletes older ones',
   }),
   DOCVERIFY_LOOKUP_CACHE_MS: Type.Integer({
     default: 5000,

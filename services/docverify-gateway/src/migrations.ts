@@ -12,6 +12,7 @@ import * as imageUrlHosts from '../migrations/009_image_url_hosts.ts';
 import * as erasures from '../migrations/010_erasures.ts';
 import * as reviewCases from '../migrations/011_review_cases.ts';
 import * as reviewClaimedFrom from '../migrations/012_review_claimed_from.ts';
+import * as connectorMinutes from '../migrations/013_connector_minutes.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
@@ -28,5 +29,6 @@ export const docverifyMigrations: MigrationSet = {
     '010_erasures': erasures,
     '011_review_cases': reviewCases,
     '012_review_claimed_from': reviewClaimedFrom,
+    '013_connector_minutes': connectorMinutes,
   },
 };

@@ -24,6 +24,7 @@ import { operatorSessionRoutes } from './routes/sessionsOperator.ts';
 import { erasureRoutes } from './routes/erasure.ts';
 import { reviewActionRoutes } from './routes/reviewActions.ts';
 import { reviewCaseRoutes } from './routes/reviewCases.ts';
+import { ConnectorMinuteStore } from './store/connectorMinutes.ts';
 import { ReviewCaseStore } from './store/reviewCases.ts';
 import { ReviewSealedStore } from './store/reviewSealed.ts';
 import { ErasureStore } from './store/erasures.ts';
@@ -39,6 +40,7 @@ import { VerificationConfigStore } from './store/verificationConfigs.ts';
 import { ImageUrlHostStore } from './store/imageUrlHosts.ts';
 import { VerifierStore } from './store/verifiers.ts';
 import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
+import { ConnectorCalls } from './verification/connectorCalls.ts';
 import { consumeFollowUps } from './verification/followUpIntake.ts';
 import { verificationMetrics } from './verification/metrics.ts';
 import { perCommunityShare } from './verification/communityShare.ts';
@@ -88,6 +90,10 @@ export async function startDocverifyGateway(
   const reviewSealed = new ReviewSealedStore(db, keys);
   // operators' bearer tokens, checked at the operators' issuer (review cases, erasure)
   const operators = createOperatorTokens({ userinfoUrl: runtime.config.OPERATORS_USERINFO_URL });
+  // connector calls counted per minute in memory, added to PostgreSQL every few seconds
+  const connectorMinutes = new ConnectorMinuteStore(db);
+  const connectorCalls = new ConnectorCalls(connectorMinutes, logger);
+  connectorCalls.start(settings.CONNECTOR_STATS_FLUSH_MS);
   const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
   // a community's tenant, for the fair shares per tenant (runs, capture checks)
   const communityTenants = new CommunityTenants(runtime.tenants);
@@ -114,6 +120,7 @@ export async function startDocverifyGateway(
     deadlineMs: settings.VERIFY_DEADLINE_MS,
     asyncDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
     queueWaits: new QueueWaits(),
+    connectorCalls,
     queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
     serviceKey,
     followUps: {
@@ -143,8 +150,12 @@ export async function startDocverifyGateway(
     maxImageBytes: settings.SESSION_IMAGE_MAX_BYTES,
     files: pageFiles(settings.CAPTURE_PAGE_DIR),
   };
+  const keepMinutesMs = settings.CONNECTOR_STATS_RETENTION_DAYS * 86_400_000;
   const stopRetentionSweep = startRetentionSweep(
-    verifications,
+    [
+      { what: 'verification results', sweep: () => verifications.sweep() },
+      { what: 'connector minutes', sweep: () => connectorMinutes.sweep(new Date(Date.now() - keepMinutesMs)) }, // prettier-ignore
+    ],
     settings.RETENTION_SWEEP_MS,
     logger,
   );
@@ -185,6 +196,8 @@ export async function startDocverifyGateway(
     await runConsumer.stop();
   });
   lifecycle.onStop('follow-ups', 0, () => followUps.stop());
+  // after the runs ended (0), before the database pool closes (20)
+  lifecycle.onStop('connector minutes', 10, () => connectorCalls.stop());
 
   // routes
   const routes = [

@@ -1,21 +1,25 @@
-// Purges kept verification results once they expire, every `everyMs`.
+// Purges what has expired every `everyMs`: kept verification results, connector call minutes.
 import type { Logger } from '@idv/observability';
-import type { VerificationStore } from '../store/verifications.ts';
+
+export interface Sweep {
+  /** what it purges, for the log */
+  what: string;
+  /** purges; returns how many went */
+  sweep: () => Promise<number>;
+}
 
 export function startRetentionSweep(
-  store: VerificationStore,
+  sweeps: Sweep[],
   everyMs: number,
   logger: Logger,
 ): () => Promise<void> {
   const timer = setInterval(() => {
-    store
-      .sweep()
-      .then(
-        (purged) => purged > 0 && logger.info({ purged }, 'expired verification results purged'),
-      )
-      .catch((err: unknown) =>
-        logger.warn({ reason: (err as Error).message }, 'retention sweep failed'),
-      );
+    for (const { what, sweep } of sweeps)
+      sweep()
+        .then((purged) => purged > 0 && logger.info({ purged, what }, 'expired rows purged'))
+        .catch((err: unknown) =>
+          logger.warn({ what, reason: (err as Error).message }, 'retention sweep failed'),
+        );
   }, everyMs);
   timer.unref();
   return async () => clearInterval(timer);

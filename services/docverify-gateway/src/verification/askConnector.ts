@@ -1,6 +1,7 @@
 // Asks the verifiers of one kind in order through their connector workers, each job carrying the
 // request's deadline. A verifier that cannot answer in time (provider failing, breaker open, its
-// queue backed up past the deadline, its limits full, no worker) hands over to the next.
+// queue backed up past the deadline, its limits full, no worker) hands over to the next. Each call
+// sent is counted by its end (connectorCalls: latency and errors per connector, for the console).
 import { randomUUID } from 'node:crypto';
 import type { Broker } from '@idv/broker';
 import {
@@ -12,6 +13,12 @@ import {
 } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
+import {
+  outcomeOfFailure,
+  outcomeOfReply,
+  type CallOutcome,
+  type ConnectorCall,
+} from '../domain/connectorCallStats.ts';
 import { documentForKind } from '../domain/kindImages.ts';
 import type { VerifierRecord } from '../store/verifiers.ts';
 import { followUpOf, type FollowUpSettings } from './followUpTarget.ts';
@@ -26,6 +33,8 @@ export interface AskDeps {
   onFailover: (kind: VerificationKind, verifierTag: string, reason: string) => void;
   onShed: (queue: string, reason: 'backlog' | 'busy') => void;
   onQueueWait: (queue: string, seconds: number) => void;
+  /** counts each call sent, by its end (verification/connectorCalls.ts) */
+  connectorCalls: { record: (call: ConnectorCall) => void };
   /** where "not final yet" answers are followed up; absent: they are taken as inconclusive */
   followUps?: FollowUpSettings;
 }
@@ -88,17 +97,31 @@ async function askOne(
   };
   const waited = () => Date.now() - sentAt;
   const waitKey = { queue, communityId: request.context.communityId };
+  const ended = (outcome: CallOutcome) =>
+    deps.connectorCalls.record({
+      communityId: request.context.communityId,
+      verifierTag: verifier.tag,
+      kind: request.kind,
+      connectorType: verifier.type,
+      outcome,
+      ms: waited(),
+      at: Date.now(),
+    });
   const answer = await deps.broker
     .request(queue, job, { timeoutMs: request.deadline - sentAt })
     .catch((err: unknown) => {
       if ((err as Error).name === 'RpcTimeoutError')
         deps.queueWaits.recordTimeout(waitKey, waited());
+      ended(outcomeOfFailure(err));
       throw err;
     });
   const checked = validate(ConnectorReply, answer);
-  if (!checked.ok || checked.value.jobId !== jobId)
+  if (!checked.ok || checked.value.jobId !== jobId) {
+    ended('error');
     throw new Error('the connector answered outside the contract');
+  }
   const reply = checked.value;
+  ended(outcomeOfReply(reply));
   deps.queueWaits.record(waitKey, reply.queuedMs, reply.latencyMs);
   deps.onQueueWait(queue, reply.queuedMs / 1000);
   const raw =
