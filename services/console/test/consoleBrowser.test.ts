@@ -129,6 +129,7 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     expect(await page.locator('main').textContent()).to.include('sandbox-key');
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('heading', { name: /^Analytics/ }).waitFor();
+    await page.getByText('No connector call in these 30 days.').waitFor();
     await shot(page, 'analytics-empty');
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
@@ -264,6 +265,10 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await shot(page, 'audit');
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('img', { name: /^Verifications per day/ }).waitFor();
+    // the gateway's connector minutes: the cases' calls to the sandbox, per verifier
+    await page.getByRole('img', { name: /^Connector latency/ }).waitFor();
+    const connectors = page.getByRole('table', { name: /^Connector calls by verifier/ });
+    await connectors.getByRole('cell', { name: /^faces/ }).waitFor();
     // the charts' labels readable at both sizes: 12 px or more as drawn
     for (const viewport of [DESKTOP, TABLET]) {
       await page.setViewportSize(viewport);

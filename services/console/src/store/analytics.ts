@@ -1,7 +1,9 @@
 // The console's analytics, computed in SQL from the verification runs (and the review cases when
-// that table exists): pass rate and volume per day, time to a result, and per connector type the
-// latency and errors the connector-call metrics table records where there is one.
+// that table exists): pass rate and volume per day, time to a result, per verifier and connector
+// type the latency and errors the gateway records per minute (connectorLatency.ts), why runs failed
+// and the webhook attempts.
 import type { Knex } from '@idv/db';
+import { connectorLatency } from './connectorLatency.ts';
 
 export interface AnalyticsQuery {
   days: number;
@@ -56,10 +58,7 @@ export async function analytics(db: Knex, query: AnalyticsQuery) {
   };
 }
 
-/**
- * No table records connector calls (their latency lives in the workers' Prometheus metrics): what
- * PostgreSQL holds is why runs failed, per reason, and the webhook attempts' latency and errors.
- */
+/** Connector calls' latency and errors, why runs failed, and the webhook attempts' latency and errors. */
 async function connectorFigures(db: Knex, query: AnalyticsQuery) {
   const runs = scoped(query.communities);
   const failures = await db.raw(
@@ -83,6 +82,7 @@ async function connectorFigures(db: Knex, query: AnalyticsQuery) {
     [`${query.days} days`, ...hooks.bindings],
   );
   return {
+    calls: await connectorLatency(db, query.days, query.communities),
     runFailures: failures.rows as { reason: string; runs: number }[],
     webhookAttempts: (webhooks.rows as Record<string, unknown>[]).map((r) => ({
       event: r.event as string,

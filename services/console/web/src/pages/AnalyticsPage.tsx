@@ -1,4 +1,5 @@
-// Analytics with plain SVG charts: volume and pass rate per day, time to a result, failures.
+// Analytics with plain SVG charts: volume and pass rate per day, time to a result, per-connector
+// latency and errors, failures.
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api.ts';
 
@@ -11,9 +12,31 @@ interface Analytics {
     passRate: number | null;
   }[];
   timeToResult: { kind: string; ended: number; medianSeconds: number | null; p95Seconds: number | null }[]; // prettier-ignore
-  connectors: { runFailures: { reason: string; runs: number }[]; webhookAttempts: { event: string; attempts: number; errors: number; medianMs: number | null }[] }; // prettier-ignore
+  connectors: { calls: ConnectorCalls[]; runFailures: { reason: string; runs: number }[]; webhookAttempts: { event: string; attempts: number; errors: number; medianMs: number | null }[] }; // prettier-ignore
   review: { decided: number; medianSecondsToDecision: number | null } | null;
 }
+
+/** One verifier's calls over the window (the gateway's minutes summed; p50/p95 estimated). */
+interface ConnectorCalls {
+  communityId: string;
+  community: string;
+  verifier: string;
+  connectorType: string;
+  kinds: string[];
+  calls: number;
+  errors: number;
+  timeouts: number;
+  refusals: number;
+  busy: number;
+  errorRate: number | null;
+  averageMs: number | null;
+  maxMs: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+const ms = (v: number | null) => (v === null ? '—' : v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`); // prettier-ignore
+const percent = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(v && v < 0.1 ? 1 : 0)} %`); // prettier-ignore
 
 const seconds = (s: number | null | undefined) =>
   s === null || s === undefined ? '—' : s < 90 ? `${s.toFixed(1)} s` : `${(s / 60).toFixed(1)} min`;
@@ -69,6 +92,111 @@ function Bars(props: { title: string; values: { label: string; value: number }[]
       </svg>
       <figcaption>{props.title}</figcaption>
     </figure>
+  );
+}
+
+const LABEL = 200;
+const ROW = 30;
+
+/** One bar per connector (its label at the left, its figure at the right); `inner` drawn inside `value`, darker. */ // prettier-ignore
+function Rows(props: { title: string; rows: { label: string; value: number; inner?: number; text: string }[] }) {
+  const max = Math.max(1, ...props.rows.map((r) => r.value));
+  const room = WIDTH - LABEL - 136;
+  const height = props.rows.length * ROW + 16;
+  const clip = (label: string) => (label.length > 24 ? `${label.slice(0, 23)}…` : label);
+  return (
+    <figure>
+      <svg
+        role="img"
+        aria-label={`${props.title}: ${props.rows.map((r) => `${r.label} ${r.text}`).join(', ')}`}
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        className="chart"
+      >
+        {props.rows.map((r, i) => {
+          const y = 8 + i * ROW;
+          return (
+            <g key={r.label}>
+              <text x="6" y={y + 18}>
+                {clip(r.label)}
+              </text>
+              <rect x={LABEL} y={y + 4} width={Math.max(1, (r.value / max) * room)} height={ROW - 10} className="bar" opacity={r.inner === undefined ? 1 : 0.4} />
+              {r.inner === undefined ? null : (
+                <rect x={LABEL} y={y + 4} width={Math.max(1, (r.inner / max) * room)} height={ROW - 10} className="bar" />
+              )}
+              <text x={WIDTH - 6} y={y + 18} textAnchor="end">
+                {r.text}
+              </text>
+            </g>
+          );
+        })}
+        <line x1={LABEL} y1="4" x2={LABEL} y2={height - 4} className="axis" />
+      </svg>
+      <figcaption>{props.title}</figcaption>
+    </figure>
+  );
+}
+
+/** Latency and errors per verifier: two charts (the busiest ten) and the table of them all. */
+function ConnectorSection({ calls }: { calls: ConnectorCalls[] }) {
+  if (calls.length === 0) return <p className="empty">No connector call in these 30 days.</p>;
+  const several = new Set(calls.map((c) => c.communityId)).size > 1;
+  const name = (c: ConnectorCalls) => (several ? `${c.verifier} · ${c.community}` : c.verifier);
+  const busiest = calls.slice(0, 10);
+  return (
+    <>
+      <div className="charts">
+        <Rows
+          title="Connector latency: median (dark) and 95th percentile, estimated"
+          rows={busiest.map((c) => ({ label: name(c), value: c.p95Ms ?? 0, inner: c.p50Ms ?? 0, text: `${ms(c.p50Ms)} / ${ms(c.p95Ms)}` }))} // prettier-ignore
+        />
+        <Rows
+          title="Connector errors and timeouts (% of calls)"
+          rows={busiest.map((c) => ({ label: name(c), value: (c.errorRate ?? 0) * 100, text: percent(c.errorRate) }))} // prettier-ignore
+        />
+      </div>
+      <div className="table-wrap">
+        <table>
+          <caption>
+            Connector calls by verifier (latency from the gateway, percentiles estimated)
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Verifier</th>
+              <th scope="col">Calls</th>
+              <th scope="col">Error rate</th>
+              <th scope="col">Median</th>
+              <th scope="col">95th percentile</th>
+              <th scope="col">Average</th>
+              <th scope="col">Max</th>
+            </tr>
+          </thead>
+          <tbody>
+            {calls.map((c) => (
+              <tr key={`${c.communityId} ${c.verifier} ${c.connectorType}`}>
+                <td>
+                  {c.verifier}
+                  <br />
+                  <small>
+                    {c.connectorType}
+                    {several ? ` · ${c.community}` : ''}
+                  </small>
+                </td>
+                <td>{c.calls}</td>
+                <td>
+                  {percent(c.errorRate)}
+                  <br />
+                  <small>{`${c.errors} errors, ${c.timeouts} timeouts${c.refusals ? `, ${c.refusals} refused` : ''}${c.busy ? `, ${c.busy} busy` : ''}`}</small>
+                </td>
+                <td>{ms(c.p50Ms)}</td>
+                <td>{ms(c.p95Ms)}</td>
+                <td>{ms(c.averageMs)}</td>
+                <td>{ms(c.maxMs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 
@@ -136,6 +264,8 @@ export function AnalyticsPage() {
             : `Human review: ${a.review.decided} decided, median ${seconds(a.review.medianSecondsToDecision)} from opening to decision.`}
         </p>
       ) : null}
+      <h2>Connector calls</h2>
+      <ConnectorSection calls={a.connectors.calls} />
       <h2>Failures and webhook attempts</h2>
       {runFailures.length === 0 && webhookAttempts.length === 0 ? (
         <p className="empty">No failed run and no webhook attempt in these 30 days.</p>
