@@ -1,6 +1,6 @@
 // Who is logged in (GET /api/me), the communities they see, and the role checks the pages use to
 // show only what the server would allow (the server decides in any case).
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import { api } from './api.ts';
 
@@ -26,15 +26,22 @@ export function useMe() {
 
 export const can = (me: Me, ...roles: string[]) => me.roles.some((r) => roles.includes(r));
 
+export const meQuery = queryOptions({
+  queryKey: ['me'],
+  queryFn: () => api<Me>('/me'),
+  retry: false,
+});
+
+// asked beside /api/me, not after it: a 401 here is only an error, /api/me sends to login
+export const communitiesQuery = queryOptions({
+  queryKey: ['communities'],
+  queryFn: () => api<{ items: Community[] }>('/communities', { loginOn401: false }),
+  retry: false,
+});
+
+/** Both already asked by the entry (src/main.tsx); the shell waits for me alone. */
 export function useSessionQueries() {
-  const me = useQuery({ queryKey: ['me'], queryFn: () => api<Me>('/me'), retry: false });
-  // asked beside /api/me, not after it: a page's own calls wait for me alone
-  const communities = useQuery({
-    queryKey: ['communities'],
-    queryFn: () => api<{ items: Community[] }>('/communities', { loginOn401: false }),
-    retry: false,
-  });
-  return { me, communities };
+  return { me: useQuery(meQuery), communities: useQuery(communitiesQuery) };
 }
 
 /** A community's name as the operator knows it, or its id when it is not among theirs. */

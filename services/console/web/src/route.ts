@@ -2,11 +2,14 @@
 // index.html and a reload keeps the page.
 import { useEffect, useState } from 'react';
 
+/** The address's parts after '#', read at once by the entry to start a page's calls. */
+export const routeParts = (): string[] =>
+  location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+
 export function useRoute(): string[] {
-  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent); // prettier-ignore
-  const [parts, setParts] = useState(read);
+  const [parts, setParts] = useState(routeParts);
   useEffect(() => {
-    const onChange = () => setParts(read());
+    const onChange = () => setParts(routeParts());
     addEventListener('hashchange', onChange);
     return () => removeEventListener('hashchange', onChange);
   }, []);

@@ -8,8 +8,9 @@ import { time } from '../DataTable.tsx';
 import { can, useMe } from '../Session.tsx';
 import { CaseChecks, type CaseCheck } from './CaseChecks.tsx';
 import { CaseErasure } from './CaseErasure.tsx';
-import { CaseEvidence, type CaseData } from './CaseEvidence.tsx';
+import { CaseEvidence } from './CaseEvidence.tsx';
 import { CaseHistory } from './CaseHistory.tsx';
+import { caseBase, caseDataQuery, caseQuery } from './caseQueries.ts';
 import { DecisionForm } from './DecisionForm.tsx';
 
 export interface ReviewCase {
@@ -31,11 +32,12 @@ export interface ReviewCase {
 
 export function CasePage({ community, caseId }: { community: string; caseId: string }) {
   const { me } = useMe();
-  const base = `/review/community/${community}/cases/${caseId}`;
+  const base = caseBase(community, caseId);
   const client = useQueryClient();
   const reviewer = can(me, 'reviewer', 'senior_reviewer', 'admin');
-  const found = useQuery({ queryKey: ['case', caseId], queryFn: () => api<ReviewCase>(base) });
-  const data = useQuery({ queryKey: ['case-data', caseId], queryFn: () => api<CaseData>(`${base}/data`), enabled: reviewer }); // prettier-ignore
+  // both most often already asked by the entry (src/main.tsx), beside /api/me
+  const found = useQuery(caseQuery(community, caseId));
+  const data = useQuery({ ...caseDataQuery(community, caseId), enabled: reviewer });
   const refresh = () => client.invalidateQueries({ queryKey: ['case', caseId] });
   const step = useMutation({
     mutationFn: (path: 'claim' | 'release') => api(`${base}/${path}`, { method: 'POST' }),
