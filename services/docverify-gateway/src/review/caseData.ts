@@ -1,13 +1,18 @@
 // The person's data a reviewer weighs (GET .../data and .../images/{name}, each read audited by the
 // route): what the document checks read beside what the caller sent, and the images the reviewed
 // run saw. Only while the verification still holds them: a 410 once they are gone.
-import { DOCUMENT_IMAGE_MEMBERS, type CaptureSide, type ReviewCaseData } from '@idv/contracts';
+import {
+  CAPTURE_SIDES,
+  DOCUMENT_IMAGE_MEMBERS,
+  type CaptureSide,
+  type ReviewCaseData,
+} from '@idv/contracts';
 import { GoneError, NotFoundError } from '@idv/errors';
 import { sniffFormat } from '@idv/images';
 import type { Keyring } from '@idv/platform';
 import type { ReviewCaseRecord } from '../store/reviewCases.ts';
 import type { SessionStore } from '../store/sessions.ts';
-import { caseImages, type CaseImageDeps } from './caseImages.ts';
+import { caseImages, type CaseImageDeps, type SideImages } from './caseImages.ts';
 
 export interface CaseDataDeps extends CaseImageDeps {
   sessions: SessionStore;
@@ -72,8 +77,9 @@ export async function caseImage(
   kase: ReviewCaseRecord,
   name: string,
 ): Promise<Buffer> {
-  const { images } = await caseImages(deps, kase);
-  const bytes = Object.hasOwn(images, name) ? images[name as CaptureSide] : undefined;
+  const side = CAPTURE_SIDES.find((known) => known === name);
+  const { images } = side ? await caseImages(deps, kase, side) : { images: {} as SideImages };
+  const bytes = side ? images[side] : undefined;
   if (!bytes) throw new NotFoundError(`the case holds no image ${name}`);
   return bytes;
 }

@@ -18,19 +18,22 @@ export type SideImages = Partial<Record<CaptureSide, Buffer>>;
 /** Resubmissions whose captures count: submitted ones, not those cancelled or failed. */
 const SUBMITTED = ['submitted', 'processing'];
 
+/** The case's images (only `side`, when given: a reviewer's read of one image opens no other). */
 export async function caseImages(
   deps: CaseImageDeps,
   kase: ReviewCaseRecord,
+  side?: CaptureSide,
 ): Promise<{ images: SideImages; request?: VerifyRequest }> {
   const request = kase.sessionId
     ? undefined
     : ((await deps.runs.request(kase.runId)) as VerifyRequest | undefined);
   let images: SideImages = kase.sessionId
-    ? await deps.images.opened(kase.sessionId)
+    ? await deps.images.opened(kase.sessionId, side)
     : request
       ? requestImages(request)
       : {};
   for (const id of await deps.reviews.resubmissionSessions(kase, SUBMITTED))
-    images = { ...images, ...(await deps.images.opened(id)) };
+    images = { ...images, ...(await deps.images.opened(id, side)) };
+  if (side) images = images[side] ? { [side]: images[side] } : {};
   return request ? { images, request } : { images };
 }

@@ -60,11 +60,14 @@ export class SessionImageStore {
     });
   }
 
-  /** The accepted images of a session, opened. */
-  async opened(sessionId: string): Promise<Partial<Record<CaptureSide, Buffer>>> {
-    const rows = (await this.db(TABLE)
-      .select('side', 'image_sealed')
-      .where({ session_id: sessionId })) as { side: CaptureSide; image_sealed: Buffer }[];
+  /** The accepted images of a session (only `side`'s, when given), opened. */
+  async opened(
+    sessionId: string,
+    side?: CaptureSide,
+  ): Promise<Partial<Record<CaptureSide, Buffer>>> {
+    const query = this.db(TABLE).select('side', 'image_sealed').where({ session_id: sessionId });
+    if (side) query.where({ side });
+    const rows = (await query) as { side: CaptureSide; image_sealed: Buffer }[];
     const opened = rows.map(async (r) => [r.side, await this.keys.openBytes(r.image_sealed, contextOf(sessionId, r.side))] as const); // prettier-ignore
     return Object.fromEntries(await Promise.all(opened));
   }
