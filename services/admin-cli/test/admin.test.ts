@@ -226,7 +226,9 @@ describe('admin CLI', function () {
     expect(String(again.json.error)).to.match(/already exists/);
   });
 
-  it('rotates the master key, shows each key with what is under it, and retires only an unused one', async () => {
+  it('rotates the master key, shows each key with what is under it, and retires only an unused one', async function () {
+    // nine CLI processes, each ~3 s to start on a quiet machine: a busy one needs the room
+    this.timeout(150_000);
     const keysDir = mkdtempSync(join(tmpdir(), 'idv-admin-keys-'));
     const saved = env;
     env = { ...env, MASTER_KEYS_DIR: keysDir };
