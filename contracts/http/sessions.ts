@@ -3,20 +3,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Resubmission } from './review.ts';
 
-/** A session's life; `created` .. `processing` are in progress, the last five are final. */
-export const SESSION_STATES = [
-  'created',
-  'opened',
-  'capturing',
-  'submitted',
-  'processing',
-  'completed',
-  'failed',
-  'expired',
-  'abandoned',
-  'cancelled',
-] as const;
-export type SessionState = (typeof SESSION_STATES)[number];
+import { SESSION_STATES, type SessionState } from './sessionStates.ts';
+
+export { SESSION_STATES, type SessionState };
 
 export const FINAL_SESSION_STATES: readonly SessionState[] = [
   'completed',

@@ -2,6 +2,7 @@
 // chain's seq (one index), inside the communities the operator may see (rows of no community only
 // for an operator of every community).
 import type { Knex } from '@idv/db';
+import type { AuditRow } from '../apiTypes.ts';
 
 export interface AuditFilter {
   actor?: string | undefined;
@@ -14,15 +15,7 @@ export interface AuditFilter {
   communities?: string[] | undefined;
 }
 
-export interface AuditRow {
-  seq: number;
-  at: string;
-  actor: string;
-  action: string;
-  communityId: string | null;
-  subject: { kind: string; id: string };
-  details: Record<string, unknown>;
-}
+export type { AuditRow };
 
 interface Row {
   seq: string;

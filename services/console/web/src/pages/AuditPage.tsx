@@ -3,17 +3,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { api, query } from '../api.ts';
+import type { AuditRow } from '../../../src/apiTypes.ts';
 import { DataTable, time } from '../DataTable.tsx';
-
-interface AuditRow {
-  seq: number;
-  at: string;
-  actor: string;
-  action: string;
-  communityId: string | null;
-  subject: { kind: string; id: string };
-  details: Record<string, unknown>;
-}
 
 const columns: ColumnDef<AuditRow, unknown>[] = [
   { header: '#', accessorKey: 'seq' },

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
+import { SESSION_STATES } from '@idv/contracts/sessionStates';
 import { api, query } from '../api.ts';
 import { DataTable, time } from '../DataTable.tsx';
 
@@ -36,18 +37,7 @@ export function SessionsPage() {
           State
           <select value={status} onChange={(e) => setStatus(e.target.value)}>
             <option value="">Any</option>
-            {[
-              'created',
-              'opened',
-              'capturing',
-              'submitted',
-              'processing',
-              'completed',
-              'failed',
-              'expired',
-              'abandoned',
-              'cancelled',
-            ].map((s) => (
+            {SESSION_STATES.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </select>
