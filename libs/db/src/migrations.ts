@@ -24,7 +24,19 @@ function sourceOf(set: MigrationSet): Knex.MigrationSource<string> {
   };
 }
 
+/**
+ * Runs every set's pending migrations. Processes that migrate at once (replicas starting, admin
+ * CLI calls in parallel) take turns on an advisory lock held by one transaction of the pool:
+ * knex's own lock table is created without a guard, so two first runs of a schema collided.
+ */
 export async function migrate(db: Knex, sets: MigrationSet[]): Promise<string[]> {
+  return db.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('idv-migrations'))");
+    return migrateSets(db, sets);
+  });
+}
+
+async function migrateSets(db: Knex, sets: MigrationSet[]): Promise<string[]> {
   const applied: string[] = [];
   for (const set of sets) {
     await db.raw('CREATE SCHEMA IF NOT EXISTS ??', [set.schema]);
