@@ -38,8 +38,26 @@ async function page(
     },
     ...(init.body !== undefined ? { body: json ? JSON.stringify(init.body) : new Uint8Array(init.body as Buffer) } : {}), // prettier-ignore
   });
-  if (!res.ok)
-    throw new Error(`${init.method} /capture-api${path}: ${res.status} ${await res.text()}`);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method} /capture-api${path}: ${res.status} ${text}`);
+  // an image the page's checks refused answers 200 with its verdict: say which, not a later 409
+  const verdict = JSON.parse(text) as { accepted?: boolean };
+  if (verdict.accepted === false) throw new Error(`${init.method} /capture-api${path}: refused ${text}`); // prettier-ignore
+}
+
+/**
+ * An image sent until it is checked: at start the capture-check workers may not consume yet, and
+ * an image no worker checked (check_unavailable) is neither kept nor counted, so it goes again.
+ */
+async function sendImage(send: () => Promise<void>): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (tries >= 30 || !/check_unavailable/.test((err as Error).message)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 /** One open review case of the dev community: the one there is, or a new one. */
@@ -63,9 +81,12 @@ export async function devReviewCase(place: DevReviewPlace): Promise<ReviewCaseSu
   const capture = (path: string, init: Parameters<typeof page>[3]) => page(place.docverifyUrl, session.url, path, init); // prettier-ignore
   await capture('/session', { method: 'GET' });
   await capture('/consent', { method: 'POST', body: { accepted: true, textVersion: CONSENT_TEXT_VERSION } }); // prettier-ignore
-  await capture('/images/front', { method: 'PUT', body: await png(licenceFront(), 'DOC:testy', 'FACE:testy') }); // prettier-ignore
-  await capture('/images/back', { method: 'PUT', body: await png(await licenceBack(), 'DOC:testy') }); // prettier-ignore
-  await capture('/images/selfie', { method: 'PUT', body: await jpeg(selfieImage(480, 640, 5), 'FACE:fakey'), type: 'image/jpeg' }); // prettier-ignore
+  const front = await png(licenceFront(), 'DOC:testy', 'FACE:testy');
+  const back = await png(await licenceBack(), 'DOC:testy');
+  const selfie = await jpeg(selfieImage(480, 640, 5), 'FACE:fakey');
+  await sendImage(() => capture('/images/front', { method: 'PUT', body: front }));
+  await sendImage(() => capture('/images/back', { method: 'PUT', body: back }));
+  await sendImage(() => capture('/images/selfie', { method: 'PUT', body: selfie, type: 'image/jpeg' })); // prettier-ignore
   await capture('/submit', { method: 'POST' });
   for (const until = Date.now() + 60_000; Date.now() < until;) {
     const listed = await client.review.cases(place.communityId, { state: 'open', limit: 100 });

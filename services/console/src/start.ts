@@ -58,6 +58,7 @@ export async function startConsole(
   const guards: ApiGuards = { sameOrigin, session: sessionGuard({ sessions, issuer, logger }) };
 
   // routes
+  const docverify = gatewayCall(settings.DOCVERIFY_INTERNAL_URL);
   const routes = [
     ...healthRoutes(runtime),
     ...webRoutes(webFiles(settings.CONSOLE_WEB_DIR)),
@@ -79,8 +80,9 @@ export async function startConsole(
       keyring,
       sessions,
       webhooks: gatewayCall(settings.WEBHOOKS_INTERNAL_URL),
+      docverify,
     }),
-    ...reviewRoutes({ guards, sessions, docverify: gatewayCall(settings.DOCVERIFY_INTERNAL_URL) }),
+    ...reviewRoutes({ guards, sessions, docverify }),
   ];
 
   const app = express();

@@ -1,6 +1,7 @@
 // The operator console in Debian's Chromium against the real stack (consoleBrowserWorld.ts):
 // operators log in on the issuer's pages, read the queue, sessions, webhooks, verifiers, analytics
-// and the audit log, and work cases end to end; screenshots at desktop and tablet size under
+// and the audit log, and work cases end to end, and an admin edits a verifier and a config;
+// screenshots at desktop, tablet and phone size under
 // test-artifacts/console/, each page checked first by axe-core (WCAG 2.1 A/AA); no CSP violation
 // or page error anywhere.
 import { randomBytes } from 'node:crypto';
@@ -10,7 +11,7 @@ import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
 import type { Page } from 'playwright-core';
 import { eventually } from '../../../test/support/sessionWorld.ts';
-import { ConsoleBrowserWorld, DESKTOP, TABLET } from './consoleBrowserWorld.ts';
+import { ConsoleBrowserWorld, DESKTOP, PHONE, TABLET } from './consoleBrowserWorld.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-artifacts/console/`;
@@ -44,21 +45,23 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
   }
 
   /**
-   * The page at desktop and tablet size: axe-core finds no WCAG 2.1 A/AA violation (evaluated
+   * The page at desktop, tablet and phone size: axe-core finds no WCAG 2.1 A/AA violation (evaluated
    * through DevTools, which the page's CSP does not govern), then a full-page screenshot.
    */
   async function shot(page: Page, name: string) {
     for (const [size, viewport] of [
       ['desktop', DESKTOP],
       ['tablet', TABLET],
+      ['phone', PHONE],
     ] as const) {
       await page.setViewportSize(viewport);
       const violations = (await page.evaluate(
         `${AXE}; axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
       )) as string[];
       expect(violations, `accessibility of ${name} at ${size} size`).to.deep.equal([]);
-      const wide = await page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
-      expect(wide, `${name} overflows sideways at ${size} size`).to.equal(false);
+      // what sticks out past the window's right edge, named: the page must not scroll sideways
+      const wide = await page.evaluate(`document.documentElement.scrollWidth <= window.innerWidth ? [] : [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => e.tagName.toLowerCase() + (e.className ? '.' + e.className : '')).slice(0, 8)`); // prettier-ignore
+      expect(wide, `${name} overflows sideways at ${size} size`).to.deep.equal([]);
       await page.screenshot({ path: `${ARTIFACTS}${name}-${size}.png`, fullPage: true });
     }
     await page.setViewportSize(DESKTOP);
@@ -127,6 +130,22 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await page.getByRole('button', { name: 'Reveal secrets of faces' }).click();
     await page.getByText('Config, secrets shown (this read is audited)').waitFor();
     expect(await page.locator('main').textContent()).to.include('sandbox-key');
+    // and edits it: a new name, the config sent back masked keeps its stored secret
+    await page.getByRole('button', { name: 'Edit verifier faces' }).click();
+    await page.getByLabel('Name').fill('Faces of the sandbox');
+    await shot(page, 'verifier-edit');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved. The change is in the audit log.').waitFor();
+    await page.getByRole('button', { name: 'Reveal secrets of Faces of the sandbox' }).click();
+    await page.getByText('Config, secrets shown (this read is audited)').waitFor();
+    expect(await page.locator('main').textContent()).to.include('sandbox-key');
+    // a config's review: a deadline of 4 hours, four-eyes kept
+    await page.getByRole('button', { name: 'Edit config kyc-review' }).click();
+    await page.getByLabel('Time to decide (minutes)').fill('240');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved. The change is in the audit log.').waitFor();
+    const stored = await world.w.db('docverify.verification_configs').where({ tag: 'kyc-review' }).first('settings'); // prettier-ignore
+    expect((stored as { settings: { review: unknown } }).settings.review).to.deep.equal({ mode: 'always', fourEyes: true, slaMinutes: 240 }); // prettier-ignore
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('heading', { name: /^Analytics/ }).waitFor();
     await page.getByText('No connector call in these 30 days.').waitFor();
@@ -134,6 +153,8 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByRole('cell', { name: 'console.login' }).first().waitFor();
+    await page.getByRole('cell', { name: 'verifier.updated' }).first().waitFor();
+    await page.getByRole('cell', { name: 'verification_config.updated' }).first().waitFor();
     await page.context().close();
   });
 

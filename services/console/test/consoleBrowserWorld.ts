@@ -19,6 +19,7 @@ import { ConsoleWorld, PASSWORD, type TestOperator } from './consoleWorld.ts';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 export const DESKTOP = { width: 1440, height: 900 };
 export const TABLET = { width: 820, height: 1180 };
+export const PHONE = { width: 390, height: 844 };
 
 export class ConsoleBrowserWorld {
   /** CSP violations and page errors seen on any page */

@@ -30,9 +30,9 @@ function callsFor(community: string): Call[] {
       .replace(':communityId', community)
       .replace(':caseId', 'case-1')
       .replace(':name', 'front')
-      .replace(/:(webhookId|verifierId)/, UUID_ZERO)
+      .replace(/:(webhookId|verifierId|configId)/, UUID_ZERO)
       .replace(':deliveryId', 'msg_0');
-    return { key, method, path, ...(method === 'POST' ? { body: '{"verificationId":"x"}' } : {}) };
+    return { key, method, path, ...(method !== 'GET' ? { body: '{"verificationId":"x"}' } : {}) };
   });
 }
 
@@ -167,7 +167,7 @@ describe('console permission matrix', function () {
     expect(logout.status).to.equal(403);
   });
 
-  it('asks for a recent login (401 reauthenticate) before erasure and secret reveal', async () => {
+  it('asks for a recent login (401 reauthenticate) before erasure, secret reveal and edits', async () => {
     const admin = await w.signIn(await w.operator(['admin']));
     await w.db('console.sessions').update({ auth_time: w.db.raw("now() - interval '6 minutes'") }).whereIn('username', w.db('oauth.accounts').select('username').where('username', 'like', 'testy-admin-%')); // prettier-ignore
     for (const call of calls.filter((c) => 'recentLogin' in ROUTE_ACCESS[c.key])) {

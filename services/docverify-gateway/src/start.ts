@@ -88,7 +88,7 @@ export async function startDocverifyGateway(
   const runs = new RunStore(db, keys, clock);
   const reviews = new ReviewCaseStore(db);
   const reviewSealed = new ReviewSealedStore(db, keys);
-  // operators' bearer tokens, checked at the operators' issuer (review cases, erasure)
+  // operators' bearer tokens, checked at the operators' issuer (review cases, erasure, edits)
   const operators = createOperatorTokens({ userinfoUrl: runtime.config.OPERATORS_USERINFO_URL });
   // connector calls counted per minute in memory, added to PostgreSQL every few seconds
   const connectorMinutes = new ConnectorMinuteStore(db);
@@ -97,7 +97,7 @@ export async function startDocverifyGateway(
   const runQueue = new RunQueue(broker, runs, settings.DOCVERIFY_RUNS_QUEUE, logger);
   // a community's tenant, for the fair shares per tenant (runs, capture checks)
   const communityTenants = new CommunityTenants(runtime.tenants);
-  const deps = { auth: runtime.auth, tenants: runtime.tenants, verifiers, configs };
+  const deps = { auth: runtime.auth, operators, tenants: runtime.tenants, verifiers, configs };
   const serviceKey = async () => (await runtime.serviceKeys.currentKey()).key;
   const verify = {
     ...deps,

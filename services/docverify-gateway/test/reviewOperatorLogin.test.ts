@@ -2,7 +2,8 @@
 // with openid-client (authorization code with PKCE) and works a review case on the gateway with
 // the access token: the gateway learns who they are, their roles and communities, at the issuer's
 // userinfo endpoint. An operator whose role does not allow a step is refused, a token the issuer
-// no longer knows too.
+// no longer knows too. An admin operator edits a verifier and a config (the console's edits), each
+// audited with who did it, as a licence's edits are.
 import { expect } from 'chai';
 import * as client from 'openid-client';
 import { IdvRequestError, OperatorClient } from '@idv/client';
@@ -39,6 +40,7 @@ describe('review cases: an operator signed in at the real operators issuer', fun
     const community = [w.platform.community.id];
     await createOperator(ctx, { username: 'testy-reviewing', roles: ['reviewer'], communities: community, password: PASSWORD }); // prettier-ignore
     await createOperator(ctx, { username: 'testy-viewing', roles: ['viewer'], communities: community, password: PASSWORD }); // prettier-ignore
+    await createOperator(ctx, { username: 'testy-admin', roles: ['admin'], communities: community, password: PASSWORD }); // prettier-ignore
     // the second factor has its own tests (services/oauth): here the password signs in
     await setMfaPolicy(ctx, { community: 'operators', policy: 'off', factors: [] });
     const web = await createOauthClient(ctx, { community: 'operators', redirectUris: [REDIRECT], grantTypes: ['authorization_code'], name: 'Operator console' }); // prettier-ignore
@@ -92,4 +94,37 @@ describe('review cases: an operator signed in at the real operators issuer', fun
     const forged = new OperatorClient({ baseUrl: w.url, accessToken: 'not-a-token-the-issuer-made' });
     expect(((await forged.review.cases(c).catch((err: IdvRequestError) => err)) as IdvRequestError).status).to.equal(401); // prettier-ignore
   }); // prettier-ignore
+
+  it("an admin edits a verifier (a mask sent back keeps its secret) and a config's review; a reviewer may not; each edit is audited", async () => {
+    const c = w.platform.community.id;
+    const db = w.platform.database.db;
+    const token = await signIn('testy-admin');
+    const patch = (path: string, body: object, bearer = token) =>
+      fetch(`${w.url}${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }); // prettier-ignore
+    const edited = await patch(`/verifier/community/${c}/faces`, { name: 'Faces of Testy', config: { apiKey: '********' } }); // prettier-ignore
+    const body = (await edited.json()) as { name: string; config: { apiKey: string } };
+    expect(edited.status, JSON.stringify(body)).to.equal(200);
+    expect(body).to.deep.include({ name: 'Faces of Testy', config: { apiKey: '********' } });
+    // the system licence reads the secret whole: the mask kept it
+    const stored = await w.client('system').request<{ config: { apiKey: string } }>('GET', `/verifier/community/${c}/faces`); // prettier-ignore
+    expect(stored.body.config.apiKey).to.equal('sandbox-key');
+    // a mask with no secret behind it, and a reviewer's token: refused, nothing changed
+    const masked = await patch(`/verifier/community/${c}/faces`, { config: { apiKey: '********', secret: '********' } }); // prettier-ignore
+    expect(masked.status).to.equal(400);
+    const reviewer = await patch(`/verifier/community/${c}/faces`, { name: 'Not mine to change' }, await signIn('testy-reviewing')); // prettier-ignore
+    expect(reviewer.status).to.equal(403);
+    const review = await patch(`/verificationConfig/community/${c}/kyc-always`, { review: { mode: 'always', fourEyes: true, slaMinutes: 60 } }); // prettier-ignore
+    expect(review.status, await review.clone().text()).to.equal(200);
+    expect(((await review.json()) as { review: unknown }).review).to.deep.equal({ mode: 'always', fourEyes: true, slaMinutes: 60 }); // prettier-ignore
+    // a licence's edit is audited too, under the licence
+    expect((await w.client('service').request('PATCH', `/verificationConfig/community/${c}/kyc-always`, { review: { mode: 'always' } })).status).to.equal(200); // prettier-ignore
+
+    const rows = (await db('platform.audit_log').whereIn('action', ['verifier.updated', 'verification_config.updated']).orderBy('seq')) as { actor: string; action: string; subject_kind: string; details: { members: string[] } }[]; // prettier-ignore
+    expect(rows.map((r) => [r.actor.replace(/^licence:.*/, 'licence'), r.action, r.subject_kind, r.details.members])).to.deep.equal([
+      ['operator:testy-admin', 'verifier.updated', 'verifier', ['config', 'name']],
+      ['operator:testy-admin', 'verification_config.updated', 'verification_config', ['review']],
+      ['licence', 'verification_config.updated', 'verification_config', ['review']],
+    ]); // prettier-ignore
+    expect(JSON.stringify(rows), 'no secret in the audit log').to.not.include('sandbox-key');
+  });
 });

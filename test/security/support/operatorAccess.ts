@@ -16,8 +16,8 @@ export type OperatorCaller = (typeof OPERATOR_CALLERS)[number];
 const ACCOUNT = 'op-matrix';
 const FIRST_REVIEWER = 'first';
 
-/** What a call starts from: a case in a state (claimed by the account), or a delivery. */
-type Target = 'open' | 'claimed' | 'awaitingSecond' | 'delivery';
+/** What a call starts from: a case in a state (claimed by the account), a delivery, a verifier or a config. */
+type Target = 'open' | 'claimed' | 'awaitingSecond' | 'delivery' | 'verifier' | 'config';
 /** A target's path parameters (caseId, or webhookId and deliveryId) and a case's verificationId. */
 type TargetParams = Record<string, string>;
 
@@ -56,6 +56,9 @@ export const OPERATOR_ACCESS: Record<string, OperatorAccess> = {
   // the body names the target's verification; a refused caller's is one that exists too
   'POST /erasure/community/{communityId}': { service: 'docverify', roles: ADMIN, target: 'open', moves: true, body: (c) => ({ verificationId: c.verificationId }) },
   'POST /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}/redeliver': { service: 'webhooks', roles: ADMIN, target: 'delivery', success: 202 },
+  // the console's edits (an admin who signed in recently: the stand-in's tokens are fresh)
+  'PATCH /verifier/community/{communityId}/{idOrTag}': { service: 'docverify', roles: ADMIN, target: 'verifier', body: () => ({ name: 'provider' }) },
+  'PATCH /verificationConfig/community/{communityId}/{idOrTag}': { service: 'docverify', roles: ADMIN, target: 'config', body: () => ({ name: 'always reviewed' }) },
 }; // prettier-ignore
 
 /** Names the matrix's operators in the stand-in, now that the communities exist. */
@@ -99,6 +102,8 @@ export function operatorTargets(world: OperatorWorld) {
     if (target === 'open') return { ...(await world.openCase()) };
     if (target === 'claimed') return { ...(await world.claimedCase('reviewer')) };
     if (target === 'awaitingSecond') return { ...(await world.awaitingSecond(FIRST_REVIEWER)) };
+    if (target === 'verifier') return { idOrTag: world.verifierTag };
+    if (target === 'config') return { idOrTag: world.reviewConfigTag };
     return { ...(await world.delivery()) };
   };
   const shared = new Map<Target, Promise<TargetParams>>();

@@ -31,6 +31,9 @@ export interface OperatorWorld extends SecurityWorld {
   awaitingSecond(by: string): Promise<ReviewCase>;
   /** a fresh pending delivery of a fresh webhook of the world's community */
   delivery(): Promise<{ webhookId: string; deliveryId: string }>;
+  /** the tag of the community's verifier, and of a config of it */
+  verifierTag: string;
+  reviewConfigTag: string;
 }
 
 const face = Buffer.from('FACE:testy').toString('base64');
@@ -113,6 +116,8 @@ export async function startOperatorWorld(): Promise<OperatorWorld> {
   return {
     ...world,
     operators,
+    verifierTag: 'provider',
+    reviewConfigTag: 'review-always',
     openCase: () => opened('review-always'),
     claimedCase: (by) => claimed('review-always', by),
     async awaitingSecond(by) {

@@ -42,6 +42,8 @@ export const ROUTE_ACCESS = {
   'GET /api/verifiers': { roles: READ },
   'GET /api/configs': { roles: READ },
   'POST /api/verifiers/:verifierId/reveal': { roles: ADMIN, recentLogin: true },
+  'PATCH /api/verifiers/:verifierId': { roles: ADMIN, recentLogin: true },
+  'PATCH /api/configs/:configId': { roles: ADMIN, recentLogin: true },
   'GET /api/analytics': { roles: READ },
 } satisfies Record<string, RouteAccess>;
 

@@ -30,7 +30,8 @@ function queryOf(req: Request, names: string[]): Record<string, string> {
   return query;
 }
 
-function jsonObject(body: unknown): Record<string, unknown> {
+/** A body the gateway judges member by member: here only a JSON object. */
+export function jsonObject(body: unknown): Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw new BadRequest('the body must be a JSON object');
   return body as Record<string, unknown>;

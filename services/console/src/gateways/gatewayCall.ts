@@ -12,7 +12,7 @@ export interface GatewayAnswer {
 }
 
 export interface GatewayRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   accessToken: string;
   query?: Record<string, string>;

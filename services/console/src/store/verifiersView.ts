@@ -82,3 +82,16 @@ export async function listConfigs(db: Knex, communities: string[] | undefined) {
     updatedAt: (row.updated_at as Date).toISOString(),
   }));
 }
+
+const scopeOf = async (db: Knex, table: string, id: string) => {
+  const row = (await db(table).where({ id }).first('community_id')) as { community_id: string } | undefined; // prettier-ignore
+  return row && { communityId: row.community_id };
+};
+
+/** The community of a verifier, for an edit; undefined when there is none of that id. */
+export const verifierScope = (db: Knex, verifierId: string) =>
+  scopeOf(db, 'docverify.verifiers', verifierId);
+
+/** The community of a verification config, for an edit; undefined when there is none. */
+export const configScope = (db: Knex, configId: string) =>
+  scopeOf(db, 'docverify.verification_configs', configId);

@@ -1,6 +1,7 @@
 // A native <table> driven by TanStack Table (headless: no injected styles), with a caption for
-// screen readers and sortable headers as buttons (keyboard usable); and the cell formats the pages
-// share (times, identifiers that may wrap).
+// screen readers and sortable headers as buttons (keyboard usable); on a phone its rows stack, each
+// cell under its column's name (table.stack, data-label); and the cell formats the pages share
+// (times, identifiers that may wrap).
 import {
   flexRender,
   getCoreRowModel,
@@ -31,7 +32,7 @@ export function DataTable<T>(props: {
   });
   return (
     <div className="table-wrap">
-      <table className={props.className}>
+      <table className={['stack', props.className].filter(Boolean).join(' ')}>
         <caption>{props.caption}</caption>
         <thead>
           {table.getHeaderGroups().map((group) => (
@@ -75,7 +76,12 @@ export function DataTable<T>(props: {
             table.getRowModel().rows.map((row) => (
               <tr key={row.id}>
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                  <td
+                    key={cell.id}
+                    data-label={labelOf(cell.column.columnDef.header, cell.column.id)}
+                  >
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
                 ))}
               </tr>
             ))
@@ -85,6 +91,9 @@ export function DataTable<T>(props: {
     </div>
   );
 }
+
+/** A column's name for its cells on a phone: its header when that is text, else its id. */
+const labelOf = (header: unknown, id: string) => (typeof header === 'string' ? header : id);
 
 export const time = (iso: string | null | undefined) =>
   iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short' }) : '—';

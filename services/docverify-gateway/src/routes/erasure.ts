@@ -8,7 +8,7 @@ import { NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { ErasureStore } from '../store/erasures.ts';
 import { communityOfPath } from './community.ts';
-import { actorOf, ERASURE_LOGIN_MS, operatorOrLicence } from './reviewAccess.ts';
+import { actorOf, adminOrLicence } from './reviewAccess.ts';
 
 export interface ErasureDeps {
   auth: CredentialAuth;
@@ -25,7 +25,7 @@ export function erasureRoutes(deps: ErasureDeps): Route[] {
     {
       method: 'POST',
       path: '/erasure/community/:communityId',
-      guards: [operatorOrLicence(deps, ['admin'], ERASURE_LOGIN_MS)],
+      guards: [adminOrLicence(deps)],
       doc: {
         summary:
           'erases a verification or a session of the community (a manager licence, or an admin operator signed in within the last 5 minutes: otherwise 401 with a WWW-Authenticate step-up challenge, max_age=300): its data keys destroyed, its rows deleted (a review case it belongs to closed as erased, with everything the case held), a tombstone kept (ids, counts, digests); again: the same tombstone',

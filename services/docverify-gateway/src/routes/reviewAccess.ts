@@ -3,7 +3,7 @@
 // resubmission's link by reviewers (or a licence); claims, notes and decisions by reviewing
 // operators only, with their bearer token; erasure by an admin operator who signed in within the
 // last 5 minutes (the matrix's recent login; the console sends them to sign in again) or a manager
-// licence.
+// licence; so are edits of a community's verifiers and verification configs.
 import {
   credentialsOf,
   fromParam,
@@ -16,6 +16,7 @@ import {
   type OperatorRole,
   type OperatorTokens,
 } from '@idv/auth';
+import type { AuditEntry } from '@idv/platform';
 import type { Response } from 'express';
 import { MANAGER_LEVELS } from './community.ts';
 
@@ -31,8 +32,8 @@ export interface ReviewAccessDeps {
 
 const community = fromParam('communityId');
 
-/** How recent an operator's sign-in must be for an erasure. */
-export const ERASURE_LOGIN_MS = 5 * 60_000;
+/** How recent an operator's sign-in must be for a sensitive action: an erasure, an edit of a verifier or config. */
+export const RECENT_LOGIN_MS = 5 * 60_000;
 
 /**
  * An operator with one of `roles` on the path's community (signed in within `recentLoginMs` when
@@ -71,6 +72,27 @@ export function actorOf(res: Response): string {
   const operator = operatorOf(res);
   return operator ? `operator:${operator.username}` : `licence:${credentialsOf(res).licence.id}`;
 }
+
+/** An admin operator of the path's community who signed in recently, or a manager licence. */
+export const adminOrLicence = (deps: ReviewAccessDeps) =>
+  operatorOrLicence(deps, ['admin'], RECENT_LOGIN_MS);
+
+/**
+ * The audit row of an update of a community's `thing` (a verifier, a config) by whoever made the
+ * request: which members the body named, never their values (a config holds secrets).
+ */
+export const changeAudit = (
+  res: Response,
+  action: string,
+  thing: { id: string; communityId: string },
+  changes: object,
+): AuditEntry => ({
+  actor: actorOf(res),
+  action,
+  communityId: thing.communityId,
+  subject: { kind: action.split('.')[0]!, id: thing.id },
+  details: { members: Object.keys(changes).sort() },
+});
 
 /** The operator of an operator-only route (its guard ran). */
 export const theOperator = (res: Response): Operator => operatorOf(res)!;

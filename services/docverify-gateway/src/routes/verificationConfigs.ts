@@ -1,7 +1,9 @@
 // /verificationConfig/community/{communityId}[/{id_or_tag}]: create (spec 2.4) plus list, get,
 // update and delete. A config's `review` (DESIGN 2.5) may come beside its settings or inside them;
-// it is kept in settings.review and shown both ways.
-import { fromParam, type CredentialAuth } from '@idv/auth';
+// it is kept in settings.review and shown both ways. An update may also come from an admin
+// operator of the community (the console), signed in within the last 5 minutes; every update is
+// audited with its actor and the members it changed.
+import { fromParam, type CredentialAuth, type OperatorTokens } from '@idv/auth';
 import { isDeepStrictEqual } from 'node:util';
 import {
   VerificationConfigCreate,
@@ -26,9 +28,11 @@ import type {
 } from '../store/verificationConfigs.ts';
 import type { VerifierStore } from '../store/verifiers.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
+import { adminOrLicence, changeAudit } from './reviewAccess.ts';
 
 export interface VerificationConfigRouteDeps {
   auth: CredentialAuth;
+  operators: OperatorTokens;
   tenants: TenantStore;
   verifiers: VerifierStore;
   configs: VerificationConfigStore;
@@ -149,7 +153,7 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
     {
       method: 'PATCH',
       path: one,
-      guards,
+      guards: [adminOrLicence(deps)],
       doc: {
         summary: 'changes name, arrays, settings or review (review alone keeps the other settings)',
         body: VerificationConfigPatch,
@@ -165,11 +169,11 @@ export function verificationConfigRoutes(deps: VerificationConfigRouteDeps): Rou
         await checkReferences(current.communityId, arrays);
         res.json(
           present(
-            await deps.configs.update(current, {
-              name: changes.name,
-              arrays,
-              settings: withoutUnusedScores(settings),
-            }),
+            await deps.configs.update(
+              current,
+              { name: changes.name, arrays, settings: withoutUnusedScores(settings) },
+              changeAudit(res, 'verification_config.updated', current, changes),
+            ),
           ),
         );
       },

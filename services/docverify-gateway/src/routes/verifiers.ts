@@ -1,5 +1,13 @@
 // /verifier/community/{communityId}[/{id_or_tag}]: create, list, get, update, delete (spec 2.3, 4).
-import { fromParam, licenceOf, type CredentialAuth } from '@idv/auth';
+// An update may also come from an admin operator of the community (the console), signed in within
+// the last 5 minutes; every update is audited with its actor and the members it changed.
+import {
+  fromParam,
+  licenceOf,
+  operatorOf,
+  type CredentialAuth,
+  type OperatorTokens,
+} from '@idv/auth';
 import {
   CONFIG_BY_CONNECTOR,
   VerifierCreate,
@@ -15,15 +23,18 @@ import { changedAddresses, maskedSecrets } from '../domain/configAddresses.ts';
 import { MASK, maskSecrets, unmaskSecrets } from '../domain/secrets.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
 import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
+import { adminOrLicence, changeAudit } from './reviewAccess.ts';
 
 export interface VerifierRouteDeps {
   auth: CredentialAuth;
+  operators: OperatorTokens;
   tenants: TenantStore;
   verifiers: VerifierStore;
 }
 
 function present(verifier: VerifierRecord, res: Response) {
-  const reveal = licenceOf(res).level === 'system';
+  // an operator's answer masks secrets whatever the role: the console reveals them apart, audited
+  const reveal = !operatorOf(res) && licenceOf(res).level === 'system';
   return {
     id: verifier.id,
     communityId: verifier.communityId,
@@ -149,7 +160,7 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
     {
       method: 'PATCH',
       path: one,
-      guards,
+      guards: [adminOrLicence(deps)],
       doc: {
         summary: 'changes name, connectorUrl, the whole config or the limits ({} lifts them)',
         body: VerifierPatch,
@@ -161,8 +172,12 @@ export function verifierRoutes(deps: VerifierRouteDeps): Route[] {
         const changes = parseBody(VerifierPatch, req.body);
         const { verifier: current, tenantId } = await verifierOf(req);
         const config = nextConfig(current, changes);
+        const audit = changeAudit(res, 'verifier.updated', current, changes);
         res.json(
-          present(await deps.verifiers.update(current, { ...changes, config }, tenantId), res),
+          present(
+            await deps.verifiers.update(current, { ...changes, config }, tenantId, audit),
+            res,
+          ),
         );
       },
     },

@@ -4,7 +4,7 @@ import type { VerificationSettings } from '@idv/contracts';
 import { conflictOnDuplicate, type Knex } from '@idv/db';
 import { ConflictError, NotFoundError } from '@idv/errors';
 import type { ConfigArrays } from '../domain/configItems.ts';
-import { UUID } from '@idv/platform';
+import { appendAudit, UUID, type AuditEntry } from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
 
 export interface VerificationConfigRecord {
@@ -126,6 +126,8 @@ export class VerificationConfigStore {
       arrays: ConfigArrays;
       settings?: VerificationSettings | undefined;
     },
+    /** an operator's edit: its audit row lands with the change or not at all */
+    audit?: AuditEntry,
   ): Promise<VerificationConfigRecord> {
     const patch: Record<string, unknown> = {
       updated_at: this.db.fn.now(),
@@ -134,10 +136,14 @@ export class VerificationConfigStore {
     };
     if (changes.name !== undefined) patch.name = changes.name;
     if (changes.settings !== undefined) patch.settings = JSON.stringify(changes.settings);
-    const [row] = (await this.db(TABLE)
-      .where({ id: config.id, version: config.version })
-      .update(patch)
-      .returning('*')) as Row[];
+    const row = await this.db.transaction(async (trx) => {
+      const [updated] = (await trx(TABLE)
+        .where({ id: config.id, version: config.version })
+        .update(patch)
+        .returning('*')) as Row[];
+      if (updated && audit) await appendAudit(trx, audit);
+      return updated;
+    });
     this.recent.clear();
     if (!row) throw await this.lostRace(config);
     return toRecord(row);

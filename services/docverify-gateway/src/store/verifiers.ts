@@ -11,7 +11,14 @@ import {
 } from '@idv/contracts';
 import { conflictOnDuplicate, type EventOutbox, type Knex } from '@idv/db';
 import { ConflictError, NotFoundError } from '@idv/errors';
-import { UUID, type Keyring, type KeyOwner, type SealedColumn } from '@idv/platform';
+import {
+  appendAudit,
+  UUID,
+  type AuditEntry,
+  type Keyring,
+  type KeyOwner,
+  type SealedColumn,
+} from '@idv/platform';
 import { deepFreeze, ReadCache } from './readCache.ts';
 
 export interface VerifierRecord {
@@ -191,6 +198,8 @@ export class VerifierStore {
       limits?: VerifierLimits | undefined;
     },
     tenantId: string,
+    /** an operator's edit: its audit row lands with the change or not at all */
+    audit?: AuditEntry,
   ): Promise<VerifierRecord> {
     const patch: Record<string, unknown> = {
       updated_at: this.db.fn.now(),
@@ -210,6 +219,7 @@ export class VerifierStore {
         .update(patch)
         .returning('*')) as Row[];
       if (!row) throw await this.lostRace(trx, verifier);
+      if (audit) await appendAudit(trx, audit);
       return this.toRecord(row, trx);
     });
   }

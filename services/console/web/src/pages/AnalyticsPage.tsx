@@ -155,7 +155,7 @@ function ConnectorSection({ calls }: { calls: ConnectorCalls[] }) {
         />
       </div>
       <div className="table-wrap">
-        <table>
+        <table className="stack">
           <caption>
             Connector calls by verifier (latency from the gateway, percentiles estimated)
           </caption>
@@ -173,7 +173,7 @@ function ConnectorSection({ calls }: { calls: ConnectorCalls[] }) {
           <tbody>
             {calls.map((c) => (
               <tr key={`${c.communityId} ${c.verifier} ${c.connectorType}`}>
-                <td>
+                <td data-label="Verifier">
                   {c.verifier}
                   <br />
                   <small>
@@ -181,16 +181,16 @@ function ConnectorSection({ calls }: { calls: ConnectorCalls[] }) {
                     {several ? ` · ${c.community}` : ''}
                   </small>
                 </td>
-                <td>{c.calls}</td>
-                <td>
+                <td data-label="Calls">{c.calls}</td>
+                <td data-label="Error rate">
                   {percent(c.errorRate)}
                   <br />
                   <small>{`${c.errors} errors, ${c.timeouts} timeouts${c.refusals ? `, ${c.refusals} refused` : ''}${c.busy ? `, ${c.busy} busy` : ''}`}</small>
                 </td>
-                <td>{ms(c.p50Ms)}</td>
-                <td>{ms(c.p95Ms)}</td>
-                <td>{ms(c.averageMs)}</td>
-                <td>{ms(c.maxMs)}</td>
+                <td data-label="Median">{ms(c.p50Ms)}</td>
+                <td data-label="95th percentile">{ms(c.p95Ms)}</td>
+                <td data-label="Average">{ms(c.averageMs)}</td>
+                <td data-label="Max">{ms(c.maxMs)}</td>
               </tr>
             ))}
           </tbody>
@@ -235,7 +235,7 @@ export function AnalyticsPage() {
       {a.timeToResult.length === 0 ? (
         <p className="empty">No verification ended in these 30 days.</p>
       ) : (
-        <table>
+        <table className="stack">
           <caption className="visually-hidden">Time from the request to a result, per kind</caption>
           <thead>
             <tr>
@@ -248,10 +248,10 @@ export function AnalyticsPage() {
           <tbody>
             {a.timeToResult.map((t) => (
               <tr key={t.kind}>
-                <td>{t.kind}</td>
-                <td>{t.ended}</td>
-                <td>{seconds(t.medianSeconds)}</td>
-                <td>{seconds(t.p95Seconds)}</td>
+                <td data-label="Kind">{t.kind}</td>
+                <td data-label="Ended">{t.ended}</td>
+                <td data-label="Median">{seconds(t.medianSeconds)}</td>
+                <td data-label="95th percentile">{seconds(t.p95Seconds)}</td>
               </tr>
             ))}
           </tbody>
@@ -290,7 +290,7 @@ export function AnalyticsPage() {
         </table>
       ) : null}
       {webhookAttempts.length ? (
-        <table>
+        <table className="stack">
           <caption>Webhook attempts by event</caption>
           <thead>
             <tr>
@@ -303,10 +303,12 @@ export function AnalyticsPage() {
           <tbody>
             {webhookAttempts.map((w) => (
               <tr key={w.event}>
-                <td>{w.event}</td>
-                <td>{w.attempts}</td>
-                <td>{w.errors}</td>
-                <td>{w.medianMs === null ? '—' : `${Math.round(w.medianMs)} ms`}</td>
+                <td data-label="Event">{w.event}</td>
+                <td data-label="Attempts">{w.attempts}</td>
+                <td data-label="Errors">{w.errors}</td>
+                <td data-label="Median latency">
+                  {w.medianMs === null ? '—' : `${Math.round(w.medianMs)} ms`}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -13,7 +13,7 @@ export function CaseChecks({ checks }: { checks: CaseCheck[] }) {
   return (
     <section aria-labelledby="checks-title">
       <h2 id="checks-title">Checks</h2>
-      <table>
+      <table className="stack">
         <caption className="visually-hidden">Every check of the verification</caption>
         <thead>
           <tr>
@@ -27,11 +27,11 @@ export function CaseChecks({ checks }: { checks: CaseCheck[] }) {
         <tbody>
           {checks.map((check) => (
             <tr key={`${check.kind}-${check.verifier}`}>
-              <td>{breakable(check.kind)}</td>
-              <td>{breakable(check.verifier)}</td>
-              <td>{breakable(check.provider)}</td>
-              <td>{check.status}</td>
-              <td>{check.score ?? '—'}</td>
+              <td data-label="Kind">{breakable(check.kind)}</td>
+              <td data-label="Verifier">{breakable(check.verifier)}</td>
+              <td data-label="Provider">{breakable(check.provider)}</td>
+              <td data-label="Result">{check.status}</td>
+              <td data-label="Score">{check.score ?? '—'}</td>
             </tr>
           ))}
         </tbody>

@@ -49,7 +49,7 @@ function Deliveries({ hook }: { hook: Webhook }) {
   if (deliveries.data.items.length === 0) return <p className="hint">No delivery yet.</p>;
   return (
     <div className="table-wrap">
-      <table>
+      <table className="stack">
         <caption>Deliveries to {hook.name}, newest first</caption>
         <thead>
           <tr>
@@ -64,15 +64,15 @@ function Deliveries({ hook }: { hook: Webhook }) {
         <tbody>
           {deliveries.data.items.map((d) => (
             <tr key={d.deliveryId}>
-              <td>{breakable(d.eventName)}</td>
-              <td>
+              <td data-label="Event">{breakable(d.eventName)}</td>
+              <td data-label="Status">
                 <span className={`badge ${d.status}`}>{d.status}</span>
               </td>
-              <td>{d.attempts}</td>
-              <td>{attemptOf(d.lastAttempt)}</td>
-              <td>{time(d.createdAt)}</td>
+              <td data-label="Attempts">{d.attempts}</td>
+              <td data-label="Last attempt">{attemptOf(d.lastAttempt)}</td>
+              <td data-label="Created">{time(d.createdAt)}</td>
               {can(me, 'admin') ? (
-                <td>
+                <td data-label="Action">
                   <button type="button" onClick={() => redeliver.mutate(d.deliveryId)}>
                     Redeliver
                     <span className="visually-hidden">
