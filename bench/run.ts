@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as prettier from 'prettier';
 import { capacityBenchmarks } from './capacity.bench.ts';
+import { captureUploadBenchmarks } from './capture-upload.bench.ts';
 import { consoleBenchmarks } from './console.bench.ts';
 import { cryptoBenchmarks } from './crypto.bench.ts';
 import { docverifyBenchmarks } from './docverify.bench.ts';
@@ -28,6 +29,7 @@ const comparisons = [
   ...(await webhookIsolationBenchmarks()),
   ...(await noisyNeighbourBenchmarks()),
   ...(await imagePathBenchmarks()),
+  ...(await captureUploadBenchmarks()),
 ];
 const markdown = report(comparisons);
 writeFileSync(new URL('./results/latest.md', import.meta.url), markdown);

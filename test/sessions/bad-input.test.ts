@@ -241,6 +241,27 @@ describe('sessions: bad input gets a clear 4xx', function () {
     expect.fail('the session never failed');
   }); // prettier-ignore
 
+  it('one side out of retakes unaccepted: the session may be submitted at once, and fails capture_incomplete', async () => {
+    const { sessionId, page } = await capturing('DL');
+    const junk = Buffer.from('not an image at all');
+    // back and selfie untouched: before the front runs out, submit still asks for every side
+    expect((await page.put('front', junk)).status).to.equal(200);
+    const early = await page.post('/submit');
+    expect(early.status).to.equal(409);
+    expect((early.body as { message: string }).message).to.contain('front, back, selfie');
+    const last = await page.put<{ attemptsLeft: number }>('front', junk);
+    expect(last.body.attemptsLeft).to.equal(0);
+    // the session is sure to fail: the page ends the journey here, the back and selfie never asked
+    expect((await page.post('/submit')).status).to.equal(200);
+    const caller = w.client('service');
+    for (let i = 0; i < 100; i++) {
+      const res = await caller.encryptedRequest<SessionView>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId });
+      if (res.body.status !== 'INPROGRESS') return void expect(res.body).to.include({ status: 'FAILED', failure: 'capture_incomplete' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect.fail('the session never failed');
+  }); // prettier-ignore
+
   it('page steps out of order: 409 with what to do; a fixed document type cannot change', async () => {
     const res = await create({ documentType: 'DL' });
     const page = w.page(tokenOf(res.body.url));

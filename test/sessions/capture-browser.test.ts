@@ -261,6 +261,48 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.shot('ended-cancelled');
   });
 
+  it('a slow upload shows its progress and can be stopped; a dropped connection: neither costs an attempt', async () => {
+    const j = await journey('upload-progress');
+    const s = await newSession();
+    await j.page.goto(s.pageUrl);
+    await consentAndLicence(j, false);
+    // 150 kB that no codec squeezes, sent as it is, at 20 kB/s: several seconds on the way
+    const slow = await noisePng(250, 200);
+    const cdp = await j.context.newCDPSession(j.page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 100, downloadThroughput: 500_000, uploadThroughput: 20_000 }); // prettier-ignore
+    const choose = () => j.page.locator('#upload-front').setInputFiles({ name: 'slow.png', mimeType: 'image/png', buffer: slow }); // prettier-ignore
+    await choose();
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await j.page
+      .getByText(/Sending your photo… \d+%/)
+      .first()
+      .waitFor();
+    await eventually('some of it sent', async () => ((await j.page.locator('progress').getAttribute('value')) !== '0' ? true : undefined)); // prettier-ignore
+    await j.shot('upload-progress');
+    await j.page.getByRole('button', { name: 'Stop sending' }).click();
+    await screen(j.page, 'capture-front');
+    await j.page.getByRole('alert').getByText('Sending stopped. No attempt was used.').waitFor();
+    await j.shot('upload-stopped');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }); // prettier-ignore
+    // the connection drops mid-upload
+    await j.page.route('**/capture-api/images/**', (route) => route.abort('connectionreset'));
+    await choose();
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await j.page.getByRole('alert').getByText(/The connection dropped while your photo was being sent/).waitFor(); // prettier-ignore
+    await j.shot('upload-dropped');
+    await j.page.unroute('**/capture-api/images/**');
+    expect((await w.page(s.token).get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({}); // prettier-ignore
+    // and the photo goes through once the line is back, on its first attempt
+    await j.page.locator('#upload-front').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: w.images.front }); // prettier-ignore
+    await screen(j.page, 'review');
+    await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    await screen(j.page, 'capture-back');
+    expect((await w.page(s.token).get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({ front: 1 }); // prettier-ignore
+  });
+
   it('bad input: unknown and ended links, no image, oversize, retakes beyond the limit', async () => {
     const j = await journey('bad-input');
     const unknown = await j.page.goto(`${w.url}/capture/${'x'.repeat(43)}`);
@@ -290,44 +332,35 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await alert.getByText('This photo is too large to send').waitFor({ timeout: 30_000 });
     await j.shot('too-large');
 
-    // a file that claims to be a PNG: the server's verdict, with the attempts left
+    // a file that claims to be a PNG is caught on the device: nothing sent, no attempt used
     await upload('fake.png', 'image/png', Buffer.from('this is not a png'));
+    await alert.getByText('This file is not a picture we can read').waitFor();
+    expect(await w.page(s.token).get<{ attempts: Record<string, number> }>('/session').then((r) => r.body.attempts)).to.deep.equal({}); // prettier-ignore
+
+    // two blurred photos: the first says what is wrong and that one attempt is left
+    const blurredFront = await png(blurred(documentImage(), 14), 'DOC:testy');
+    await upload('blurred.png', 'image/png', blurredFront);
     await screen(j.page, 'review');
     await j.page.getByRole('button', { name: 'Use this photo' }).click();
     await screen(j.page, 'capture-front');
-    await alert.locator('[data-problem="not_an_image"]').waitFor();
+    await alert.locator('[data-problem="blurred"]').waitFor();
     expect(await alert.textContent()).to.contain('This is your last attempt.');
-    await j.shot('server-not-an-image');
-
-    // the last attempt, blurred: no attempts left, explained; the server refuses another
-    await upload('blurred.png', 'image/png', await png(blurred(documentImage(), 14), 'DOC:testy'));
+    await j.shot('problem-last-attempt');
+    // the last one: the journey ends at once, the reason stays, the back and selfie are not asked
+    await upload('blurred.png', 'image/png', blurredFront);
     await screen(j.page, 'review');
     await j.page.getByRole('button', { name: 'Use this photo' }).click();
     await screen(j.page, 'no-attempts');
+    await j.page.locator('[data-screen="no-attempts"] [data-problem="blurred"]').waitFor();
     await j.shot('no-attempts');
     const refused = await w.page(s.token).put('front', w.images.front);
-    expect(refused.status).to.equal(409);
-    await j.page.getByRole('button', { name: 'Continue' }).click();
-    await screen(j.page, 'capture-back');
-    // the other sides, then what there is: the session fails (capture_incomplete), said plainly
-    await j.page
-      .locator('#upload-back')
-      .setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: w.images.back });
-    await screen(j.page, 'review');
-    await j.page.getByRole('button', { name: 'Use this photo' }).click();
-    await screen(j.page, 'capture-selfie');
-    await j.page
-      .locator('#upload-selfie')
-      .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: w.images.selfie });
-    await screen(j.page, 'submit');
-    await j.shot('submit-incomplete');
-    await j.page.getByRole('button', { name: 'Send what I have' }).click();
-    await screen(j.page, 'final-failed');
-    await j.shot('final-failed');
-    expect(await caller().sessionResult('kyc-session', s.sessionId)).to.include({
-      status: 'FAILED',
-      failure: 'capture_incomplete',
-    });
+    expect([409, 410]).to.include(refused.status);
+    await eventually('the session to fail', async () => {
+      const result = await caller().sessionResult('kyc-session', s.sessionId);
+      return result.status === 'FAILED' ? result : undefined;
+    }).then((result) =>
+      expect(result).to.include({ status: 'FAILED', failure: 'capture_incomplete' }),
+    );
 
     // the timers end sessions too (last in the suite: the clock moves for every session)
     const idle = await newSession();

@@ -1,9 +1,17 @@
 // The capture page as a small state machine: the session from GET /capture-api/session decides
 // the screen (consent, document type, the next side to capture, submit), each action moves it
 // on, and the processing screen polls the status until the session ends.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Answer, CaptureApi, Failure } from './api.ts';
-import { attemptsLeft, FINAL_STATES, reviewed, screenOf, type JourneyStep } from './journey.ts';
+import type { UploadProgress } from './components/Upload.tsx';
+import {
+  attemptsLeft,
+  attemptsUsed,
+  FINAL_STATES,
+  reviewed,
+  screenOf,
+  type JourneyStep,
+} from './journey.ts';
 import { strings } from './strings/index.ts';
 import type { CaptureProblem, CaptureSession, CaptureSide, SessionState } from './strings/types.ts';
 import { CaptureScreen, type CaptureNotice } from './screens/Capture.tsx';
@@ -22,19 +30,21 @@ import {
 import { NoAttemptsScreen, SubmitScreen } from './screens/Submit.tsx';
 
 type Screen =
-  | Exclude<JourneyStep, { name: 'capture' }>
+  | Exclude<JourneyStep, { name: 'capture' } | { name: 'noAttempts' }>
   | { name: 'loading' }
   | { name: 'failure'; failure: Failure }
   | { name: 'handoff' }
   | { name: 'capture'; side: CaptureSide; notice?: CaptureNotice }
   | { name: 'review'; side: CaptureSide; image: Blob }
-  | { name: 'noAttempts'; side: CaptureSide }
+  | { name: 'noAttempts'; side: CaptureSide; problems: CaptureProblem[] }
   | { name: 'final'; state: SessionState; redirectUrl: string | null };
 
 export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
   const [session, setSession] = useState<CaptureSession | undefined>();
   const [screen, setScreen] = useState<Screen>({ name: 'loading' });
   const [busy, setBusy] = useState(false);
+  const [upload, setUpload] = useState<UploadProgress | undefined>();
+  const sending = useRef<AbortController | undefined>(undefined);
   const text = strings(session?.locale ?? navigator.language);
 
   const fail = (failure: Failure) => setScreen({ name: 'failure', failure });
@@ -47,6 +57,7 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
       if (!answer.ok) return fail(answer.failure);
       setSession(answer.value);
       const next = screenOf(answer.value);
+      if (next.name === 'noAttempts') return end(next.side, []);
       setScreen(first && next.name !== 'processing' && wantsHandoff() ? { name: 'handoff' } : next);
     },
     [api, hasToken],
@@ -69,28 +80,57 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
     }
   }
 
+  /**
+   * The journey ends: a side is out of attempts, so the session is sure to fail. It is submitted
+   * at once (the other sides are not asked for) and the reason stays on the screen.
+   */
+  function end(side: CaptureSide, problems: CaptureProblem[]) {
+    setScreen({ name: 'noAttempts', side, problems });
+    void api.submit();
+  }
+
   async function send(side: CaptureSide, image: Blob) {
     if (!session) return;
+    const controller = new AbortController();
+    sending.current = controller;
     setBusy(true);
-    const answer = await api.image(side, image).finally(() => setBusy(false));
+    setUpload({ sent: 0, total: image.size });
+    const answer = await api
+      .image(side, image, {
+        signal: controller.signal,
+        onProgress: (sent, total) => setUpload({ sent, total }),
+      })
+      .finally(() => {
+        sending.current = undefined;
+        setUpload(undefined);
+        setBusy(false);
+      });
     if (!answer.ok) {
       const { failure } = answer;
       if (failure.kind === 'tooLarge' || failure.kind === 'wrongType')
         return setScreen({ name: 'capture', side, notice: { kind: failure.kind } });
+      if (failure.kind === 'cancelled')
+        return setScreen({ name: 'capture', side, notice: { kind: 'stopped' } });
+      if (failure.kind === 'network' || failure.kind === 'timeout') {
+        // the photo may have arrived before the line dropped: the attempts as the server counts them
+        const fresh = await api.session();
+        if (fresh.ok) setSession(fresh.value);
+        return setScreen({ name: 'capture', side, notice: { kind: 'sendFailed' } });
+      }
       if (failure.kind === 'conflict')
         return attemptsLeft(session, side) <= 1
-          ? setScreen({ name: 'noAttempts', side })
+          ? end(side, [])
           : setScreen({ name: 'capture', side, notice: { kind: 'notAllowed' } });
       return fail(failure);
     }
     const verdict = answer.value;
     if (verdict.accepted) return load();
-    const updated = { ...session, attempts: { ...session.attempts, [side]: (session.attempts[side] ?? 0) + 1 } };
-    setSession(updated);
-    if (verdict.attemptsLeft === 0) return setScreen({ name: 'noAttempts', side });
+    // the attempts as the server counts them: a check that did not run costs none
+    setSession({ ...session, attempts: { ...session.attempts, [side]: attemptsUsed(session, side, verdict.attemptsLeft) } }); // prettier-ignore
     const problems = verdict.problems.map((p) => p.code as CaptureProblem);
-    setScreen({ name: 'capture', side, notice: { kind: 'problems', problems, attemptsLeft: verdict.attemptsLeft } });
-  } // prettier-ignore
+    if (verdict.attemptsLeft === 0) return end(side, problems);
+    setScreen({ name: 'capture', side, notice: { kind: 'problems', problems, attemptsLeft: verdict.attemptsLeft } }); // prettier-ignore
+  }
 
   function captured(side: CaptureSide, image: Blob) {
     if (session && reviewed(session, side)) setScreen({ name: 'review', side, image });
@@ -161,6 +201,8 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
           autoCapture={screen.side === 'selfie' && session.settings.selfieCaptureMode === 'auto'}
           notice={screen.notice}
           busy={busy}
+          upload={upload}
+          onCancel={() => sending.current?.abort()}
           onCaptured={(image) => captured(screen.side, image)}
           onNotice={(notice) => setScreen({ name: 'capture', side: screen.side, notice })}
         />
@@ -171,20 +213,16 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
           text={text}
           image={screen.image}
           busy={busy}
+          upload={upload}
+          onCancel={() => sending.current?.abort()}
           onRetake={() => setScreen({ name: 'capture', side: screen.side })}
           onUse={() => void send(screen.side, screen.image)}
         />
       );
     case 'noAttempts':
-      return session ? (
-        <NoAttemptsScreen
-          text={text}
-          onContinue={() => {
-            const next = screenOf(session);
-            setScreen(next.name === 'submit' ? { name: 'submit' } : next);
-          }}
-        />
-      ) : null;
+      return (
+        <NoAttemptsScreen text={text} api={api} side={screen.side} problems={screen.problems} />
+      );
     case 'submit':
       return session ? (
         <SubmitScreen

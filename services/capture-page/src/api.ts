@@ -1,5 +1,7 @@
 // The page's calls to /capture-api/* with the page token as `Authorization: Bearer`. Every answer
-// comes back as a tagged value (ok, or why not), so the screens never see a thrown fetch error.
+// comes back as a tagged value (ok, or why not), so the screens never see a thrown fetch error. A
+// photo goes up through XMLHttpRequest, the one browser API that reports upload progress, with a
+// time limit from its size and a way to cancel it.
 import type {
   CaptureImageVerdict,
   CaptureSession,
@@ -23,6 +25,9 @@ export type Failure =
   | { kind: 'tooLarge' }
   | { kind: 'wrongType' }
   | { kind: 'network' }
+  /** an upload that ran past its time limit, or that the person cancelled */
+  | { kind: 'timeout' }
+  | { kind: 'cancelled' }
   | { kind: 'server'; status: number };
 
 export type Answer<T> = { ok: true; value: T } | { ok: false; failure: Failure };
@@ -32,9 +37,16 @@ interface ErrorBody {
   details?: { state?: SessionState };
 }
 
-async function failureOf(res: Response): Promise<Failure> {
-  const body = (await res.json().catch(() => ({}))) as ErrorBody;
-  switch (res.status) {
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return {};
+  }
+}
+
+function failureOf(status: number, body: ErrorBody): Failure {
+  switch (status) {
     case 401:
     case 404:
       return { kind: 'unknown' };
@@ -47,8 +59,16 @@ async function failureOf(res: Response): Promise<Failure> {
     case 415:
       return { kind: 'wrongType' };
     default:
-      return { kind: 'server', status: res.status };
+      return { kind: 'server', status };
   }
+}
+
+/** An upload's time limit: a minute, more for a big photo on a slow line (16 kB/s). */
+export const uploadTimeoutMs = (bytes: number): number => Math.max(60_000, bytes / 16);
+
+export interface UploadOptions {
+  onProgress?: (sent: number, total: number) => void;
+  signal?: AbortSignal;
 }
 
 export class CaptureApi {
@@ -57,13 +77,10 @@ export class CaptureApi {
     private readonly base = '/capture-api',
   ) {}
 
-  private async call<T>(method: string, path: string, body?: Blob | object): Promise<Answer<T>> {
+  private async call<T>(method: string, path: string, body?: object): Promise<Answer<T>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
     let payload: BodyInit | undefined;
-    if (body instanceof Blob) {
-      headers['content-type'] = body.type;
-      payload = body;
-    } else if (body !== undefined) {
+    if (body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body);
     }
@@ -78,8 +95,32 @@ export class CaptureApi {
     } catch {
       return { ok: false, failure: { kind: 'network' } };
     }
-    if (!res.ok) return { ok: false, failure: await failureOf(res) };
+    if (!res.ok) return { ok: false, failure: failureOf(res.status, (await res.json().catch(() => ({}))) as ErrorBody) }; // prettier-ignore
     return { ok: true, value: (await res.json()) as T };
+  }
+
+  private upload<T>(path: string, body: Blob, options: UploadOptions): Promise<Answer<T>> {
+    return new Promise((resolve) => {
+      const failed = (failure: Failure) => resolve({ ok: false, failure });
+      if (options.signal?.aborted) return failed({ kind: 'cancelled' });
+      const xhr = new XMLHttpRequest();
+      xhr.open('PUT', `${this.base}${path}`);
+      xhr.setRequestHeader('authorization', `Bearer ${this.token}`);
+      xhr.setRequestHeader('content-type', body.type);
+      xhr.timeout = uploadTimeoutMs(body.size);
+      xhr.upload.onprogress = (e) =>
+        options.onProgress?.(e.loaded, e.lengthComputable ? e.total : body.size);
+      xhr.onload = () => {
+        const answer = parsed(xhr.responseText);
+        if (xhr.status >= 200 && xhr.status < 300) resolve({ ok: true, value: answer as T });
+        else failed(failureOf(xhr.status, answer as ErrorBody));
+      };
+      xhr.onerror = () => failed({ kind: 'network' });
+      xhr.ontimeout = () => failed({ kind: 'timeout' });
+      xhr.onabort = () => failed({ kind: 'cancelled' });
+      options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+      xhr.send(body);
+    });
   }
 
   session(): Promise<Answer<CaptureSession>> {
@@ -91,8 +132,12 @@ export class CaptureApi {
   documentType(documentType: SessionDocumentType): Promise<Answer<CaptureStatus>> {
     return this.call('POST', '/document-type', { documentType });
   }
-  image(side: CaptureSide, image: Blob): Promise<Answer<CaptureImageVerdict>> {
-    return this.call('PUT', `/images/${side}`, image);
+  image(
+    side: CaptureSide,
+    image: Blob,
+    options: UploadOptions = {},
+  ): Promise<Answer<CaptureImageVerdict>> {
+    return this.upload(`/images/${side}`, image, options);
   }
   submit(): Promise<Answer<CaptureStatus>> {
     return this.call('POST', '/submit');

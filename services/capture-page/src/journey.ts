@@ -16,13 +16,24 @@ export type JourneyStep =
   | { name: 'consent' }
   | { name: 'documentType' }
   | { name: 'capture'; side: CaptureSide }
+  /** a side is out of attempts unaccepted: the session is sure to fail, the journey ends */
+  | { name: 'noAttempts'; side: CaptureSide }
   | { name: 'submit' };
+
+/** Captures of `side` the session allows in all. */
+function allowed(session: CaptureSession, side: CaptureSide): number {
+  const { retryCount, selfieRetryCount } = session.settings;
+  return 1 + (side === 'selfie' ? selfieRetryCount : retryCount);
+}
 
 /** Captures of `side` the session still allows. */
 export function attemptsLeft(session: CaptureSession, side: CaptureSide): number {
-  const { retryCount, selfieRetryCount } = session.settings;
-  const allowed = 1 + (side === 'selfie' ? selfieRetryCount : retryCount);
-  return Math.max(0, allowed - (session.attempts[side] ?? 0));
+  return Math.max(0, allowed(session, side) - (session.attempts[side] ?? 0));
+}
+
+/** Captures of `side` used, from the attempts the server says are left after one. */
+export function attemptsUsed(session: CaptureSession, side: CaptureSide, left: number): number {
+  return Math.max(0, allowed(session, side) - left);
 }
 
 /** Whether a photo of `side` gets a review screen before it is sent. */
@@ -37,6 +48,8 @@ export function screenOf(session: CaptureSession): JourneyStep {
     return { name: 'processing' };
   if (!session.consent.given) return { name: 'consent' };
   if (session.documentType === null) return { name: 'documentType' };
-  const side = session.sides.find((s) => !session.accepted[s] && attemptsLeft(session, s) > 0);
-  return side ? { name: 'capture', side } : { name: 'submit' };
+  const open = session.sides.filter((s) => !session.accepted[s]);
+  const spent = open.find((s) => attemptsLeft(session, s) === 0);
+  if (spent) return { name: 'noAttempts', side: spent };
+  return open[0] ? { name: 'capture', side: open[0] } : { name: 'submit' };
 }

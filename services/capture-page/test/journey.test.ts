@@ -7,9 +7,9 @@ import {
   CAPTURE_SIDES,
 } from '@idv/contracts';
 import { expect } from 'chai';
-import { attemptsLeft, reviewed, screenOf } from '../src/journey.ts';
+import { attemptsLeft, attemptsUsed, reviewed, screenOf } from '../src/journey.ts';
 import { en } from '../src/strings/en.ts';
-import { fill, strings } from '../src/strings/index.ts';
+import { advice, fill, strings } from '../src/strings/index.ts';
 import type { CaptureSession } from '../src/strings/types.ts';
 
 function session(patch: Partial<CaptureSession> = {}): CaptureSession {
@@ -48,13 +48,17 @@ describe('capture page: journey rules', () => {
     expect(screenOf(session({ state: 'processing' }))).to.deep.equal({ name: 'processing' });
   }); // prettier-ignore
 
-  it('skips a side out of attempts and counts the selfie by its own retries', () => {
+  it('ends the journey at a side out of attempts, and counts the selfie by its own retries', () => {
     const spent = session({ attempts: { front: 2, selfie: 2 } });
     expect(attemptsLeft(spent, 'front')).to.equal(0);
     expect(attemptsLeft(spent, 'selfie')).to.equal(1);
     expect(attemptsLeft(spent, 'back')).to.equal(2);
-    expect(screenOf(spent)).to.deep.equal({ name: 'capture', side: 'back' });
-    expect(screenOf(session({ attempts: { front: 2 }, accepted: { back: true, selfie: true } }))).to.deep.equal({ name: 'submit' });
+    // the session is sure to fail: the back and the selfie are not asked for
+    expect(screenOf(spent)).to.deep.equal({ name: 'noAttempts', side: 'front' });
+    expect(screenOf(session({ attempts: { front: 2 }, accepted: { front: true } }))).to.deep.equal({ name: 'capture', side: 'back' });
+    // the attempts the server says are left after one, as the page counts them
+    expect(attemptsUsed(spent, 'selfie', 2)).to.equal(1);
+    expect(attemptsUsed(spent, 'front', 0)).to.equal(2);
   }); // prettier-ignore
 
   it('reviews the front and the passport page by reviewScreenFront, the back by its own, never the selfie', () => {
@@ -74,6 +78,13 @@ describe('capture page: strings', () => {
     for (const code of CAPTURE_PROBLEMS) expect(en.problems[code], code).to.be.a('string');
     for (const type of SESSION_DOCUMENT_TYPES)
       expect(en.documentTypes[type], type).to.be.a('string');
+  });
+
+  it("advises by side: a document's missing face is its portrait, a selfie's the person's", () => {
+    expect(advice(en, 'front', 'no_face')).to.contain('portrait on your document');
+    expect(advice(en, 'passport', 'no_face')).to.contain('portrait on the photo page');
+    expect(advice(en, 'selfie', 'no_face')).to.equal(en.problems.no_face);
+    expect(advice(en, 'back', 'blurred')).to.equal(en.problems.blurred);
   });
 
   it('falls back from a region to its language, then to English, and fills placeholders', () => {

@@ -4,8 +4,9 @@
 import { useState } from 'preact/hooks';
 import { Camera } from '../components/Camera.tsx';
 import { Busy, Button, Screen } from '../components/Screen.tsx';
+import { Upload, type UploadProgress } from '../components/Upload.tsx';
 import { grabFrame, preparePhoto } from '../photo.ts';
-import { fill, type Strings } from '../strings/index.ts';
+import { advice, fill, type Strings } from '../strings/index.ts';
 import type { CaptureProblem, CaptureSide } from '../strings/types.ts';
 
 export type CaptureNotice =
@@ -13,7 +14,10 @@ export type CaptureNotice =
   | { kind: 'tooLarge' }
   | { kind: 'wrongType' }
   | { kind: 'notAllowed' }
-  | { kind: 'camera' };
+  | { kind: 'camera' }
+  /** the person stopped the upload, or the connection dropped: no attempt used */
+  | { kind: 'stopped' }
+  | { kind: 'sendFailed' };
 
 interface CaptureProps {
   text: Strings;
@@ -25,11 +29,21 @@ interface CaptureProps {
   autoCapture: boolean;
   notice?: CaptureNotice | undefined;
   busy: boolean;
+  upload?: UploadProgress | undefined;
+  onCancel: () => void;
   onCaptured: (image: Blob) => void;
   onNotice: (notice: CaptureNotice) => void;
 }
 
-function Notice({ text, notice }: { text: Strings; notice: CaptureNotice }) {
+function Notice({
+  text,
+  side,
+  notice,
+}: {
+  text: Strings;
+  side: CaptureSide;
+  notice: CaptureNotice;
+}) {
   switch (notice.kind) {
     case 'problems':
       return (
@@ -38,7 +52,7 @@ function Notice({ text, notice }: { text: Strings; notice: CaptureNotice }) {
           <ul>
             {notice.problems.map((code) => (
               <li key={code} data-problem={code}>
-                {text.problems[code] ?? text.problemTitle}
+                {advice(text, side, code)}
               </li>
             ))}
           </ul>
@@ -57,6 +71,10 @@ function Notice({ text, notice }: { text: Strings; notice: CaptureNotice }) {
       return <p>{text.notAllowedNow}</p>;
     case 'camera':
       return <p>{text.cameraUnavailable}</p>;
+    case 'stopped':
+      return <p>{text.sendingStopped}</p>;
+    case 'sendFailed':
+      return <p>{text.sendingFailed}</p>;
   }
 }
 
@@ -92,7 +110,7 @@ export function CaptureScreen(props: CaptureProps) {
       name={`capture-${side}`}
       eyebrow={fill(text.stepOf, { current: props.step, total: props.steps })}
       title={text.sideTitle[side]}
-      alert={props.notice ? <Notice text={text} notice={props.notice} /> : undefined}
+      alert={props.notice ? <Notice text={text} side={side} notice={props.notice} /> : undefined}
     >
       <p>{text.sideHint[side]}</p>
       {camera ? (
@@ -113,7 +131,11 @@ export function CaptureScreen(props: CaptureProps) {
           <div class="guide" />
         </div>
       )}
-      {busy ? <Busy text={preparing ? text.preparing : text.uploading} /> : null}
+      {props.upload ? (
+        <Upload text={text} progress={props.upload} onCancel={props.onCancel} />
+      ) : busy ? (
+        <Busy text={preparing ? text.preparing : text.uploading} />
+      ) : null}
       {props.notice?.kind !== 'problems' && props.attemptsLeft === 1 && props.steps > 0 ? (
         <p class="hint">{text.attemptsLeftOne}</p>
       ) : null}

@@ -105,7 +105,7 @@ export function ProcessingScreen(props: {
 }
 
 /** The redirect URL when it is a web address (never javascript: or the like). */
-function safeRedirect(url: string | null): string | undefined {
+export function safeRedirect(url: string | null): string | undefined {
   if (!url) return undefined;
   try {
     const parsed = new URL(url);

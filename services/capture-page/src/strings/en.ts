@@ -95,7 +95,12 @@ export const en = {
   autoCaptureHint: 'Hold still: the photo is taken automatically.',
   autoCaptureCountdown: 'Taking the photo in {seconds}…',
   preparing: 'Preparing your photo…',
+  sending: 'Sending your photo… {percent}%',
+  stopSending: 'Stop sending',
   uploading: 'Checking your photo…',
+  sendingStopped: 'Sending stopped. No attempt was used.',
+  sendingFailed:
+    'The connection dropped while your photo was being sent. Check your connection and try again: no attempt was used.',
   attemptsLeft: 'Attempts left: {count}',
   attemptsLeftOne: 'This is your last attempt.',
 
@@ -124,12 +129,24 @@ export const en = {
     check_unavailable:
       'We could not check this photo just now. Please send it again in a moment; this does not use up an attempt.',
   } satisfies Record<CaptureProblem, string>,
+  /** advice that differs by side: on a document, a missing face is its portrait */
+  sideProblems: {
+    front: {
+      no_face:
+        'We could not see the portrait on your document. Fit the whole document in the frame, without glare on the photo.',
+    },
+    passport: {
+      no_face:
+        'We could not see the portrait on the photo page. Fit the whole page in the frame, without glare on the photo.',
+    },
+  } as Partial<Record<CaptureSide, Partial<Record<CaptureProblem, string>>>>,
   fileTooLarge:
     'This photo is too large to send, even after making it smaller. Take a new photo with a lower resolution, or choose another file.',
   fileWrongType: 'This file is not a picture we can read. Use a JPEG or PNG photo.',
-  noAttemptsTitle: 'No more attempts for this photo',
+  noAttemptsTitle: 'We could not accept this photo',
+  noAttemptsReason: 'The last photo was refused because:',
   noAttemptsBody:
-    'You have used all the attempts for this photo. You can send what you have; the service that sent you here will tell you what to do next.',
+    'You have used all the attempts for this photo, so this identity check cannot be completed. The service that sent you here will tell you what to do next, and can send you a new link to try again.',
   sendAnyway: 'Send what I have',
   notAllowedNow: 'This photo cannot be sent now. Reload the page to see where you are.',
 

@@ -2,6 +2,7 @@
 // locales (English when none fits) and `fill` puts values into `{name}` placeholders. A new
 // language is one file like ./en.ts, added to LOCALES.
 import { en, type Strings } from './en.ts';
+import type { CaptureProblem, CaptureSide } from './types.ts';
 
 const LOCALES: Record<string, Strings> = { en };
 
@@ -16,6 +17,11 @@ export function fill(text: string, values: Record<string, string | number>): str
   return text.replace(/\{(\w+)\}/g, (all, name: string) =>
     name in values ? String(values[name]) : all,
   );
+}
+
+/** The advice for `code` on a photo of `side`: the side's own when it has one. */
+export function advice(text: Strings, side: CaptureSide, code: CaptureProblem): string {
+  return text.sideProblems[side]?.[code] ?? text.problems[code] ?? text.problemTitle;
 }
 
 export type { Strings };

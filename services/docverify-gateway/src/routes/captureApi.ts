@@ -167,7 +167,7 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
       guards,
       doc: {
         summary:
-          'submits the captures: processing starts (409 while a side of the journey still lacks an accepted image and has retakes left)',
+          'submits the captures: processing starts (409 while a side of the journey still lacks an accepted image and has retakes left, unless another side is out of retakes unaccepted: the session is sure to fail, capture_incomplete)',
         response: CaptureStatus,
         errors: [401, 409, 410],
       },

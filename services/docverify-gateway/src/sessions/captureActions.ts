@@ -119,7 +119,9 @@ export async function captureImage(
 
 /**
  * Submits the captures: every side of the journey accepted, or out of retakes (then the run fails
- * the session as capture_incomplete). The session and its run are stored together (a
+ * the session as capture_incomplete). Once one side is out of retakes unaccepted the session is
+ * sure to fail, so it may be submitted at once: the page ends the journey there instead of asking
+ * the person for the other sides. The session and its run are stored together (a
  * resubmission's with its case taking them: review/resubmissionSubmit.ts); the run then goes to
  * the queue. A second submit answers the state again.
  */
@@ -129,10 +131,10 @@ export async function submitCapture(deps: SessionDeps, token: string): Promise<S
   requireState(session, ['capturing'], 'submit');
   if (session.documentType === null) throw new ConflictError('choose the document type first');
   const accepted = (await deps.images.acceptedSides([session.id])).get(session.id) ?? [];
-  const missing = sidesToCapture(session).filter(
-    (side) => !accepted.includes(side) && attemptsLeft(session, side) > 0,
-  );
-  if (missing.length > 0) throw new ConflictError(`capture ${missing.join(', ')} first`);
+  const unaccepted = sidesToCapture(session).filter((side) => !accepted.includes(side));
+  const missing = unaccepted.filter((side) => attemptsLeft(session, side) > 0);
+  const doomed = missing.length < unaccepted.length;
+  if (missing.length > 0 && !doomed) throw new ConflictError(`capture ${missing.join(', ')} first`); // prettier-ignore
   const now = deps.clock.now();
   const runId = randomUUID();
   const run = {

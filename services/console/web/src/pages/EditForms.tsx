@@ -3,7 +3,7 @@
 // console only sends the members the admin changed. A verifier's config is edited as JSON with its
 // secrets masked: a mask sent back keeps the stored secret, unless the connector's address changes.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { api } from '../api.ts';
 
 export interface Verifier {
@@ -31,24 +31,49 @@ export interface Config {
   settings: { review?: ReviewSettings } & Record<string, unknown>;
 }
 
-/** A form's buttons and its answer: saving, the gateway's refusal, or done. */
-function FormEnd(props: { pending: boolean; error: Error | null; onCancel: () => void }) {
+/** An edit's form: its name field first, `children`, then saving, the gateway's refusal, or done. */
+function EditForm(props: {
+  label: string;
+  name: string;
+  setName: (name: string) => void;
+  onSubmit: () => void;
+  save: { isPending: boolean; error: Error | null };
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  const id = useId();
   return (
-    <>
-      {props.error ? (
+    <form
+      className="edit"
+      aria-label={props.label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      <label htmlFor={`${id}-name`}>Name</label>
+      <input
+        id={`${id}-name`}
+        value={props.name}
+        required
+        maxLength={200}
+        onChange={(e) => props.setName(e.target.value)}
+      />
+      {props.children}
+      {props.save.error ? (
         <p role="alert" className="error">
-          {props.error.message}
+          {props.save.error.message}
         </p>
       ) : null}
       <div className="actions">
-        <button type="submit" disabled={props.pending}>
-          {props.pending ? 'Saving…' : 'Save'}
+        <button type="submit" disabled={props.save.isPending}>
+          {props.save.isPending ? 'Saving…' : 'Save'}
         </button>
         <button type="button" className="secondary" onClick={props.onCancel}>
           Cancel
         </button>
       </div>
-    </>
+    </form>
   );
 }
 
@@ -89,22 +114,14 @@ export function VerifierEditForm(props: { verifier: Verifier; onDone: (saved: bo
     save.mutate(changes);
   };
   return (
-    <form
-      className="edit"
-      aria-label={`Edit verifier ${verifier.name}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
+    <EditForm
+      label={`Edit verifier ${verifier.name}`}
+      name={name}
+      setName={setName}
+      onSubmit={submit}
+      save={save}
+      onCancel={() => props.onDone(false)}
     >
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        value={name}
-        required
-        maxLength={200}
-        onChange={(e) => setName(e.target.value)}
-      />
       <label htmlFor={`${id}-url`}>New connector URL</label>
       <input
         id={`${id}-url`}
@@ -135,8 +152,7 @@ export function VerifierEditForm(props: { verifier: Verifier; onDone: (saved: bo
           {invalid}
         </p>
       ) : null}
-      <FormEnd pending={save.isPending} error={save.error} onCancel={() => props.onDone(false)} />
-    </form>
+    </EditForm>
   );
 }
 
@@ -168,22 +184,14 @@ export function ConfigEditForm(props: { config: Config; onDone: (saved: boolean)
     save.mutate(changes);
   };
   return (
-    <form
-      className="edit"
-      aria-label={`Edit config ${config.dvcId}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
+    <EditForm
+      label={`Edit config ${config.dvcId}`}
+      name={name}
+      setName={setName}
+      onSubmit={submit}
+      save={save}
+      onCancel={() => props.onDone(false)}
     >
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        value={name}
-        required
-        maxLength={200}
-        onChange={(e) => setName(e.target.value)}
-      />
       <label htmlFor={`${id}-mode`}>Human review</label>
       <select
         id={`${id}-mode`}
@@ -217,7 +225,6 @@ export function ConfigEditForm(props: { config: Config; onDone: (saved: boolean)
         disabled={mode === 'off'}
         onChange={(e) => setSla(e.target.value)}
       />
-      <FormEnd pending={save.isPending} error={save.error} onCancel={() => props.onDone(false)} />
-    </form>
+    </EditForm>
   );
 }
