@@ -43,6 +43,9 @@ export const CaptureSession = Type.Object(
       description: 'null: the person chooses one of documentTypes',
     }),
     documentTypes: Type.Array(DocumentType, { description: 'what this session accepts' }),
+    documentFixed: Type.Boolean({
+      description: 'the caller fixed the document type: the person cannot choose another',
+    }),
     /** the sides the journey needs for the chosen document type, in capture order */
     sides: Type.Array(Side),
     settings: Type.Object({

@@ -221,6 +221,12 @@ describe('capture page in a browser (built page, real gateway)', function () {
     // the code a phone camera reads is this session's link (its public URL)
     const shot = await Jimp.read(await qr.screenshot());
     expect(await readBarcode(shot.bitmap, 'QRCode')).to.equal(s.url);
+    // the link as text beside it, and copied with a button
+    expect(await j.page.locator('.handoff-link .link-text').textContent()).to.equal(s.url);
+    await j.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: w.url });
+    await j.page.getByRole('button', { name: 'Copy the link' }).click();
+    await j.page.getByText('Link copied.').waitFor();
+    expect(await j.page.evaluate('navigator.clipboard.readText()')).to.equal(s.url);
     await j.shot('handoff');
     // the phone: the same link through the page API
     const phone = w.page(s.token);
@@ -241,6 +247,9 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.getByRole('button', { name: 'Continue on this device' }).click();
     await screen(j.page, 'consent');
     await j.shot('consent');
+    // a reload keeps to the choice: the QR code is not offered again in this tab
+    await j.page.reload();
+    await screen(j.page, 'consent');
     // the watch behind every journey sees a violation: an inline style and script are refused
     await j.page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<div style="color:red">x</div>'); const s = document.createElement('script'); s.textContent = 'window.ran = 1'; document.body.append(s);`);
     await j.page.waitForTimeout(200);
@@ -259,6 +268,51 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.getByRole('button', { name: 'I agree, continue' }).click();
     await screen(j.page, 'ended-cancelled');
     await j.shot('ended-cancelled');
+  });
+
+  it('back to the document choice: a link on a document side, and the browser Back button, while the caller did not fix it', async () => {
+    const j = await journey('other-document');
+    const s = await newSession();
+    await j.page.goto(s.pageUrl);
+    await consentAndLicence(j, false);
+    await j.page.getByRole('button', { name: 'Use another document' }).click();
+    await screen(j.page, 'document-type');
+    await j.page.getByRole('button', { name: 'Passport' }).click();
+    await screen(j.page, 'capture-passport');
+    await j.shot('passport-chosen');
+    // Back moves within the flow: to the choice, not away from the page
+    await j.page.goBack();
+    await screen(j.page, 'document-type');
+    expect(j.page.url()).to.equal(s.pageUrl);
+    await j.page.getByRole('button', { name: 'Driving licence' }).click();
+    await screen(j.page, 'capture-front');
+    expect((await w.page(s.token).get<{ documentType: string }>('/session')).body.documentType).to.equal('DL');
+    // a type the caller fixed offers no way back to a choice
+    const fixed = await newSession({ documentType: 'DL' });
+    await j.page.goto(fixed.pageUrl);
+    await screen(j.page, 'consent');
+    await j.page.getByLabel('I have read and agree to this').check();
+    await j.page.getByRole('button', { name: 'I agree, continue' }).click();
+    await screen(j.page, 'capture-front');
+    expect(await j.page.getByRole('button', { name: 'Use another document' }).count()).to.equal(0);
+  }); // prettier-ignore
+
+  it('first load: at most 70 kB transferred, the script and styles compressed', async () => {
+    const j = await journey('first-load');
+    const s = await newSession();
+    const sizes: { url: string; bytes: number; encoding: string | undefined }[] = [];
+    j.page.on('requestfinished', (request) => {
+      void Promise.all([request.sizes(), request.response()]).then(([size, response]) =>
+        sizes.push({ url: request.url(), bytes: size.responseBodySize + size.responseHeadersSize, encoding: response?.headers()['content-encoding'] }),
+      );
+    }); // prettier-ignore
+    await j.page.goto(s.pageUrl, { waitUntil: 'networkidle' });
+    await screen(j.page, 'consent');
+    const total = sizes.reduce((sum, r) => sum + r.bytes, 0);
+    expect(total, JSON.stringify(sizes)).to.be.below(70_000);
+    for (const asset of sizes.filter((r) => /\/capture\/assets\/.*\.(js|css)$/.test(r.url)))
+      // Chromium asks for brotli over HTTPS only: here, over plain HTTP, it takes gzip
+      expect(asset.encoding, asset.url).to.be.oneOf(['br', 'gzip']);
   });
 
   it('a slow upload shows its progress and can be stopped; a dropped connection: neither costs an attempt', async () => {
@@ -310,6 +364,9 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await screen(j.page, 'unknown');
     expect(await heading(j.page).textContent()).to.equal('This link does not work');
     await j.shot('unknown-link');
+    // no token at all: the page's own screen, not an error body
+    expect((await j.page.goto(`${w.url}/capture/`))?.status()).to.equal(200);
+    await screen(j.page, 'unknown');
 
     const cancelled = await newSession();
     await caller().cancelSession('kyc-session', cancelled.sessionId);

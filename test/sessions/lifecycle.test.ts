@@ -2,17 +2,31 @@
 // choose the document, capture front, back and selfie (real PNG/JPEG images), submit; the result
 // reads INPROGRESS, then COMPLETED with the certifications a /verify of the same images gives;
 // the events of each step; nothing of the person kept after the end (no retention).
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION, type SessionView, type VerifyResult } from '@idv/contracts';
 import { verifyMessage } from '@idv/crypto';
 import {
   PAGE_HTML,
+  PAGE_SCRIPT,
   startSessionWorld,
   eventually,
   type SessionWorld,
 } from '../support/sessionWorld.ts';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
+
+/** A GET whose answer comes as it was sent (fetch would undo a Content-Encoding). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ headers: Record<string, string | undefined>; body: Buffer }>((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) }));
+    }).on('error', reject).end();
+  });
+} // prettier-ignore
 
 /** The claims of a certification's proof, once its ES256K signature checked against /publickeys. */
 async function proofClaims(w: SessionWorld, proof: string): Promise<Record<string, unknown>> {
@@ -63,6 +77,16 @@ describe('sessions: the whole lifecycle through the caller API and the capture p
     const asset = await fetch(`${w.url}/capture/assets/app-1.js`);
     expect(asset.status).to.equal(200);
     expect(asset.headers.get('cache-control')).to.contain('immutable');
+    // compressed as the browser takes it (the build's copies), the script's own type either way
+    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+      const sent = await rawGet(`${w.url}/capture/assets/app-1.js`, { 'accept-encoding': accept });
+      expect(sent.headers['content-encoding'] ?? null, accept).to.equal(encoding);
+      expect(sent.headers['content-type'], accept).to.match(/javascript/);
+      expect(sent.headers.vary, accept).to.match(/Accept-Encoding/i);
+      const body = encoding === 'br' ? brotliDecompressSync(sent.body) : encoding === 'gzip' ? gunzipSync(sent.body) : sent.body;
+      expect(body.toString(), accept).to.equal(PAGE_SCRIPT);
+    }
+    expect((await fetch(`${w.url}/capture/assets/app-1.js.br`)).status, 'a copy by its own name').to.equal(404);
     expect((await result()).body.state, 'loading the HTML opens nothing').to.equal('created');
 
     const page = w.page(token);

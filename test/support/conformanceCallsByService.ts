@@ -167,6 +167,7 @@ export const DOCVERIFY: Record<string, CallRule> = {
   'GET /capture/{token}': {
     valid: async (w) => ({ params: { token: (await w.session()).token } }),
   },
+  'GET /capture/': { valid: async () => ({ headers: { accept: 'text/html' } }) },
   'GET /capture/assets/{file}': {
     valid: async () => ({ params: { file: 'app-1.js' } }),
   },

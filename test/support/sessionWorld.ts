@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { createBroker, type Broker } from '@idv/broker';
 import { IdvClient } from '@idv/client';
 import type { EventEnvelope } from '@idv/contracts';
@@ -35,6 +36,8 @@ export class TestClock implements Clock {
 
 export const PAGE_HTML =
   '<!doctype html><title>capture</title><script src="/capture/assets/app-1.js"></script>';
+
+export const PAGE_SCRIPT = 'console.log("capture");';
 
 export interface SessionWorldOptions {
   name: string;
@@ -85,7 +88,10 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
   const pageDir = mkdtempSync(join(tmpdir(), 'capture-page-'));
   mkdirSync(join(pageDir, 'assets'));
   writeFileSync(join(pageDir, 'index.html'), PAGE_HTML);
-  writeFileSync(join(pageDir, 'assets', 'app-1.js'), 'console.log("capture");');
+  writeFileSync(join(pageDir, 'assets', 'app-1.js'), PAGE_SCRIPT);
+  // the compressed copies the page's build writes beside each asset
+  writeFileSync(join(pageDir, 'assets', 'app-1.js.br'), brotliCompressSync(PAGE_SCRIPT));
+  writeFileSync(join(pageDir, 'assets', 'app-1.js.gz'), gzipSync(PAGE_SCRIPT));
   const clock = new TestClock();
   const sandbox = await startSandbox(0);
   const platform = await startPlatform(

@@ -1,6 +1,8 @@
 // The capture page as a small state machine: the session from GET /capture-api/session decides
 // the screen (consent, document type, the next side to capture, submit), each action moves it
-// on, and the processing screen polls the status until the session ends.
+// on, and the processing screen polls the status until the session ends. Each step the person
+// takes is an entry of the browser's history, so Back moves within the flow: to the document
+// choice while the caller did not fix it, else to where the session stands.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Answer, CaptureApi, Failure } from './api.ts';
 import type { UploadProgress } from './components/Upload.tsx';
@@ -17,7 +19,7 @@ import type { CaptureProblem, CaptureSession, CaptureSide, SessionState } from '
 import { CaptureScreen, type CaptureNotice } from './screens/Capture.tsx';
 import { ConsentScreen } from './screens/Consent.tsx';
 import { DocumentTypeScreen } from './screens/DocumentType.tsx';
-import { HandoffScreen, wantsHandoff } from './screens/Handoff.tsx';
+import { HandoffScreen, stayHere, wantsHandoff } from './screens/Handoff.tsx';
 import { ReviewScreen } from './screens/Review.tsx';
 import {
   EndedScreen,
@@ -38,6 +40,12 @@ type Screen =
   | { name: 'review'; side: CaptureSide; image: Blob }
   | { name: 'noAttempts'; side: CaptureSide; problems: CaptureProblem[] }
   | { name: 'final'; state: SessionState; redirectUrl: string | null };
+
+/** The history entry of a screen the person acts on; undefined for the others. */
+function stepOf(screen: Screen): string | undefined {
+  if (screen.name === 'capture' || screen.name === 'review') return `${screen.name}:${screen.side}`;
+  return screen.name === 'documentType' || screen.name === 'submit' ? screen.name : undefined;
+}
 
 export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
   const [session, setSession] = useState<CaptureSession | undefined>();
@@ -66,6 +74,22 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
   useEffect(() => {
     void load(true);
   }, [load]);
+
+  const step = stepOf(screen);
+  useEffect(() => {
+    if (step && (history.state as { step?: string } | null)?.step !== step)
+      history.pushState({ step }, '', location.href);
+  }, [step]);
+  useEffect(() => {
+    const back = (event: PopStateEvent) => {
+      const to = (event.state as { step?: string } | null)?.step;
+      if (to === 'documentType' && session && !session.documentFixed && !busy)
+        setScreen({ name: 'documentType' });
+      else void load();
+    };
+    addEventListener('popstate', back);
+    return () => removeEventListener('popstate', back);
+  }, [session, busy, load]);
 
   /** Runs an action with the buttons disabled; a failure shows its screen. */
   async function act<T>(call: () => Promise<Answer<T>>): Promise<T | undefined> {
@@ -157,7 +181,10 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
           text={text}
           api={api}
           url={session.handoffUrl}
-          onHere={() => void load()}
+          onHere={() => {
+            stayHere();
+            void load();
+          }}
           onStatus={(status) => {
             if (FINAL_STATES.includes(status.state))
               setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl });
@@ -203,6 +230,11 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
           busy={busy}
           upload={upload}
           onCancel={() => sending.current?.abort()}
+          onOtherDocument={
+            session.documentFixed || screen.side === 'selfie'
+              ? undefined
+              : () => setScreen({ name: 'documentType' })
+          }
           onCaptured={(image) => captured(screen.side, image)}
           onNotice={(notice) => setScreen({ name: 'capture', side: screen.side, notice })}
         />

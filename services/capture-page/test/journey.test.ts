@@ -18,6 +18,7 @@ function session(patch: Partial<CaptureSession> = {}): CaptureSession {
     journeyType: 'KYC_WITH_FACE_COMPARISON',
     documentType: 'DL',
     documentTypes: ['DL', 'IDCARD', 'PASSPORT'],
+    documentFixed: false,
     sides: ['front', 'back', 'selfie'],
     settings: {
       selfieCaptureMode: 'auto',

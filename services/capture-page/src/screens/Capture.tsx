@@ -31,6 +31,8 @@ interface CaptureProps {
   busy: boolean;
   upload?: UploadProgress | undefined;
   onCancel: () => void;
+  /** back to the document choice (a document side, the type not fixed by the caller) */
+  onOtherDocument?: (() => void) | undefined;
   onCaptured: (image: Blob) => void;
   onNotice: (notice: CaptureNotice) => void;
 }
@@ -163,6 +165,11 @@ export function CaptureScreen(props: CaptureProps) {
           {selfie ? text.uploadPhotoSelfie : text.uploadPhoto}
         </label>
       </div>
+      {props.onOtherDocument && !busy ? (
+        <button type="button" class="link-button" onClick={props.onOtherDocument}>
+          {text.otherDocument}
+        </button>
+      ) : null}
     </Screen>
   );
 }

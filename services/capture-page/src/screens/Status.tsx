@@ -141,7 +141,7 @@ export function FinalScreen(props: {
         </div>
       }
     >
-      <p>{text.finalBody[state]}</p>
+      <p>{redirect ? text.finalBodyBack[state] : text.finalBody[state]}</p>
       {redirect ? (
         <>
           <p role="status">{leaving ? text.working : text.redirecting}</p>

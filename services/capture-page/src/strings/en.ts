@@ -44,6 +44,10 @@ export const en = {
   handoffQrLabel: 'QR code that opens this identity check on a phone',
   handoffWaiting: 'This page updates by itself when you finish on your phone.',
   handoffHere: 'Continue on this device',
+  handoffLinkLabel: 'Or open this link on your phone:',
+  handoffCopy: 'Copy the link',
+  handoffCopied: 'Link copied. Send it to your phone, then open it there.',
+  handoffCopyFailed: 'The link could not be copied: select it above and copy it.',
 
   // consent
   consentTitle: 'Before you start',
@@ -84,6 +88,7 @@ export const en = {
     selfie: 'Look straight at the camera, in good light, with nothing covering your face.',
   } satisfies Record<CaptureSide, string>,
   stepOf: 'Step {current} of {total}',
+  otherDocument: 'Use another document',
   useCamera: 'Use the camera',
   takePhoto: 'Take photo',
   stopCamera: 'Close the camera',
@@ -165,6 +170,11 @@ export const en = {
   finalBody: {
     completed: 'Your photos were received and checked. You can close this page.',
     failed: 'The service that sent you here will tell you what to do next.',
+  },
+  /** the final words when the page takes the person back to the service (no "close this page") */
+  finalBodyBack: {
+    completed: 'Your photos were received and checked.',
+    failed: 'The service you came from will tell you what to do next.',
   },
   redirecting: 'Taking you back in a few seconds…',
   redirectLink: 'Go back now',

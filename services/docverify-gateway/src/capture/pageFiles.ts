@@ -1,6 +1,8 @@
 // The built capture page (services/capture-page/dist by default): its index.html, served for every
-// page token, and its hashed assets. Nothing else of the directory is reachable. A relative
-// directory is taken from the repository's root, so the gateway finds the page whatever its cwd.
+// page token, and its hashed assets, each with the brotli (.br) and gzip (.gz) copies the build
+// wrote beside it, served to a browser that takes them. Nothing else of the directory is
+// reachable, nor a compressed copy by its own name. A relative directory is taken from the
+// repository's root, so the gateway finds the page whatever its cwd.
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,12 +10,24 @@ import { fileURLToPath } from 'node:url';
 /** Vite's hashed asset names: letters, digits, dot, dash, underscore; no leading dot. */
 export const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
+/** The encodings the build writes beside an asset, best first, as Content-Encoding names them. */
+export const ASSET_ENCODINGS = { br: '.br', gzip: '.gz' } as const;
+export type AssetEncoding = keyof typeof ASSET_ENCODINGS;
+
 export interface PageFiles {
   /** index.html, or undefined when the page is not built */
   index(): Promise<Buffer | undefined>;
-  /** the absolute path of an asset that exists, else undefined */
-  asset(name: string): Promise<string | undefined>;
+  /**
+   * The absolute path of an asset that exists, in the first of `encodings` it has a copy in
+   * (none fitting: the asset itself); undefined when there is no such asset.
+   */
+  asset(
+    name: string,
+    encodings?: readonly AssetEncoding[],
+  ): Promise<{ path: string; encoding?: AssetEncoding } | undefined>;
 }
+
+const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false; // prettier-ignore
 
 /** The repository's root (this file is services/docverify-gateway/src/capture/pageFiles.ts). */
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -25,11 +39,15 @@ export function pageFiles(directory: string): PageFiles {
     async index() {
       return readFile(join(root, 'index.html')).catch(() => undefined);
     },
-    async asset(name) {
-      if (!ASSET_NAME.test(name)) return undefined;
+    async asset(name, encodings = []) {
+      if (!ASSET_NAME.test(name) || /\.(br|gz)$/.test(name)) return undefined;
       const path = join(assets, name);
-      const found = await stat(path).catch(() => undefined);
-      return found?.isFile() ? path : undefined;
+      if (!(await isFile(path))) return undefined;
+      for (const encoding of encodings) {
+        const copy = `${path}${ASSET_ENCODINGS[encoding]}`;
+        if (await isFile(copy)) return { path: copy, encoding };
+      }
+      return { path };
     },
   };
 }

@@ -1,10 +1,11 @@
 // GET /capture/{token}: the capture page's index.html for a session's link (200 while the session
 // lives, 404 unknown, 410 ended: a browser gets the page, which asks the API and shows the
 // matching screen; any other client the error body), under a strict Content-Security-Policy
-// without inline scripts; and its hashed assets, cached for good.
+// without inline scripts; and its hashed assets, cached for good, brotli or gzip compressed for a
+// browser that takes it (the build writes the copies).
 import { GoneError, NotFoundError } from '@idv/errors';
 import { NotFound, Unavailable, type Route } from '@idv/http';
-import type { PageFiles } from '../capture/pageFiles.ts';
+import { ASSET_ENCODINGS, type AssetEncoding, type PageFiles } from '../capture/pageFiles.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
 import { refuseEnded, sessionOfToken } from '../sessions/pageSession.ts';
 
@@ -48,6 +49,10 @@ async function pageRefusal(
   }
 }
 
+/** The encodings the build writes that the client takes, in its order of preference. */
+const acceptedEncodings = (accepted: string[]): AssetEncoding[] =>
+  accepted.filter((e): e is AssetEncoding => e in ASSET_ENCODINGS);
+
 const STATUS = (refusal: NotFoundError | GoneError) => (refusal instanceof GoneError ? 410 : 404);
 
 export function capturePageRoutes(deps: CapturePageDeps): Route[] {
@@ -55,15 +60,39 @@ export function capturePageRoutes(deps: CapturePageDeps): Route[] {
     {
       method: 'GET',
       path: '/capture/assets/:file',
-      doc: { summary: "the capture page's scripts, styles and images (hashed names, immutable)" },
+      doc: {
+        summary:
+          "the capture page's scripts, styles and images (hashed names, immutable; brotli or gzip by Accept-Encoding)",
+      },
       handler: async (req, res) => {
-        const path = await deps.files.asset(String(req.params.file));
-        if (!path) throw new NotFound(`no asset ${String(req.params.file)}`);
-        res.set({
-          'Cache-Control': 'public, max-age=31536000, immutable',
-          'X-Content-Type-Options': 'nosniff',
-        });
-        res.sendFile(path);
+        const name = String(req.params.file);
+        const found = await deps.files.asset(name, acceptedEncodings(req.acceptsEncodings()));
+        if (!found) throw new NotFound(`no asset ${name}`);
+        res
+          .set({
+            'Cache-Control': 'public, max-age=31536000, immutable',
+            'X-Content-Type-Options': 'nosniff',
+            Vary: 'Accept-Encoding',
+            ...(found.encoding ? { 'Content-Encoding': found.encoding } : {}),
+          })
+          // the asset's own type, not its compressed copy's
+          .type(name)
+          .sendFile(found.path);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/capture/',
+      doc: {
+        summary:
+          'the capture page without a link token: to a browser (text/html) the page, saying the link does not work; to other clients 404 with the error body',
+        errors: [404],
+      },
+      handler: async (req, res) => {
+        const refusal = new NotFoundError('no identity check link: open the whole link you were sent'); // prettier-ignore
+        const page = req.accepts(['application/json', 'text/html']) === 'text/html' ? await deps.files.index() : undefined; // prettier-ignore
+        if (!page) throw refusal;
+        res.set(PAGE_HEADERS).send(page);
       },
     },
     {

@@ -68,6 +68,7 @@ export async function pageView(
     journeyType: session.journeyType,
     documentType: session.documentType,
     documentTypes: settings.documentTypes,
+    documentFixed: session.documentFixed,
     sides,
     settings: {
       selfieCaptureMode: settings.selfieCaptureMode,
