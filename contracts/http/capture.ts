@@ -65,7 +65,9 @@ export const CaptureSession = Type.Object(
       given: Type.Boolean(),
       textVersion: Type.String({ description: 'the consent text the page must show' }),
     }),
-    locale: Type.String(),
+    locale: Type.Union([Type.String(), Type.Null()], {
+      description: "sessionRequest.locale; null: the page follows the browser's languages",
+    }),
     redirectUrl: Type.Union([Type.String(), Type.Null()]),
     /** the page's own URL, for the desktop-to-phone QR code */
     handoffUrl: Type.String(),

@@ -297,6 +297,36 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(await j.page.getByRole('button', { name: 'Use another document' }).count()).to.equal(0);
   }); // prettier-ignore
 
+  it("Spanish: from the browser's languages or the caller's locale, switched on the page and kept on reload", async () => {
+    // a browser that asks for Spanish, a caller that named no locale
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'es-ES', isMobile: true, hasTouch: true }); // prettier-ignore
+    const page = await context.newPage();
+    const s = await newSession();
+    await page.goto(s.pageUrl);
+    await page.getByRole('heading', { name: 'Antes de empezar' }).waitFor();
+    expect(await page.evaluate('document.documentElement.lang')).to.equal('es');
+    await page.screenshot({ path: `${ARTIFACTS}/spanish-consent-phone.png`, fullPage: true });
+    await page
+      .getByRole('navigation', { name: 'Idioma' })
+      .getByRole('button', { name: 'English' })
+      .click();
+    await page.getByRole('heading', { name: 'Before you start' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Before you start' }).waitFor();
+    await context.close();
+    // the caller's locale before an English browser's languages
+    const j = await journey('spanish-by-caller');
+    const named = await newSession({ locale: 'es' });
+    await j.page.goto(named.pageUrl);
+    await j.page.getByRole('heading', { name: 'Antes de empezar' }).waitFor();
+    await j.page.getByLabel('He leído esto y lo acepto').check();
+    await j.page.getByRole('button', { name: 'Acepto, continuar' }).click();
+    await j.page.getByRole('button', { name: 'Permiso de conducir' }).click();
+    await screen(j.page, 'capture-front');
+    expect(await heading(j.page).textContent()).to.equal('Parte delantera de su documento');
+    await j.shot('capture-front-es');
+  });
+
   it('first load: at most 70 kB transferred, the script and styles compressed', async () => {
     const j = await journey('first-load');
     const s = await newSession();

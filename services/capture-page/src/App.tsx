@@ -14,7 +14,8 @@ import {
   screenOf,
   type JourneyStep,
 } from './journey.ts';
-import { strings } from './strings/index.ts';
+import { pickLocale, strings } from './strings/index.ts';
+import { Languages, storedLanguage, storeLanguage } from './components/Languages.tsx';
 import type { CaptureProblem, CaptureSession, CaptureSide, SessionState } from './strings/types.ts';
 import { CaptureScreen, type CaptureNotice } from './screens/Capture.tsx';
 import { ConsentScreen } from './screens/Consent.tsx';
@@ -53,7 +54,12 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
   const [busy, setBusy] = useState(false);
   const [upload, setUpload] = useState<UploadProgress | undefined>();
   const sending = useRef<AbortController | undefined>(undefined);
-  const text = strings(session?.locale ?? navigator.language);
+  const [language, setLanguage] = useState(storedLanguage);
+  const locale = pickLocale(language, session?.locale, ...navigator.languages);
+  const text = strings(locale);
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
 
   const fail = (failure: Failure) => setScreen({ name: 'failure', failure });
 
@@ -166,120 +172,136 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
     if (status) setScreen({ name: 'processing' });
   }
 
-  switch (screen.name) {
-    case 'loading':
-      return <LoadingScreen text={text} />;
-    case 'failure': {
-      const { failure } = screen;
-      if (failure.kind === 'unknown') return <UnknownScreen text={text} />;
-      if (failure.kind === 'ended') return <EndedScreen text={text} state={failure.state} />;
-      return <ProblemScreen text={text} failure={failure} onRetry={() => void load()} />;
+  return (
+    <>
+      <Languages
+        text={text}
+        current={locale}
+        onChoose={(code) => {
+          storeLanguage(code);
+          setLanguage(code);
+        }}
+      />
+      {body()}
+    </>
+  );
+
+  function body() {
+    switch (screen.name) {
+      case 'loading':
+        return <LoadingScreen text={text} />;
+      case 'failure': {
+        const { failure } = screen;
+        if (failure.kind === 'unknown') return <UnknownScreen text={text} />;
+        if (failure.kind === 'ended') return <EndedScreen text={text} state={failure.state} />;
+        return <ProblemScreen text={text} failure={failure} onRetry={() => void load()} />;
+      }
+      case 'handoff':
+        return session ? (
+          <HandoffScreen
+            text={text}
+            api={api}
+            url={session.handoffUrl}
+            onHere={() => {
+              stayHere();
+              void load();
+            }}
+            onStatus={(status) => {
+              if (FINAL_STATES.includes(status.state))
+                setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl });
+              else if (status.state === 'submitted' || status.state === 'processing')
+                setScreen({ name: 'processing' });
+            }}
+          />
+        ) : null;
+      case 'consent':
+        return session ? (
+          <ConsentScreen
+            text={text}
+            version={session.consent.textVersion}
+            busy={busy}
+            onAccept={async () => {
+              if (await act(() => api.consent(session.consent.textVersion))) await load();
+            }}
+          />
+        ) : null;
+      case 'documentType':
+        return session ? (
+          <DocumentTypeScreen
+            text={text}
+            types={session.documentTypes}
+            busy={busy}
+            onChoose={async (type) => {
+              if (await act(() => api.documentType(type))) await load();
+            }}
+          />
+        ) : null;
+      case 'capture':
+        return session ? (
+          <CaptureScreen
+            key={`${screen.side}-${session.attempts[screen.side] ?? 0}`}
+            text={text}
+            side={screen.side}
+            step={session.sides.indexOf(screen.side) + 1}
+            steps={session.sides.length}
+            attemptsLeft={attemptsLeft(session, screen.side)}
+            maxImageBytes={session.settings.maxImageBytes}
+            autoCapture={screen.side === 'selfie' && session.settings.selfieCaptureMode === 'auto'}
+            notice={screen.notice}
+            busy={busy}
+            upload={upload}
+            onCancel={() => sending.current?.abort()}
+            onOtherDocument={
+              session.documentFixed || screen.side === 'selfie'
+                ? undefined
+                : () => setScreen({ name: 'documentType' })
+            }
+            onCaptured={(image) => captured(screen.side, image)}
+            onNotice={(notice) => setScreen({ name: 'capture', side: screen.side, notice })}
+          />
+        ) : null;
+      case 'review':
+        return (
+          <ReviewScreen
+            text={text}
+            image={screen.image}
+            busy={busy}
+            upload={upload}
+            onCancel={() => sending.current?.abort()}
+            onRetake={() => setScreen({ name: 'capture', side: screen.side })}
+            onUse={() => void send(screen.side, screen.image)}
+          />
+        );
+      case 'noAttempts':
+        return (
+          <NoAttemptsScreen text={text} api={api} side={screen.side} problems={screen.problems} />
+        );
+      case 'submit':
+        return session ? (
+          <SubmitScreen
+            text={text}
+            missing={session.sides.filter((s) => !session.accepted[s])}
+            busy={busy}
+            onSubmit={() => void submit()}
+          />
+        ) : null;
+      case 'processing':
+        return (
+          <ProcessingScreen
+            text={text}
+            api={api}
+            onEnd={(status) =>
+              setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl })
+            }
+            onFailure={fail}
+          />
+        );
+      case 'final':
+        return screen.state === 'completed' || screen.state === 'failed' ? (
+          <FinalScreen text={text} state={screen.state} redirectUrl={screen.redirectUrl} />
+        ) : (
+          <EndedScreen text={text} state={screen.state} />
+        );
     }
-    case 'handoff':
-      return session ? (
-        <HandoffScreen
-          text={text}
-          api={api}
-          url={session.handoffUrl}
-          onHere={() => {
-            stayHere();
-            void load();
-          }}
-          onStatus={(status) => {
-            if (FINAL_STATES.includes(status.state))
-              setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl });
-            else if (status.state === 'submitted' || status.state === 'processing')
-              setScreen({ name: 'processing' });
-          }}
-        />
-      ) : null;
-    case 'consent':
-      return session ? (
-        <ConsentScreen
-          text={text}
-          version={session.consent.textVersion}
-          busy={busy}
-          onAccept={async () => {
-            if (await act(() => api.consent(session.consent.textVersion))) await load();
-          }}
-        />
-      ) : null;
-    case 'documentType':
-      return session ? (
-        <DocumentTypeScreen
-          text={text}
-          types={session.documentTypes}
-          busy={busy}
-          onChoose={async (type) => {
-            if (await act(() => api.documentType(type))) await load();
-          }}
-        />
-      ) : null;
-    case 'capture':
-      return session ? (
-        <CaptureScreen
-          key={`${screen.side}-${session.attempts[screen.side] ?? 0}`}
-          text={text}
-          side={screen.side}
-          step={session.sides.indexOf(screen.side) + 1}
-          steps={session.sides.length}
-          attemptsLeft={attemptsLeft(session, screen.side)}
-          maxImageBytes={session.settings.maxImageBytes}
-          autoCapture={screen.side === 'selfie' && session.settings.selfieCaptureMode === 'auto'}
-          notice={screen.notice}
-          busy={busy}
-          upload={upload}
-          onCancel={() => sending.current?.abort()}
-          onOtherDocument={
-            session.documentFixed || screen.side === 'selfie'
-              ? undefined
-              : () => setScreen({ name: 'documentType' })
-          }
-          onCaptured={(image) => captured(screen.side, image)}
-          onNotice={(notice) => setScreen({ name: 'capture', side: screen.side, notice })}
-        />
-      ) : null;
-    case 'review':
-      return (
-        <ReviewScreen
-          text={text}
-          image={screen.image}
-          busy={busy}
-          upload={upload}
-          onCancel={() => sending.current?.abort()}
-          onRetake={() => setScreen({ name: 'capture', side: screen.side })}
-          onUse={() => void send(screen.side, screen.image)}
-        />
-      );
-    case 'noAttempts':
-      return (
-        <NoAttemptsScreen text={text} api={api} side={screen.side} problems={screen.problems} />
-      );
-    case 'submit':
-      return session ? (
-        <SubmitScreen
-          text={text}
-          missing={session.sides.filter((s) => !session.accepted[s])}
-          busy={busy}
-          onSubmit={() => void submit()}
-        />
-      ) : null;
-    case 'processing':
-      return (
-        <ProcessingScreen
-          text={text}
-          api={api}
-          onEnd={(status) =>
-            setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl })
-          }
-          onFailure={fail}
-        />
-      );
-    case 'final':
-      return screen.state === 'completed' || screen.state === 'failed' ? (
-        <FinalScreen text={text} state={screen.state} redirectUrl={screen.redirectUrl} />
-      ) : (
-        <EndedScreen text={text} state={screen.state} />
-      );
   }
 }

@@ -9,7 +9,8 @@ import {
 import { expect } from 'chai';
 import { attemptsLeft, attemptsUsed, reviewed, screenOf } from '../src/journey.ts';
 import { en } from '../src/strings/en.ts';
-import { advice, fill, strings } from '../src/strings/index.ts';
+import { advice, fill, pickLocale, strings } from '../src/strings/index.ts';
+import { es } from '../src/strings/es.ts';
 import type { CaptureSession } from '../src/strings/types.ts';
 
 function session(patch: Partial<CaptureSession> = {}): CaptureSession {
@@ -86,6 +87,26 @@ describe('capture page: strings', () => {
     expect(advice(en, 'passport', 'no_face')).to.contain('portrait on the photo page');
     expect(advice(en, 'selfie', 'no_face')).to.equal(en.problems.no_face);
     expect(advice(en, 'back', 'blurred')).to.equal(en.problems.blurred);
+  });
+
+  it("picks the person's choice, then the caller's locale, then the browser's languages, then English", () => {
+    expect(pickLocale(null, null, 'fr-FR', 'es-MX', 'en')).to.equal('es');
+    expect(pickLocale(null, 'en', 'es-ES')).to.equal('en');
+    expect(pickLocale('es', 'en', 'en-GB')).to.equal('es');
+    expect(pickLocale(null, null, 'de-DE')).to.equal('en');
+    expect(strings('es-AR')).to.equal(es);
+  });
+
+  it('speaks Spanish with every text English has, placeholders kept', () => {
+    const keys = (value: unknown, at = ''): string[] =>
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.entries(value).flatMap(([k, v]) => keys(v, `${at}/${k}`))
+        : [at];
+    expect(keys(es).sort()).to.deep.equal(keys(en).sort());
+    expect(fill(es.stepOf, { current: 2, total: 3 })).to.equal('Paso 2 de 3');
+    expect(es.consentText[CONSENT_TEXT_VERSION]).to.have.length(
+      en.consentText[CONSENT_TEXT_VERSION]!.length,
+    );
   });
 
   it('falls back from a region to its language, then to English, and fills placeholders', () => {

@@ -13,6 +13,7 @@ import * as erasures from '../migrations/010_erasures.ts';
 import * as reviewCases from '../migrations/011_review_cases.ts';
 import * as reviewClaimedFrom from '../migrations/012_review_claimed_from.ts';
 import * as connectorMinutes from '../migrations/013_connector_minutes.ts';
+import * as sessionLocale from '../migrations/014_session_locale_optional.ts';
 
 export const docverifyMigrations: MigrationSet = {
   schema: 'docverify',
@@ -30,5 +31,6 @@ export const docverifyMigrations: MigrationSet = {
     '011_review_cases': reviewCases,
     '012_review_claimed_from': reviewClaimedFrom,
     '013_connector_minutes': connectorMinutes,
+    '014_session_locale_optional': sessionLocale,
   },
 };

@@ -4,6 +4,7 @@ import type { CaptureProblem, CaptureSide, SessionDocumentType } from './types.t
 
 export const en = {
   pageTitle: 'Identity check',
+  languageLabel: 'Language',
   loading: 'Loading your identity check…',
   working: 'Please wait…',
   tryAgain: 'Try again',

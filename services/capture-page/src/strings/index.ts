@@ -1,15 +1,40 @@
-// The page's strings for a locale: `strings(locale)` picks the best match among the registered
-// locales (English when none fits) and `fill` puts values into `{name}` placeholders. A new
-// language is one file like ./en.ts, added to LOCALES.
+// The page's strings for a locale: `pickLocale` chooses the language (the person's own choice on
+// the page, then the caller's sessionRequest.locale, then the browser's languages, then English),
+// `strings(locale)` gives its texts, and `fill` puts values into `{name}` placeholders. A new
+// language is one file like ./en.ts, added to LOCALES and LANGUAGES.
 import { en, type Strings } from './en.ts';
+import { es } from './es.ts';
 import type { CaptureProblem, CaptureSide } from './types.ts';
 
-const LOCALES: Record<string, Strings> = { en };
+const LOCALES: Record<string, Strings> = { en, es };
+
+/** The languages the page offers, each named in itself. */
+export const LANGUAGES = [
+  { code: 'en', name: 'English' },
+  { code: 'es', name: 'Español' },
+] as const;
+
+/** The registered locale `locale` falls to ('es-MX' to 'es'), if any. */
+function registered(locale: string | null | undefined): string | undefined {
+  if (!locale) return undefined;
+  const wanted = locale.toLowerCase();
+  if (LOCALES[wanted]) return wanted;
+  const language = wanted.split(/[-_]/)[0] ?? '';
+  return LOCALES[language] ? language : undefined;
+}
+
+/** The first of `wishes` the page speaks, else English. */
+export function pickLocale(...wishes: (string | null | undefined)[]): string {
+  for (const wish of wishes) {
+    const found = registered(wish);
+    if (found) return found;
+  }
+  return 'en';
+}
 
 /** The strings of `locale` ('fr-CA' falls back to 'fr', then to English). */
-export function strings(locale: string | undefined): Strings {
-  const wanted = (locale ?? 'en').toLowerCase();
-  return LOCALES[wanted] ?? LOCALES[wanted.split(/[-_]/)[0] ?? 'en'] ?? en;
+export function strings(locale: string | null | undefined): Strings {
+  return LOCALES[pickLocale(locale)] ?? en;
 }
 
 /** `text` with each `{name}` replaced by values[name]. */

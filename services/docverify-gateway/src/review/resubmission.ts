@@ -41,7 +41,7 @@ export async function planResubmission(
       [{ path: '/reasonCode', message: `asks for ${(reason.captures ?? []).join(', ')}` }],
     );
   const original = session ?? {
-    locale: 'en',
+    locale: null,
     redirectUrl: null,
     metadata: null,
     ownerLicenceId: run?.ownerLicenceId ?? null,

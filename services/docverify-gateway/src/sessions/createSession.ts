@@ -81,7 +81,8 @@ export interface SessionSpec {
   journey: JourneyType;
   /** the document type fixed for the person; undefined: they choose */
   fixed: SessionDocumentType | undefined;
-  locale: string;
+  /** sessionRequest.locale; null: the page follows the browser's languages */
+  locale: string | null;
   redirectUrl: string | null;
   metadata: SessionRecord['metadata'];
   /** the caller's data of the person, sealed under the session's key */
@@ -178,7 +179,7 @@ export async function createSession(
     dvcID: input.dvcID,
     journey,
     fixed,
-    locale: request.locale ?? 'en',
+    locale: request.locale ?? null,
     redirectUrl: request.redirectUrl ?? null,
     metadata: request.metadata ?? null,
     personal: {

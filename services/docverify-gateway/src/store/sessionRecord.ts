@@ -15,7 +15,7 @@ export interface SessionRecord {
   journeyType: JourneyType;
   documentType: SessionDocumentType | null;
   documentFixed: boolean;
-  locale: string;
+  locale: string | null;
   redirectUrl: string | null;
   metadata: Record<string, string | number | boolean> | null;
   settings: CaptureSettings;
@@ -47,7 +47,7 @@ export interface SessionRow {
   journey_type: JourneyType;
   document_type: SessionDocumentType | null;
   document_fixed: boolean;
-  locale: string;
+  locale: string | null;
   redirect_url: string | null;
   metadata: SessionRecord['metadata'];
   settings: CaptureSettings;
