@@ -323,7 +323,10 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.getByRole('button', { name: 'Acepto, continuar' }).click();
     await j.page.getByRole('button', { name: 'Permiso de conducir' }).click();
     await screen(j.page, 'capture-front');
-    expect(await heading(j.page).textContent()).to.equal('Parte delantera de su documento');
+    // the step is read with the heading (shown above it, apart)
+    expect(await heading(j.page).textContent()).to.equal(
+      'Paso 1 de 3: Parte delantera de su documento',
+    );
     await j.shot('capture-front-es');
   });
 

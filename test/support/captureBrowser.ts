@@ -1,9 +1,18 @@
 // The capture page in headless Chromium for the browser suites: the built page (built here when
 // missing), a fake camera fed from a generated Y4M video, screenshots of each step at phone and
-// desktop sizes under test-artifacts/capture/<journey>/, and a watch on Content-Security-Policy
-// violations and page errors.
+// desktop sizes under test-artifacts/capture/<journey>/, each checked by axe-core (WCAG 2.1 A/AA),
+// and a watch on Content-Security-Policy violations and page errors.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { cameraFrame } from './idDocuments.ts';
@@ -90,6 +99,10 @@ export interface Journey {
   close(): Promise<void>;
 }
 
+let axe: string | undefined;
+/** axe-core's script, read once. */
+const axeSource = () => (axe ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')); // prettier-ignore
+
 /** A fresh context (phone: touch, 390x844; desktop: mouse, 1280x800) for one journey. */
 export async function openJourney(
   browser: Browser,
@@ -125,6 +138,10 @@ export async function openJourney(
         await page.setViewportSize(viewport);
         await page.screenshot({ path: `${dir}/${nn}-${step}-${size}.png`, fullPage: true });
         // nothing wider than the screen, and every button a finger can hit (44 px)
+        // axe-core (WCAG 2.1 A and AA), evaluated through DevTools, which the page's CSP does not govern
+        const violations = (await page.evaluate(`${axeSource()}; axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[]; // prettier-ignore
+        for (const violation of violations)
+          problems.push(`axe: ${step} at ${size} size: ${violation}`);
         const wide = await page.evaluate(
           'document.documentElement.scrollWidth > window.innerWidth',
         );

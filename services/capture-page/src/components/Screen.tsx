@@ -1,5 +1,6 @@
 // The frame of every screen: a heading that takes the focus when the screen appears (so a screen
-// reader announces the new step), the body, and an aria-live region for errors.
+// reader announces the new step, "Step 2 of 3" included), the body, and an aria-live region for
+// errors.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -25,8 +26,14 @@ export function Screen({ title, eyebrow, name, icon, alert, children }: ScreenPr
   return (
     <main class={`screen screen-${name}`} data-screen={name}>
       {icon}
-      {eyebrow ? <p class="eyebrow">{eyebrow}</p> : null}
+      {/* the step is read with the heading when the screen appears, so it is shown apart, hidden */}
+      {eyebrow ? (
+        <p class="eyebrow" aria-hidden="true">
+          {eyebrow}
+        </p>
+      ) : null}
       <h1 tabIndex={-1} ref={heading}>
+        {eyebrow ? <span class="visually-hidden">{`${eyebrow}: `}</span> : null}
         {title}
       </h1>
       <div class="alert-region" role="alert" aria-live="assertive">
