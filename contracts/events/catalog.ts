@@ -80,6 +80,8 @@ const endedFrom = {
 export const SessionExpiredEvent = sessionStep('E_IDV_SESSION_EXPIRED', endedFrom);
 export const SessionAbandonedEvent = sessionStep('E_IDV_SESSION_ABANDONED', endedFrom);
 export const SessionCancelledEvent = sessionStep('E_IDV_SESSION_CANCELLED', endedFrom);
+/** the person declined on the capture page: the caller learns it without a person's word in it */
+export const SessionDeclinedEvent = sessionStep('E_IDV_SESSION_DECLINED', endedFrom);
 
 /** A verification or session erased (its data keys destroyed): ids and counts, never PII. */
 export const DataErased = Type.Object(
@@ -227,6 +229,7 @@ export const EVENT_CATALOG = {
   E_IDV_SESSION_EXPIRED: SessionExpiredEvent,
   E_IDV_SESSION_ABANDONED: SessionAbandonedEvent,
   E_IDV_SESSION_CANCELLED: SessionCancelledEvent,
+  E_IDV_SESSION_DECLINED: SessionDeclinedEvent,
   E_IDV_VERIFICATION_COMPLETED: VerificationCompleted,
   E_IDV_DATA_ERASED: DataErased,
   E_IDV_REVIEW_OPENED: ReviewOpened,
@@ -260,6 +263,7 @@ export const EVENT_EMITTERS = {
   E_IDV_SESSION_EXPIRED: 'docverify',
   E_IDV_SESSION_ABANDONED: 'docverify',
   E_IDV_SESSION_CANCELLED: 'docverify',
+  E_IDV_SESSION_DECLINED: 'docverify',
   E_IDV_VERIFICATION_COMPLETED: 'docverify',
   E_IDV_DATA_ERASED: 'docverify',
   E_IDV_REVIEW_OPENED: 'docverify',

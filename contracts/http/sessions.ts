@@ -13,11 +13,12 @@ export const FINAL_SESSION_STATES: readonly SessionState[] = [
   'expired',
   'abandoned',
   'cancelled',
+  'declined',
 ];
 
 /** What the vendor helper reads: INPROGRESS while a session is not final, else its final state. */
 export type SessionWireStatus =
-  'INPROGRESS' | 'COMPLETED' | 'FAILED' | 'EXPIRED' | 'ABANDONED' | 'CANCELLED';
+  'INPROGRESS' | 'COMPLETED' | 'FAILED' | 'EXPIRED' | 'ABANDONED' | 'CANCELLED' | 'DECLINED';
 
 export function wireStatusOf(state: SessionState): SessionWireStatus {
   return FINAL_SESSION_STATES.includes(state)
@@ -68,6 +69,11 @@ export const SESSION_TRANSITIONS: readonly SessionTransition[] = [
     from: ['created', 'opened', 'capturing'],
     to: 'cancelled',
     on: 'the caller (or an operator) cancels it',
+  },
+  {
+    from: ['opened', 'capturing'],
+    to: 'declined',
+    on: 'the person declines on the capture page (before submitting)',
   },
 ];
 
@@ -159,7 +165,7 @@ export const SessionRef = Type.Object(
 export type SessionRef = Static<typeof SessionRef>;
 
 const WireStatus = Type.Union(
-  ['INPROGRESS', 'COMPLETED', 'FAILED', 'EXPIRED', 'ABANDONED', 'CANCELLED'].map((s) =>
+  ['INPROGRESS', 'COMPLETED', 'FAILED', 'EXPIRED', 'ABANDONED', 'CANCELLED', 'DECLINED'].map((s) =>
     Type.Literal(s),
   ),
 );

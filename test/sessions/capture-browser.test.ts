@@ -330,6 +330,25 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.shot('capture-front-es');
   });
 
+  it('declining: the consent screen asks once more, the session ends declined, the way back shown', async () => {
+    const j = await journey('decline');
+    const s = await newSession({ redirectUrl: REDIRECT });
+    await j.page.goto(s.pageUrl);
+    await screen(j.page, 'consent');
+    await j.page.getByRole('button', { name: 'I do not agree' }).click();
+    await screen(j.page, 'decline');
+    await j.shot('decline-confirm');
+    // going back keeps the session as it was
+    await j.page.getByRole('button', { name: 'Go back' }).click();
+    await screen(j.page, 'consent');
+    await j.page.getByRole('button', { name: 'I do not agree' }).click();
+    await j.page.getByRole('button', { name: 'Yes, stop' }).click();
+    await screen(j.page, 'ended-declined');
+    expect(await j.page.getByRole('link', { name: 'Go back to the service' }).getAttribute('href')).to.equal(REDIRECT);
+    await j.shot('declined');
+    expect(await caller().sessionResult('kyc-session', s.sessionId)).to.include({ status: 'DECLINED', state: 'declined' });
+  }); // prettier-ignore
+
   it('first load: at most 70 kB transferred, the script and styles compressed', async () => {
     const j = await journey('first-load');
     const s = await newSession();

@@ -61,6 +61,26 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     expect(w.eventsNamed('E_IDV_SESSION_CANCELLED', sessionId)[0]!.data).to.deep.include({ state: 'cancelled', from: 'created' });
   }); // prettier-ignore
 
+  it('the person declines on the page: declined, its event, DECLINED to the caller; not once submitted', async () => {
+    const { sessionId, token } = await create();
+    const page = w.page(token);
+    await page.get('/session');
+    const declined = await page.post<{ state: string }>('/decline');
+    expect(declined.status).to.equal(200);
+    expect(declined.body).to.include({ state: 'declined' });
+    expect((await result(sessionId)).body).to.include({ status: 'DECLINED', state: 'declined' });
+    await eventually('the event', () => w.eventsNamed('E_IDV_SESSION_DECLINED', sessionId)[0]);
+    expect(w.eventsNamed('E_IDV_SESSION_DECLINED', sessionId)[0]!.data).to.deep.include({ state: 'declined', from: 'opened' });
+    // the link is done: the page is gone, and so is declining again
+    expect((await page.post('/decline')).status).to.equal(410);
+    expect((await fetch(`${w.url}/capture/${token}`)).status).to.equal(410);
+    // once the captures are sent the person can no longer decline
+    const sent = await capturing();
+    await sent.page.put('selfie', w.images.selfie, 'image/jpeg');
+    expect((await sent.page.post('/submit')).status).to.equal(200);
+    expect((await sent.page.post('/decline')).status).to.equal(409);
+  }); // prettier-ignore
+
   it("a cancelled session's images follow the retention: here until the result is read once", async () => {
     const { sessionId } = await capturing();
     const cancelled = await w.client('service').encryptedRequest<SessionView>('POST', '/document_share_session/cancel', { dvcID: 'kyc-session', sessionId });

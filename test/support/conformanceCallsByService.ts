@@ -183,6 +183,9 @@ export const DOCVERIFY: Record<string, CallRule> = {
       body: { accepted: true, textVersion: CONSENT_TEXT_VERSION },
     }),
   },
+  'POST /capture-api/decline': {
+    valid: async (w) => ({ headers: bearer((await w.session()).token) }),
+  },
   'POST /capture-api/document-type': {
     valid: async (w) => ({
       headers: bearer((await w.session()).token),

@@ -223,6 +223,10 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
             onAccept={async () => {
               if (await act(() => api.consent(session.consent.textVersion))) await load();
             }}
+            onDecline={async () => {
+              const status = await act(() => api.decline());
+              if (status) setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl }); // prettier-ignore
+            }}
           />
         ) : null;
       case 'documentType':
@@ -300,7 +304,7 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
         return screen.state === 'completed' || screen.state === 'failed' ? (
           <FinalScreen text={text} state={screen.state} redirectUrl={screen.redirectUrl} />
         ) : (
-          <EndedScreen text={text} state={screen.state} />
+          <EndedScreen text={text} state={screen.state} redirectUrl={screen.redirectUrl} />
         );
     }
   }

@@ -129,6 +129,9 @@ export class CaptureApi {
   consent(textVersion: string): Promise<Answer<CaptureStatus>> {
     return this.call('POST', '/consent', { accepted: true, textVersion });
   }
+  decline(): Promise<Answer<CaptureStatus>> {
+    return this.call('POST', '/decline');
+  }
   documentType(documentType: SessionDocumentType): Promise<Answer<CaptureStatus>> {
     return this.call('POST', '/document-type', { documentType });
   }

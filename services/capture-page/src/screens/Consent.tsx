@@ -1,5 +1,6 @@
 // The biometric consent: the text of the version the server names, a checkbox and a button that
-// records it (POST /capture-api/consent with that version).
+// records it (POST /capture-api/consent with that version), and a way to decline, which asks
+// once more before it ends the session (POST /capture-api/decline).
 import { useState } from 'preact/hooks';
 import { Button, Screen } from '../components/Screen.tsx';
 import type { Strings } from '../strings/index.ts';
@@ -9,9 +10,25 @@ export function ConsentScreen(props: {
   version: string;
   busy: boolean;
   onAccept: () => void;
+  onDecline: () => void;
 }) {
   const { text } = props;
   const [agreed, setAgreed] = useState(false);
+  const [declining, setDeclining] = useState(false);
+  if (declining)
+    return (
+      <Screen name="decline" title={text.declineTitle}>
+        <p>{text.declineBody}</p>
+        <div class="actions">
+          <Button primary disabled={props.busy} onClick={props.onDecline}>
+            {text.declineYes}
+          </Button>
+          <Button disabled={props.busy} onClick={() => setDeclining(false)}>
+            {text.declineNo}
+          </Button>
+        </div>
+      </Screen>
+    );
   const paragraphs = text.consentText[props.version];
   if (!paragraphs)
     return (
@@ -34,9 +51,14 @@ export function ConsentScreen(props: {
         />
         <span>{text.consentCheckbox}</span>
       </label>
-      <Button primary disabled={!agreed || props.busy} onClick={props.onAccept}>
-        {text.consentAccept}
-      </Button>
+      <div class="actions">
+        <Button primary disabled={!agreed || props.busy} onClick={props.onAccept}>
+          {text.consentAccept}
+        </Button>
+        <Button disabled={props.busy} onClick={() => setDeclining(true)}>
+          {text.consentDecline}
+        </Button>
+      </div>
     </Screen>
   );
 }

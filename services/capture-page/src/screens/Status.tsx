@@ -28,13 +28,25 @@ export function UnknownScreen({ text }: { text: Strings }) {
 }
 
 type Ended = keyof Strings['endedTitle'];
-const isEnded = (state: SessionState): state is Ended => state in { completed: 1, failed: 1, expired: 1, abandoned: 1, cancelled: 1 }; // prettier-ignore
+const isEnded = (state: SessionState): state is Ended => state in { completed: 1, failed: 1, expired: 1, abandoned: 1, cancelled: 1, declined: 1 }; // prettier-ignore
 
-export function EndedScreen({ text, state }: { text: Strings; state: SessionState }) {
-  const ended: Ended = isEnded(state) ? state : 'expired';
+/** An ended session: what happened, and the way back to the service when the caller gave one. */
+export function EndedScreen(props: {
+  text: Strings;
+  state: SessionState;
+  redirectUrl?: string | null | undefined;
+}) {
+  const { text } = props;
+  const ended: Ended = isEnded(props.state) ? props.state : 'expired';
+  const back = safeRedirect(props.redirectUrl ?? null);
   return (
     <Screen name={`ended-${ended}`} title={text.endedTitle[ended]}>
       <p>{text.endedBody[ended]}</p>
+      {back ? (
+        <a class="button primary" href={back}>
+          {text.backToService}
+        </a>
+      ) : null}
     </Screen>
   );
 }

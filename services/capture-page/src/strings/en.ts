@@ -20,6 +20,7 @@ export const en = {
     expired: 'This link has expired',
     abandoned: 'This identity check has ended',
     cancelled: 'This identity check was cancelled',
+    declined: 'You declined the identity check',
   },
   endedBody: {
     completed: 'There is nothing more to do here. You can close this page.',
@@ -29,7 +30,10 @@ export const en = {
       'Links to an identity check only work for a limited time. Ask the service that sent it for a new link.',
     abandoned: 'It was left unfinished for too long. Ask the service that sent it for a new link.',
     cancelled: 'The service that sent you here cancelled it. You can close this page.',
+    declined:
+      'The service that sent you here is told that you declined. If you change your mind, ask it for a new link.',
   },
+  backToService: 'Go back to the service',
   networkTitle: 'We could not reach the server',
   networkBody: 'Check your internet connection and try again.',
   outOfStepTitle: 'This step is already behind you',
@@ -54,6 +58,12 @@ export const en = {
   consentTitle: 'Before you start',
   consentAccept: 'I agree, continue',
   consentCheckbox: 'I have read and agree to this',
+  consentDecline: 'I do not agree',
+  declineTitle: 'Stop the identity check?',
+  declineBody:
+    'Without your agreement we cannot check your identity here. If you stop, the service that sent you here is told that you declined, and this link stops working.',
+  declineYes: 'Yes, stop',
+  declineNo: 'Go back',
   /** the consent texts by the version the server names (contracts CONSENT_TEXT_VERSION) */
   consentText: {
     'biometric-consent-v1': [

@@ -20,6 +20,7 @@ export const es: Strings = {
     expired: 'Este enlace ha caducado',
     abandoned: 'Esta verificación de identidad ha terminado',
     cancelled: 'Esta verificación de identidad se canceló',
+    declined: 'Ha rechazado la verificación de identidad',
   },
   endedBody: {
     completed: 'No queda nada por hacer aquí. Puede cerrar esta página.',
@@ -29,7 +30,10 @@ export const es: Strings = {
     abandoned:
       'Quedó sin terminar demasiado tiempo. Pida un enlace nuevo al servicio que se lo envió.',
     cancelled: 'El servicio que le envió aquí la canceló. Puede cerrar esta página.',
+    declined:
+      'Se informará al servicio que le envió aquí de que usted la rechazó. Si cambia de opinión, pídale un enlace nuevo.',
   },
+  backToService: 'Volver al servicio',
   networkTitle: 'No pudimos conectar con el servidor',
   networkBody: 'Compruebe su conexión a internet e inténtelo de nuevo.',
   outOfStepTitle: 'Este paso ya está hecho',
@@ -54,6 +58,12 @@ export const es: Strings = {
   consentTitle: 'Antes de empezar',
   consentAccept: 'Acepto, continuar',
   consentCheckbox: 'He leído esto y lo acepto',
+  consentDecline: 'No estoy de acuerdo',
+  declineTitle: '¿Detener la verificación de identidad?',
+  declineBody:
+    'Sin su acuerdo no podemos comprobar su identidad aquí. Si la detiene, se informará al servicio que le envió aquí de que usted la rechazó, y este enlace dejará de funcionar.',
+  declineYes: 'Sí, detener',
+  declineNo: 'Volver',
   consentText: {
     'biometric-consent-v1': [
       'Para comprobar que usted es la persona de su documento, tomamos fotos de su documento de identidad y de su cara.',

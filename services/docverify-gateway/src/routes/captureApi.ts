@@ -24,6 +24,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import {
   captureImage,
   chooseDocumentType,
+  declineSession,
   giveConsent,
   submitCapture,
 } from '../sessions/captureActions.ts';
@@ -124,6 +125,20 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
       handler: async (req, res) => {
         const body = parseBody(CaptureConsent, req.body);
         res.json(status(await giveConsent(deps, tokenOf(res), body.textVersion)));
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/decline`,
+      guards,
+      doc: {
+        summary:
+          'the person declines before submitting: the session ends as declined (E_IDV_SESSION_DECLINED); 409 once submitted',
+        response: CaptureStatus,
+        errors: [401, 409, 410],
+      },
+      handler: async (_req, res) => {
+        res.json(status(await declineSession(deps, tokenOf(res))));
       },
     },
     {

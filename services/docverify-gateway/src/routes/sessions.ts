@@ -58,7 +58,7 @@ export function sessionRoutes(deps: SessionRouteDeps): Route[] {
       guards,
       doc: {
         summary:
-          'the session: status INPROGRESS until it ends (a human review included: with `resubmission` {sessionId, url, expiresAt} while the person is asked to capture again, the url to send them), then COMPLETED (with the result /verify gives, kept until retrieved), FAILED, EXPIRED, ABANDONED or CANCELLED; body {data: encrypt({dvcID, sessionId})}, answer {data: encrypt(view), publicKey}. Only the licence that created the session reads its result (and consumes it, with its images kept until then); a system licence sees the state only; other licences get 404',
+          'the session: status INPROGRESS until it ends (a human review included: with `resubmission` {sessionId, url, expiresAt} while the person is asked to capture again, the url to send them), then COMPLETED (with the result /verify gives, kept until retrieved), FAILED, EXPIRED, ABANDONED, CANCELLED or DECLINED (the person declined on the capture page); body {data: encrypt({dvcID, sessionId})}, answer {data: encrypt(view), publicKey}. Only the licence that created the session reads its result (and consumes it, with its images kept until then); a system licence sees the state only; other licences get 404',
         body: VerifyBody,
         response: EncryptedAnswer,
       },

@@ -50,6 +50,23 @@ export async function giveConsent(
   return moved.after;
 }
 
+/**
+ * The person declines (on the consent screen, or later before submitting): the session ends as
+ * `declined`, with E_IDV_SESSION_DECLINED naming the state it left. A submitted session cannot be
+ * declined (409), an ended one, a declined one included, answers 410 as every page call does.
+ */
+export async function declineSession(deps: SessionDeps, token: string): Promise<SessionRecord> {
+  const session = await livePageSession(deps, token);
+  requireState(session, ['opened', 'capturing'], 'decline');
+  const moved = await deps.sessions.move(session.id, 'declined', {
+    patch: { last_activity_at: deps.clock.now() },
+    events: (before, after) => sessionEvents(after, { from: before.status }),
+  });
+  if (!moved) throw new ConflictError('the session changed meanwhile; reload the page');
+  void deps.outbox.flush(moved.events);
+  return moved.after;
+}
+
 export async function chooseDocumentType(
   deps: SessionDeps,
   token: string,

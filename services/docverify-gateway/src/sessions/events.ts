@@ -19,6 +19,7 @@ const SESSION_EVENT: Partial<Record<SessionState, EventName>> = {
   expired: 'E_IDV_SESSION_EXPIRED',
   abandoned: 'E_IDV_SESSION_ABANDONED',
   cancelled: 'E_IDV_SESSION_CANCELLED',
+  declined: 'E_IDV_SESSION_DECLINED',
 };
 
 /** The event of `session` having entered its state, with `extra` members; none for processing. */

@@ -17,6 +17,7 @@ const ENDED: Partial<Record<SessionState, string>> = {
   expired: 'this verification link has expired',
   abandoned: 'this verification was left unfinished for too long and has ended',
   cancelled: 'this verification was cancelled',
+  declined: 'this verification was declined',
 };
 
 /** The session of `token` as it stands now (timers applied), ended or not; 404 when unknown. */
