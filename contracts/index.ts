@@ -150,6 +150,9 @@ export {
 } from './http/review.ts';
 export { TAG_PATTERN, VerifierCreate, VerifierPatch, Verifier } from './http/docverifyVerifier.ts';
 export {
+  BRANDING_LOGO_BYTES,
+  BRANDING_LOGO_SIDE,
+  Branding,
   CONFIG_ARRAYS,
   ConfigItem,
   VerificationSettings,

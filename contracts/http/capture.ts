@@ -1,6 +1,7 @@
 // The capture page's API (/capture-api/*): what the page of a session reads and sends. Its only
 // credential is the session's page token, sent as `Authorization: Bearer <token>`.
 import { Type, type Static } from '@sinclair/typebox';
+import { Branding } from './docverifyConfig.ts';
 import { SESSION_DOCUMENT_TYPES, SESSION_STATES } from './sessions.ts';
 
 export const CAPTURE_SIDES = ['front', 'back', 'passport', 'selfie'] as const;
@@ -43,6 +44,9 @@ export const CaptureSession = Type.Object(
       description: 'null: the person chooses one of documentTypes',
     }),
     documentTypes: Type.Array(DocumentType, { description: 'what this session accepts' }),
+    branding: Type.Union([Branding, Type.Null()], {
+      description: "the business the page speaks for (its config's settings.branding), or none",
+    }),
     documentFixed: Type.Boolean({
       description: 'the caller fixed the document type: the person cannot choose another',
     }),

@@ -65,6 +65,39 @@ const Criteria = Type.Object(
   },
 );
 
+/** An https address a person may open from the capture page (privacy policy, help). */
+const PageLink = Type.String({ pattern: '^https://[^\\s<>"]+$', maxLength: 2000 });
+
+/** The largest logo, decoded: its data URL is about a third longer. */
+export const BRANDING_LOGO_BYTES = 64 * 1024;
+/** The largest side of a logo in pixels (a browser decodes it). */
+export const BRANDING_LOGO_SIDE = 1024;
+
+/** The business the capture page speaks for: its name and logo on every screen, its links. */
+export const Branding = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, description: "the business's name" }),
+    primaryColor: Type.Optional(
+      Type.String({
+        pattern: '^#[0-9a-fA-F]{6}$',
+        description:
+          'buttons and links, used when white text on it is readable (contrast 4.5:1 or more), else the default blue',
+      }),
+    ),
+    logo: Type.Optional(
+      Type.String({
+        pattern: '^data:image/(png|webp);base64,[A-Za-z0-9+/]+={0,2}$',
+        maxLength: 22 + Math.ceil(BRANDING_LOGO_BYTES / 3) * 4,
+        description: `a PNG or WebP data URL of at most ${BRANDING_LOGO_BYTES / 1024} kB and ${BRANDING_LOGO_SIDE} px a side`,
+      }),
+    ),
+    privacyPolicyUrl: Type.Optional(PageLink),
+    supportUrl: Type.Optional(PageLink),
+  },
+  { additionalProperties: false },
+);
+export type Branding = Static<typeof Branding>;
+
 export const VerificationSettings = Type.Object(
   {
     journeyType: Type.Optional(
@@ -120,6 +153,8 @@ export const VerificationSettings = Type.Object(
     retryCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, default: 2 })),
     selfieRetryCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 10, default: 3 })),
     review: Type.Optional(ReviewSettings),
+    /** the capture page's branding: name, logo, colour, privacy policy and help links */
+    branding: Type.Optional(Branding),
   },
   { additionalProperties: false },
 );

@@ -7,6 +7,7 @@ import {
   blurred,
   documentImage,
   hugePngHeader,
+  jpeg,
   lit,
   png,
   selfieImage,
@@ -260,6 +261,29 @@ describe('sessions: bad input gets a clear 4xx', function () {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect.fail('the session never failed');
+  }); // prettier-ignore
+
+  it("a config's branding: a logo that is what it says, small and at most 1024 px a side, https links", async () => {
+    const admin = w.client('service');
+    const c = w.platform.community;
+    const put = (branding: Record<string, unknown>) =>
+      admin.request<{ message: string }>('PUT', `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag: `branded-${Math.random().toString(36).slice(2, 8)}`, face_compare: [{ verifier: 'faces' }], settings: { branding } }); // prettier-ignore
+    const dataUrl = (type: string, bytes: Buffer) => `data:image/${type};base64,${bytes.toString('base64')}`;
+    const logo = await png(documentImage(64, 32));
+    expect((await put({ name: 'Testy Bank', logo: dataUrl('png', logo) })).status).to.equal(200);
+    for (const [branding, says] of [
+      [{ name: 'Testy Bank', logo: dataUrl('webp', logo) }, 'not what its data URL says'],
+      [{ name: 'Testy Bank', logo: dataUrl('png', hugePngHeader(4000, 4000)) }, 'at most 1024 px'],
+      [{ name: 'Testy Bank', logo: dataUrl('png', Buffer.from('not an image at all')) }, 'image that can be read'],
+      [{ name: 'Testy Bank', logo: dataUrl('jpeg', await jpeg(documentImage(64, 32))) }, 'settings/branding/logo'],
+      [{ name: 'Testy Bank', privacyPolicyUrl: 'http://bank.example/privacy' }, 'settings/branding/privacyPolicyUrl'],
+      [{ name: 'Testy Bank', primaryColor: 'red' }, 'settings/branding/primaryColor'],
+      [{ logo: dataUrl('png', logo) }, 'name'],
+    ] as const) {
+      const res = await put(branding);
+      expect(res.status, says).to.equal(400);
+      expect(JSON.stringify(res.body), says).to.contain(says);
+    }
   }); // prettier-ignore
 
   it('page steps out of order: 409 with what to do; a fixed document type cannot change', async () => {

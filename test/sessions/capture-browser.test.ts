@@ -349,6 +349,37 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(await caller().sessionResult('kyc-session', s.sessionId)).to.include({ status: 'DECLINED', state: 'declined' });
   }); // prettier-ignore
 
+  it("branding: the business's name, logo and colour on every screen, its privacy policy at the consent, its help", async () => {
+    const c = w.platform.community;
+    const logo = `data:image/png;base64,${(await png(documentImage(96, 48, 3))).toString('base64')}`;
+    const branding = { name: 'Testy Bank', primaryColor: '#7a1f5c', logo, privacyPolicyUrl: 'https://bank.example/privacy', supportUrl: 'https://bank.example/help' }; // prettier-ignore
+    const made = await caller().request('PUT', `/verificationConfig/community/${c.id}`, {
+      tenantId: c.tenantId,
+      tag: 'kyc-branded',
+      dl_authenticate: [{ verifier: 'review' }],
+      face_compare: [{ verifier: 'faces' }],
+      settings: { branding },
+    }); // prettier-ignore
+    expect(made.status, JSON.stringify(made.body)).to.equal(200);
+    const created = await caller().createSession('kyc-branded', { userUID: 'user-testy-branded' });
+    const j = await journey('branding');
+    await j.page.goto(created.url.replace(/^https?:\/\/[^/]+/, w.url));
+    await screen(j.page, 'consent');
+    expect(await j.page.locator('.brand-name').textContent()).to.equal('Testy Bank');
+    expect(await j.page.evaluate(`document.querySelector('.brand-logo').naturalWidth`)).to.equal(96); // prettier-ignore
+    expect(await j.page.evaluate(`getComputedStyle(document.querySelector('.button.primary')).backgroundColor`)).to.equal('rgb(122, 31, 92)'); // prettier-ignore
+    expect(await j.page.getByRole('link', { name: 'Privacy policy of Testy Bank' }).getAttribute('href')).to.equal(branding.privacyPolicyUrl); // prettier-ignore
+    expect(await j.page.getByRole('link', { name: 'Help' }).getAttribute('href')).to.equal(branding.supportUrl); // prettier-ignore
+    await j.shot('consent-branded');
+    // without a support page, help is the page's own tips
+    const plain = await newSession();
+    await j.page.goto(plain.pageUrl);
+    await screen(j.page, 'consent');
+    await j.page.locator('summary', { hasText: 'Help' }).click();
+    await j.page.getByText('Use your phone if you can').waitFor();
+    await j.shot('help');
+  }); // prettier-ignore
+
   it('first load: at most 70 kB transferred, the script and styles compressed', async () => {
     const j = await journey('first-load');
     const s = await newSession();

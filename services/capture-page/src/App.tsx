@@ -15,7 +15,8 @@ import {
   type JourneyStep,
 } from './journey.ts';
 import { pickLocale, strings } from './strings/index.ts';
-import { Languages, storedLanguage, storeLanguage } from './components/Languages.tsx';
+import { storedLanguage, storeLanguage } from './components/Languages.tsx';
+import { TopBar } from './components/TopBar.tsx';
 import type { CaptureProblem, CaptureSession, CaptureSide, SessionState } from './strings/types.ts';
 import { CaptureScreen, type CaptureNotice } from './screens/Capture.tsx';
 import { ConsentScreen } from './screens/Consent.tsx';
@@ -174,10 +175,11 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
 
   return (
     <>
-      <Languages
+      <TopBar
         text={text}
-        current={locale}
-        onChoose={(code) => {
+        branding={session?.branding}
+        locale={locale}
+        onLanguage={(code) => {
           storeLanguage(code);
           setLanguage(code);
         }}
@@ -218,6 +220,8 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
         return session ? (
           <ConsentScreen
             text={text}
+            privacyPolicyUrl={session.branding?.privacyPolicyUrl}
+            business={session.branding?.name}
             version={session.consent.textVersion}
             busy={busy}
             onAccept={async () => {

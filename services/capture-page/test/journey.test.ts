@@ -19,6 +19,7 @@ function session(patch: Partial<CaptureSession> = {}): CaptureSession {
     journeyType: 'KYC_WITH_FACE_COMPARISON',
     documentType: 'DL',
     documentTypes: ['DL', 'IDCARD', 'PASSPORT'],
+    branding: null,
     documentFixed: false,
     sides: ['front', 'back', 'selfie'],
     settings: {

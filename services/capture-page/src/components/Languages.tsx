@@ -1,4 +1,4 @@
-// The language switch above every screen: the other languages, each named in itself
+// The language switch in the bar above every screen: the other languages, each named in itself
 // (and marked with its `lang`), the current one pressed. The choice is kept for this tab.
 import { LANGUAGES, type Strings } from '../strings/index.ts';
 

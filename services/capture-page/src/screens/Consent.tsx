@@ -3,12 +3,15 @@
 // once more before it ends the session (POST /capture-api/decline).
 import { useState } from 'preact/hooks';
 import { Button, Screen } from '../components/Screen.tsx';
-import type { Strings } from '../strings/index.ts';
+import { fill, type Strings } from '../strings/index.ts';
 
 export function ConsentScreen(props: {
   text: Strings;
   version: string;
   busy: boolean;
+  /** the business's privacy policy and name (its config's branding), when it gave them */
+  privacyPolicyUrl?: string | undefined;
+  business?: string | undefined;
   onAccept: () => void;
   onDecline: () => void;
 }) {
@@ -42,6 +45,15 @@ export function ConsentScreen(props: {
         {paragraphs.map((p) => (
           <p key={p}>{p}</p>
         ))}
+        {props.privacyPolicyUrl ? (
+          <p>
+            <a href={props.privacyPolicyUrl} target="_blank" rel="noopener noreferrer">
+              {props.business
+                ? fill(text.privacyPolicyOf, { business: props.business })
+                : text.privacyPolicy}
+            </a>
+          </p>
+        ) : null}
       </div>
       <label class="check">
         <input

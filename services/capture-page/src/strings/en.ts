@@ -5,6 +5,13 @@ import type { CaptureProblem, CaptureSide, SessionDocumentType } from './types.t
 export const en = {
   pageTitle: 'Identity check',
   languageLabel: 'Language',
+  help: 'Help',
+  helpTips: [
+    'Use your phone if you can: its camera takes sharper pictures. On a computer, scan the code the page shows to continue on your phone.',
+    'Take the photos in good light, without glare, with the whole document or your whole face inside the frame.',
+    'If something does not work, close this page and open the link again: you go on where you were.',
+    'For anything else, ask the service that sent you this link.',
+  ],
   loading: 'Loading your identity check…',
   working: 'Please wait…',
   tryAgain: 'Try again',
@@ -59,6 +66,8 @@ export const en = {
   consentAccept: 'I agree, continue',
   consentCheckbox: 'I have read and agree to this',
   consentDecline: 'I do not agree',
+  privacyPolicy: 'Privacy policy',
+  privacyPolicyOf: 'Privacy policy of {business}',
   declineTitle: 'Stop the identity check?',
   declineBody:
     'Without your agreement we cannot check your identity here. If you stop, the service that sent you here is told that you declined, and this link stops working.',

@@ -5,6 +5,13 @@ import type { Strings } from './en.ts';
 export const es: Strings = {
   pageTitle: 'Verificación de identidad',
   languageLabel: 'Idioma',
+  help: 'Ayuda',
+  helpTips: [
+    'Use su teléfono si puede: su cámara saca fotos más nítidas. En un ordenador, escanee el código que muestra la página para continuar en el teléfono.',
+    'Tome las fotos con buena luz, sin reflejos, con el documento entero o toda su cara dentro del marco.',
+    'Si algo no funciona, cierre esta página y abra el enlace de nuevo: seguirá donde estaba.',
+    'Para cualquier otra cosa, consulte al servicio que le envió este enlace.',
+  ],
   loading: 'Cargando su verificación de identidad…',
   working: 'Espere, por favor…',
   tryAgain: 'Intentar de nuevo',
@@ -59,6 +66,8 @@ export const es: Strings = {
   consentAccept: 'Acepto, continuar',
   consentCheckbox: 'He leído esto y lo acepto',
   consentDecline: 'No estoy de acuerdo',
+  privacyPolicy: 'Política de privacidad',
+  privacyPolicyOf: 'Política de privacidad de {business}',
   declineTitle: '¿Detener la verificación de identidad?',
   declineBody:
     'Sin su acuerdo no podemos comprobar su identidad aquí. Si la detiene, se informará al servicio que le envió aquí de que usted la rechazó, y este enlace dejará de funcionar.',

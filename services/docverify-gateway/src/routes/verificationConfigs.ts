@@ -14,6 +14,7 @@ import {
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
+import { brandingIssues } from '../domain/branding.ts';
 import { comparisonIssues, withoutUnusedScores } from '../domain/comparisonCriteria.ts';
 import { reviewOf } from '../domain/reviewPolicy.ts';
 import {
@@ -70,8 +71,9 @@ function withReview(
   return { ...(settings ?? base), review };
 }
 
+/** What the settings' schema cannot say: comparison criteria that fit, a logo that is one. */
 function refuseComparisonIssues(settings: VerificationSettings | undefined): void {
-  const issues = comparisonIssues(settings);
+  const issues = [...comparisonIssues(settings), ...brandingIssues(settings)];
   if (issues.length > 0)
     throw new BadRequest(`body is invalid: ${issues[0]!.path} ${issues[0]!.message}`, issues);
 }

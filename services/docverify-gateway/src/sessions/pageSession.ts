@@ -62,6 +62,8 @@ export async function pageView(
   maxImageBytes: number,
 ): Promise<CaptureSession> {
   const accepted = (await deps.images.acceptedSides([session.id])).get(session.id) ?? [];
+  // the config as it is now: a business may change its branding while links are out
+  const [config] = await deps.configs.findCached([session.communityId], session.configId);
   const sides = sidesToCapture(session);
   const { settings } = session;
   return {
@@ -69,6 +71,7 @@ export async function pageView(
     journeyType: session.journeyType,
     documentType: session.documentType,
     documentTypes: settings.documentTypes,
+    branding: config?.settings.branding ?? null,
     documentFixed: session.documentFixed,
     sides,
     settings: {
