@@ -7,6 +7,7 @@ import {
   CAPTURE_SIDES,
 } from '@idv/contracts';
 import { expect } from 'chai';
+import { examplesFor } from '../src/components/Examples.tsx';
 import { attemptsLeft, attemptsUsed, reviewed, screenOf } from '../src/journey.ts';
 import { en } from '../src/strings/en.ts';
 import { advice, fill, pickLocale, strings } from '../src/strings/index.ts';
@@ -108,6 +109,17 @@ describe('capture page: strings', () => {
     expect(es.consentText[CONSENT_TEXT_VERSION]).to.have.length(
       en.consentText[CONSENT_TEXT_VERSION]!.length,
     );
+  });
+
+  it('shows a good photo and two faults, those of the last refusal first', () => {
+    expect(examplesFor('front')).to.deep.equal(['good', 'cutOff', 'glare']);
+    expect(examplesFor('selfie')).to.deep.equal(['good', 'blurred', 'tooFar']);
+    expect(examplesFor('back', ['blurred'])).to.deep.equal(['good', 'blurred', 'cutOff']);
+    expect(examplesFor('selfie', ['no_face', 'too_dark'])).to.deep.equal([
+      'good',
+      'tooFar',
+      'dark',
+    ]);
   });
 
   it('falls back from a region to its language, then to English, and fills placeholders', () => {

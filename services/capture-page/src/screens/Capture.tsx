@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { Camera } from '../components/Camera.tsx';
 import { Busy, Button, Screen } from '../components/Screen.tsx';
+import { Examples } from '../components/Examples.tsx';
 import { Upload, type UploadProgress } from '../components/Upload.tsx';
 import { grabFrame, preparePhoto } from '../photo.ts';
 import { advice, fill, type Strings } from '../strings/index.ts';
@@ -115,6 +116,13 @@ export function CaptureScreen(props: CaptureProps) {
       alert={props.notice ? <Notice text={text} side={side} notice={props.notice} /> : undefined}
     >
       <p>{text.sideHint[side]}</p>
+      {camera ? null : (
+        <Examples
+          text={text}
+          side={side}
+          problems={props.notice?.kind === 'problems' ? props.notice.problems : undefined}
+        />
+      )}
       {camera ? (
         <Camera
           text={text}

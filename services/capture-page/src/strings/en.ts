@@ -1,6 +1,6 @@
 // Every English text of the capture page, in one place. A translation is a file of the same shape
 // (`Strings`), registered in ./index.ts. `{name}` placeholders are filled by `t(key, values)`.
-import type { CaptureProblem, CaptureSide, SessionDocumentType } from './types.ts';
+import type { CaptureProblem, CaptureSide, Example, SessionDocumentType } from './types.ts';
 
 export const en = {
   pageTitle: 'Identity check',
@@ -108,6 +108,15 @@ export const en = {
     selfie: 'Look straight at the camera, in good light, with nothing covering your face.',
   } satisfies Record<CaptureSide, string>,
   stepOf: 'Step {current} of {total}',
+  examplesTitle: 'A good photo, and what to avoid',
+  examples: {
+    good: 'Like this',
+    cutOff: 'Not cut off',
+    glare: 'No glare',
+    blurred: 'Not blurred',
+    tooFar: 'Not too far',
+    dark: 'Not too dark',
+  } satisfies Record<Example, string>,
   otherDocument: 'Use another document',
   useCamera: 'Use the camera',
   takePhoto: 'Take photo',

@@ -15,3 +15,6 @@ export type CaptureSession = Omit<ContractSession, 'attempts' | 'accepted'> & {
   attempts: Partial<Record<CaptureSide, number>>;
   accepted: Partial<Record<CaptureSide, boolean>>;
 };
+
+/** The pictures of a good photo and of its faults (components/Examples.tsx draws them). */
+export type Example = 'good' | 'cutOff' | 'glare' | 'blurred' | 'tooFar' | 'dark';
