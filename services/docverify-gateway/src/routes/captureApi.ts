@@ -55,6 +55,20 @@ const status = (session: SessionRecord) => ({
 
 export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
   const guards = [bearerToken];
+  /** A POST with no body that moves the session on and answers where it stands. */
+  const pageStep = (
+    path: string,
+    summary: string,
+    step: (deps: SessionDeps, token: string) => Promise<SessionRecord>,
+  ): Route => ({
+    method: 'POST',
+    path,
+    guards,
+    doc: { summary, response: CaptureStatus, errors: [401, 409, 410] },
+    handler: async (_req, res) => {
+      res.json(status(await step(deps, tokenOf(res))));
+    },
+  });
   const mediaTypes: readonly string[] = CAPTURE_MEDIA_TYPES;
   /** 415 and 413 before the body is read; the raw parser holds the limit for bodies of no length */
   const imageBody = (req: Request, res: Response, next: NextFunction) => {
@@ -127,20 +141,11 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
         res.json(status(await giveConsent(deps, tokenOf(res), body.textVersion)));
       },
     },
-    {
-      method: 'POST',
-      path: `${base}/decline`,
-      guards,
-      doc: {
-        summary:
-          'the person declines before submitting: the session ends as declined (E_IDV_SESSION_DECLINED); 409 once submitted',
-        response: CaptureStatus,
-        errors: [401, 409, 410],
-      },
-      handler: async (_req, res) => {
-        res.json(status(await declineSession(deps, tokenOf(res))));
-      },
-    },
+    pageStep(
+      `${base}/decline`,
+      'the person declines before submitting: the session ends as declined (E_IDV_SESSION_DECLINED); 409 once submitted',
+      declineSession,
+    ),
     {
       method: 'POST',
       path: `${base}/document-type`,
@@ -176,20 +181,11 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
         res.json(await captureImage(deps, tokenOf(res), side as CaptureSide, bytes));
       },
     },
-    {
-      method: 'POST',
-      path: `${base}/submit`,
-      guards,
-      doc: {
-        summary:
-          'submits the captures: processing starts (409 while a side of the journey still lacks an accepted image and has retakes left, unless another side is out of retakes unaccepted: the session is sure to fail, capture_incomplete)',
-        response: CaptureStatus,
-        errors: [401, 409, 410],
-      },
-      handler: async (_req, res) => {
-        res.json(status(await submitCapture(deps, tokenOf(res))));
-      },
-    },
+    pageStep(
+      `${base}/submit`,
+      'submits the captures: processing starts (409 while a side of the journey still lacks an accepted image and has retakes left, unless another side is out of retakes unaccepted: the session is sure to fail, capture_incomplete)',
+      submitCapture,
+    ),
     {
       method: 'GET',
       path: `${base}/status`,
