@@ -148,12 +148,13 @@ async function consoleClient(
     if (row?.metadata.redirect_uris.includes(redirectUri)) return saved;
   }
   const made = await createOauthClient(
-    { db, keyring },
+    { db, keyring, operatorsCommunity: settings.operatorsCommunity },
     {
       community: settings.operatorsCommunity,
       redirectUris: [redirectUri],
       grantTypes: ['authorization_code', 'refresh_token'],
       name: 'Operator console',
+      console: true,
     },
   );
   return { url: settings.consoleUrl, clientId: made.client_id, clientSecret: made.client_secret };

@@ -89,7 +89,11 @@ export function adminKeyring(
 }
 
 /** What the oauth operator actions need: the database and the keyring secrets are sealed under. */
-const oauthContext = async (ctx: CommandContext) => ({ db: ctx.db, keyring: await ctx.keyring() });
+const oauthContext = async (ctx: CommandContext) => ({
+  db: ctx.db,
+  keyring: await ctx.keyring(),
+  operatorsCommunity: loadConfig(PlatformConfig).OPERATORS_COMMUNITY,
+});
 
 /** The sign-in actions also need MASTER_KEY (their MACs' keys) and who runs them (the audit log). */
 const signInContext = async (ctx: CommandContext): Promise<SignInAdminContext> => ({
@@ -141,6 +145,14 @@ async function secretOf(options: Options, name: string): Promise<string> {
 
 function optional(options: Options, name: string): string | undefined {
   return options[name]?.[0];
+}
+
+/** `--name yes` or `--name no` (absent: no); anything else is a usage error. */
+function yesNo(options: Options, name: string): boolean {
+  const value = optional(options, name);
+  if (value === undefined || value === 'no') return false;
+  if (value === 'yes') return true;
+  throw new UsageError(`--${name} must be yes or no`);
 }
 
 async function serviceKeyStore(ctx: CommandContext, options: Options): Promise<ServiceKeyStore> {
@@ -334,6 +346,7 @@ export const commands: Record<string, Command> = {
         redirectUris: options['redirect-uri'] ?? [],
         grantTypes: options['grant-type'] ?? [],
         ...(optional(options, 'name') !== undefined ? { name: optional(options, 'name')! } : {}),
+        console: yesNo(options, 'console'),
       }),
     ),
 

@@ -19,6 +19,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   community branding --community NAME [--display-name N] [--accent-color #rrggbb] [--logo FILE]
     (--logo "" removes it; PNG, JPEG or WebP, at most 64 KiB)
   oauth-client create --community NAME --redirect-uri URI [--grant-type G]... [--name NAME]
+    [--console yes]  (the operator console's client of OPERATORS_COMMUNITY: it alone gets roles)
   oauth-client name --community NAME --client-id ID --name NAME
   oauth-account create --community NAME --username U --password P|- [--name N]  (- reads it from stdin)
   operator create --username U --role reviewer|senior_reviewer|admin|auditor|viewer [--role R]...

@@ -23,7 +23,7 @@ export const ConsoleConfig = defineConfig({
   CONSOLE_CLIENT_ID: Type.String({
     default: '',
     description:
-      'the console\'s client at that issuer (`oauth-client create --community operators --redirect-uri <CONSOLE_PUBLIC_URL>/auth/callback --name "Operator console"`); empty: login answers 503',
+      'the console\'s client at that issuer (`oauth-client create --community operators --redirect-uri <CONSOLE_PUBLIC_URL>/auth/callback --name "Operator console" --console yes`); empty: login answers 503',
   }),
   CONSOLE_CLIENT_SECRET: Type.String({
     default: '',

@@ -69,6 +69,7 @@ export class ConsoleWorld {
       redirectUris: [`${url}/auth/callback`],
       grantTypes: [],
       name: 'Operator console',
+      console: true,
     });
     const started = await startConsole({
       ...platform.env,

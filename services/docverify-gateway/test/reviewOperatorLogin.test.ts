@@ -43,7 +43,7 @@ describe('review cases: an operator signed in at the real operators issuer', fun
     await createOperator(ctx, { username: 'testy-admin', roles: ['admin'], communities: community, password: PASSWORD }); // prettier-ignore
     // the second factor has its own tests (services/oauth): here the password signs in
     await setMfaPolicy(ctx, { community: 'operators', policy: 'off', factors: [] });
-    const web = await createOauthClient(ctx, { community: 'operators', redirectUris: [REDIRECT], grantTypes: ['authorization_code'], name: 'Operator console' }); // prettier-ignore
+    const web = await createOauthClient(ctx, { community: 'operators', redirectUris: [REDIRECT], grantTypes: ['authorization_code'], name: 'Operator console', console: true }); // prettier-ignore
     config = await client.discovery(new URL(issuer), web.client_id, web.client_secret, client.ClientSecretBasic(web.client_secret), { execute: [client.allowInsecureRequests] }); // prettier-ignore
   });
   after(async () => w?.stopWorld());

@@ -15,7 +15,12 @@ export interface OauthAdminContext {
   db: Knex;
   /** the keyring client secrets and signing keys are sealed under */
   keyring: Keyring;
+  /** OPERATORS_COMMUNITY (default `operators`): only its console client may ask for `operator` */
+  operatorsCommunity?: string;
 }
+
+/** The scopes every client may ask for; the operators' console also `operator` (roles). */
+const CLIENT_SCOPES = 'openid offline_access profile';
 
 async function community(db: Knex, name: string): Promise<Community> {
   const found = await new TenantStore(db).findCommunityByName(name);
@@ -33,7 +38,14 @@ function httpUrl(value: string, what: string): string {
 
 export async function createOauthClient(
   ctx: OauthAdminContext,
-  input: { community: string; redirectUris: string[]; grantTypes: string[]; name?: string },
+  input: {
+    community: string;
+    redirectUris: string[];
+    grantTypes: string[];
+    name?: string;
+    /** the operator console's client: it alone may ask for the `operator` scope (roles) */
+    console?: boolean;
+  },
 ): Promise<{ client_id: string; client_secret: string }> {
   const grantTypes = input.grantTypes.length
     ? input.grantTypes
@@ -47,12 +59,16 @@ export async function createOauthClient(
     throw new OauthAdminError('authorization_code needs at least one --redirect-uri');
   }
   const redirectUris = input.redirectUris.map((uri) => httpUrl(uri, '--redirect-uri'));
+  const operators = ctx.operatorsCommunity ?? 'operators';
+  if (input.console && input.community !== operators)
+    throw new OauthAdminError(`--console yes is for the console's client of ${operators} only`);
   const { id } = await community(ctx.db, input.community);
   return new ClientStore(ctx.db, ctx.keyring).create({
     communityId: id,
     redirectUris,
     grantTypes: [...new Set(grantTypes)] as ClientGrantType[],
     ...(input.name !== undefined ? { name: clientName(input.name) } : {}),
+    scope: input.console ? `${CLIENT_SCOPES} operator` : CLIENT_SCOPES,
   });
 }
 

@@ -29,6 +29,7 @@ describe('operators of the operators community', function () {
       redirectUris: [REDIRECT],
       grantTypes: ['authorization_code'],
       name: 'Operator console',
+      console: true,
     });
     const issuer = w.oauth.issuer(community).replace('//127.0.0.1:', '//localhost:');
     const config = await client.discovery(
@@ -61,6 +62,31 @@ describe('operators of the operators community', function () {
     ).json()) as Record<string, unknown>;
     expect(info).to.deep.include({ sub: claims.sub, roles: ['reviewer', 'auditor'], communities: [w.oauth.community.id] }); // prettier-ignore
     expect(info.auth_time).to.equal(claims.auth_time);
+  });
+
+  it("grants the operator scope (roles) to the console's client alone", async () => {
+    // another client of the operators community: an operator's roles are not for it
+    const other = await createOauthClient(w.admin(), { community: 'operators', redirectUris: [REDIRECT], grantTypes: ['authorization_code'], name: 'Testy reports' }); // prettier-ignore
+    const authorize = (clientId: string, scope: string) =>
+      fetch(`${operators.issuer}/v1/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope, redirect_uri: REDIRECT, state: 'testy-state', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`, { redirect: 'manual' }); // prettier-ignore
+    const refused = await authorize(other.client_id, 'openid operator');
+    expect(refused.status).to.equal(303);
+    expect(new URL(refused.headers.get('location')!).searchParams.get('error')).to.equal(
+      'invalid_scope',
+    );
+    // the same client asking only for what it may: on to the sign-in
+    const plain = await authorize(other.client_id, 'openid profile');
+    expect(
+      new URL(plain.headers.get('location')!, operators.issuer).searchParams.get('error'),
+    ).to.equal(null);
+    // and the console's client gets it
+    const console = await authorize(operators.client.client_id, 'openid operator');
+    expect(
+      new URL(console.headers.get('location')!, operators.issuer).searchParams.get('error'),
+    ).to.equal(null);
+    // --console yes is for the operators community only
+    const elsewhere = await createOauthClient(w.admin(), { community: w.oauth.community.name, redirectUris: [REDIRECT], grantTypes: ['authorization_code'], console: true }).catch((err: Error) => err.message); // prettier-ignore
+    expect(elsewhere).to.match(/--console yes is for the console's client of operators only/);
   });
 
   it('offers the operator scope on the operators issuer only', async () => {

@@ -20,6 +20,8 @@ export interface NewClient {
   grantTypes: ClientGrantType[];
   /** client_name: what the sign-in page calls the application */
   name?: string;
+  /** the scopes it may ask for, space-separated (oidc-provider refuses others: invalid_scope) */
+  scope?: string;
 }
 
 interface ClientRow {
@@ -30,6 +32,7 @@ interface ClientRow {
     grant_types: string[];
     response_types: ResponseType[];
     client_name?: string;
+    scope?: string;
   };
 }
 
@@ -67,6 +70,7 @@ export class ClientStore {
           grant_types: client.grantTypes,
           response_types: interactive ? ['code'] : [],
           ...(client.name ? { client_name: client.name } : {}),
+          ...(client.scope ? { scope: client.scope } : {}),
         },
       });
     });
