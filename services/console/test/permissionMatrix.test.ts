@@ -252,6 +252,31 @@ describe('console permission matrix', function () {
     expect(JSON.parse(revealed.text)).to.include({ connectorUrl });
   });
 
+  it("refuses another community's operator on this community's verifiers and configs, found by id (403)", async () => {
+    const community = w.platform.community;
+    const docverify = new IdvClient({ baseUrl: w.platform.services.docverify.url, licenseKey: w.platform.licences.service }); // prettier-ignore
+    const verifier = await docverify.request<{ id: string }>('PUT', `/verifier/community/${community.id}`, { name: 'Theirs', tag: 'theirs', type: 'identity_data', connectorUrl: 'http://127.0.0.1:9/identity', config: { apiKey: 'not-a-real-key' } }); // prettier-ignore
+    const config = await docverify.request<{ id: string }>('PUT', `/verificationConfig/community/${community.id}`, { tenantId: community.tenantId, tag: 'theirs', person_verify: [{ verifier: 'theirs' }] }); // prettier-ignore
+    expect([verifier.status, config.status]).to.deep.equal([200, 200]);
+    const elsewhere = browsers.get('elsewhere')!;
+    const sent = gateway.paths.length;
+    const write = {
+      origin: w.url,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/json',
+    };
+    for (const [method, path] of [
+      ['PATCH', `/api/verifiers/${verifier.body.id}`],
+      ['PATCH', `/api/configs/${config.body.id}`],
+      ['POST', `/api/verifiers/${verifier.body.id}/reveal`],
+    ] as const) {
+      const answer = await elsewhere.request(`${w.url}${path}`, { method, headers: write, ...(method === 'PATCH' ? { form: '{"name":"Mine now"}' } : {}) }); // prettier-ignore
+      expect(answer.status, `${method} ${path} ${answer.text}`).to.equal(403);
+    }
+    // nothing reached the gateway
+    expect(gateway.paths.slice(sent)).to.deep.equal([]);
+  });
+
   it('refuses a cookie replayed after logout (401)', async () => {
     const viewer = await w.signIn(await w.operator(['viewer']));
     const cookie = /__Host-idv-console=[^;]+/.exec(viewer.cookiesFor(`${w.url}/api/me`))![0];
