@@ -93,6 +93,23 @@ describe('EAM context from an external identity provider', () => {
     expect(bare.status).to.equal(401);
   });
 
+  it('keeps one context per IdP token: the same hint sent again adds no row', async () => {
+    const db = oauth.database.db;
+    const rows = () => db('oauth.eam_contexts').where({ community_id: oauth.community.id }).count<{ count: string }[]>('* as count'); // prettier-ignore
+    const token = await hint({ oid: 'oid-testy-replayed' });
+    const before = Number((await rows())[0]!.count);
+    const first = await authorize(token);
+    for (let i = 0; i < 5; i++) await authorize(token);
+    expect(Number((await rows())[0]!.count)).to.equal(before + 1);
+    // and every interaction it opened still reads the person's context
+    const uid = first.pathname.split('/').pop()!;
+    const answer = await service().request('GET', `/community/${oauth.community.name}/v1/interaction/${uid}/eam-context`); // prettier-ignore
+    expect(answer.body).to.deep.equal({ oid: 'oid-testy-replayed', tid: 'tid-example-0000' });
+    // another token of the same person is another row
+    await authorize(await hint({ oid: 'oid-testy-replayed', nonce: 'another' }));
+    expect(Number((await rows())[0]!.count)).to.equal(before + 2);
+  });
+
   it('answers 404 for an unknown interaction uid', async () => {
     const path = `/community/${oauth.community.name}/v1/interaction/no-such-uid/eam-context`;
     expect((await service().request('GET', path)).status).to.equal(404);

@@ -32,7 +32,7 @@ export function eamHintIntake(trust: TrustStore) {
       }).catch(() => undefined);
       const { oid, tid } = checked?.payload ?? {};
       if (storable(oid) && storable(tid)) {
-        const ref = await trust.saveEamContext(community.id, { oid, tid }, TTL.Interaction);
+        const ref = await trust.saveEamContext(community.id, { oid, tid }, TTL.Interaction, hint);
         url.searchParams.delete('id_token_hint');
         url.searchParams.set('eam_ref', ref);
       }

@@ -1,6 +1,6 @@
 // Who a community trusts: proof signing keys, its external identity provider; plus replay and
 // EAM context rows that live only as long as the proof or interaction they belong to.
-import { randomBytes, type JsonWebKey } from 'node:crypto';
+import { createHash, randomBytes, type JsonWebKey } from 'node:crypto';
 import type { Knex } from '@idv/db';
 import type { JWK } from 'jose';
 import type { ProofKey } from '../domain/proof.ts';
@@ -81,19 +81,31 @@ export class TrustStore {
       .merge();
   }
 
+  /**
+   * The reference of `context`, read from the IdP token `hint`: the one its first use made while it
+   * lives (a replayed token adds no row), else a new one.
+   */
   async saveEamContext(
     communityId: string,
     context: EamContext,
     ttlSeconds: number,
+    hint: string,
   ): Promise<string> {
-    const ref = randomBytes(18).toString('base64url');
-    await this.db('oauth.eam_contexts').insert({
-      ref,
-      community_id: communityId,
-      ...context,
-      expires_at: new Date(Date.now() + ttlSeconds * 1000),
-    });
-    return ref;
+    const rows = (await this.db('oauth.eam_contexts')
+      .insert({
+        ref: randomBytes(18).toString('base64url'),
+        community_id: communityId,
+        ...context,
+        hint_hash: createHash('sha256').update(hint).digest(),
+        expires_at: new Date(Date.now() + ttlSeconds * 1000),
+      })
+      .onConflict(['community_id', 'hint_hash'])
+      // an expired row of the same token is renewed (the sweep may not have come by yet)
+      .merge({
+        expires_at: this.db.raw('greatest(oauth.eam_contexts.expires_at, excluded.expires_at)'),
+      })
+      .returning('ref')) as { ref: string }[];
+    return rows[0]!.ref;
   }
 
   async eamContext(communityId: string, ref: string): Promise<EamContext | undefined> {
