@@ -31,6 +31,8 @@ FROM node:22-slim AS page
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/package.json contracts/
+# the one module of contracts the page takes values from (the session states; no schema library)
+COPY contracts/http/sessionStates.ts contracts/http/
 COPY libs libs
 COPY services services
 RUN find libs services -type f ! -name package.json ! -path 'services/capture-page/*' -delete \

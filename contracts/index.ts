@@ -68,6 +68,8 @@ export {
   CONFIG_MEMBER_ROLES,
   KINDS_BY_CONNECTOR,
   SECRET_CONFIG_FIELDS,
+  SECRET_MASK,
+  maskSecrets,
   ConnectorTypeSchema,
   connectorQueue,
   callbackSecretMember,
@@ -215,6 +217,8 @@ export {
 export {
   SESSION_STATES,
   FINAL_SESSION_STATES,
+  isFinalSessionState,
+  type FinalSessionState,
   SESSION_TRANSITIONS,
   SESSION_DOCUMENT_TYPES,
   DOCUMENT_TYPE_WORDS,

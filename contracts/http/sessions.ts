@@ -3,27 +3,31 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Resubmission } from './review.ts';
 
-import { SESSION_STATES, type SessionState } from './sessionStates.ts';
+import {
+  FINAL_SESSION_STATES,
+  isFinalSessionState,
+  SESSION_STATES,
+  type FinalSessionState,
+  type SessionState,
+} from './sessionStates.ts';
 
-export { SESSION_STATES, type SessionState };
-
-export const FINAL_SESSION_STATES: readonly SessionState[] = [
-  'completed',
-  'failed',
-  'expired',
-  'abandoned',
-  'cancelled',
-  'declined',
-];
+export {
+  FINAL_SESSION_STATES,
+  isFinalSessionState,
+  SESSION_STATES,
+  type FinalSessionState,
+  type SessionState,
+};
 
 /** What the vendor helper reads: INPROGRESS while a session is not final, else its final state. */
-export type SessionWireStatus =
-  'INPROGRESS' | 'COMPLETED' | 'FAILED' | 'EXPIRED' | 'ABANDONED' | 'CANCELLED' | 'DECLINED';
+export type SessionWireStatus = 'INPROGRESS' | Uppercase<FinalSessionState>;
+const SESSION_WIRE_STATUSES: readonly SessionWireStatus[] = [
+  'INPROGRESS',
+  ...FINAL_SESSION_STATES.map((s) => s.toUpperCase() as Uppercase<FinalSessionState>),
+];
 
 export function wireStatusOf(state: SessionState): SessionWireStatus {
-  return FINAL_SESSION_STATES.includes(state)
-    ? (state.toUpperCase() as SessionWireStatus)
-    : 'INPROGRESS';
+  return isFinalSessionState(state) ? (state.toUpperCase() as SessionWireStatus) : 'INPROGRESS';
 }
 
 /** The timers, named by the well-known constant (spec 2.1) that sets each. */
@@ -164,11 +168,7 @@ export const SessionRef = Type.Object(
 );
 export type SessionRef = Static<typeof SessionRef>;
 
-const WireStatus = Type.Union(
-  ['INPROGRESS', 'COMPLETED', 'FAILED', 'EXPIRED', 'ABANDONED', 'CANCELLED', 'DECLINED'].map((s) =>
-    Type.Literal(s),
-  ),
-);
+const WireStatus = Type.Union(SESSION_WIRE_STATUSES.map((s) => Type.Literal(s)));
 const State = Type.Union(SESSION_STATES.map((s) => Type.Literal(s)));
 
 /** Create's answer, in plain JSON (the vendor helper does not decrypt it). */

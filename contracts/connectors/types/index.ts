@@ -87,6 +87,21 @@ export const SECRET_CONFIG_FIELDS: ReadonlySet<string> = new Set(
   CONNECTORS.flatMap((c) => c.secrets.map((path: string) => path.split('/').at(-1)!)),
 );
 
+/** What a secret member shows instead of its value. */
+export const SECRET_MASK = '********';
+
+/** A copy of `value` with every secret member (at any depth, arrays included) masked. */
+export function maskSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskSecrets);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [
+      key,
+      SECRET_CONFIG_FIELDS.has(key) ? SECRET_MASK : maskSecrets(member),
+    ]),
+  );
+}
+
 /** The work queue of a connector type: the gateway asks, one worker per type answers. */
 export function connectorQueue(type: ConnectorType, prefix = 'idv.connector'): string {
   return `${prefix}.${type}`;

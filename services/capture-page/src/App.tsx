@@ -5,15 +5,9 @@
 // choice while the caller did not fix it, else to where the session stands.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Answer, CaptureApi, Failure } from './api.ts';
+import { isFinalSessionState } from '@idv/contracts/sessionStates';
 import type { UploadProgress } from './components/Upload.tsx';
-import {
-  attemptsLeft,
-  attemptsUsed,
-  FINAL_STATES,
-  reviewed,
-  screenOf,
-  type JourneyStep,
-} from './journey.ts';
+import { attemptsLeft, attemptsUsed, reviewed, screenOf, type JourneyStep } from './journey.ts';
 import { pickLocale, strings } from './strings/index.ts';
 import { storedLanguage, storeLanguage } from './components/Languages.tsx';
 import { TopBar } from './components/TopBar.tsx';
@@ -209,7 +203,7 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
               void load();
             }}
             onStatus={(status) => {
-              if (FINAL_STATES.includes(status.state))
+              if (isFinalSessionState(status.state))
                 setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl });
               else if (status.state === 'submitted' || status.state === 'processing')
                 setScreen({ name: 'processing' });

@@ -1,14 +1,6 @@
 // The journey's rules over the session the API describes, without I/O: how many captures a side
 // has left, which sides get a review screen, and which step a live session is at.
-import type { CaptureSession, CaptureSide, SessionState } from './strings/types.ts';
-
-export const FINAL_STATES: readonly SessionState[] = [
-  'completed',
-  'failed',
-  'expired',
-  'abandoned',
-  'cancelled',
-];
+import type { CaptureSession, CaptureSide } from './strings/types.ts';
 
 /** Where a live session stands: the screen its next action needs. */
 export type JourneyStep =

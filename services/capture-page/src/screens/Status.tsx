@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CaptureApi, CaptureStatus, Failure } from '../api.ts';
 import { Busy, Button, Screen } from '../components/Screen.tsx';
-import { FINAL_STATES } from '../journey.ts';
+import { isFinalSessionState } from '@idv/contracts/sessionStates';
 import type { Strings } from '../strings/index.ts';
 import type { SessionState } from '../strings/types.ts';
 
@@ -27,9 +27,6 @@ export function UnknownScreen({ text }: { text: Strings }) {
   );
 }
 
-type Ended = keyof Strings['endedTitle'];
-const isEnded = (state: SessionState): state is Ended => state in { completed: 1, failed: 1, expired: 1, abandoned: 1, cancelled: 1, declined: 1 }; // prettier-ignore
-
 /** An ended session: what happened, and the way back to the service when the caller gave one. */
 export function EndedScreen(props: {
   text: Strings;
@@ -37,7 +34,7 @@ export function EndedScreen(props: {
   redirectUrl?: string | null | undefined;
 }) {
   const { text } = props;
-  const ended: Ended = isEnded(props.state) ? props.state : 'expired';
+  const ended = isFinalSessionState(props.state) ? props.state : 'expired';
   const back = safeRedirect(props.redirectUrl ?? null);
   return (
     <Screen name={`ended-${ended}`} title={text.endedTitle[ended]}>
@@ -103,7 +100,7 @@ export function ProcessingScreen(props: {
   usePollStatus(
     props.api,
     (status) => {
-      if (!FINAL_STATES.includes(status.state)) return false;
+      if (!isFinalSessionState(status.state)) return false;
       props.onEnd(status);
       return true;
     },

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { CaptureApi } from '../api.ts';
 import { Busy, Button, Screen } from '../components/Screen.tsx';
-import { FINAL_STATES } from '../journey.ts';
+import { isFinalSessionState } from '@idv/contracts/sessionStates';
 import { advice, type Strings } from '../strings/index.ts';
 import type { CaptureProblem, CaptureSide } from '../strings/types.ts';
 import { safeRedirect, usePollStatus } from './Status.tsx';
@@ -37,7 +37,7 @@ export function NoAttemptsScreen(props: {
   const { text } = props;
   const [redirect, setRedirect] = useState<string | undefined>();
   usePollStatus(props.api, (status) => {
-    if (!FINAL_STATES.includes(status.state)) return false;
+    if (!isFinalSessionState(status.state)) return false;
     setRedirect(safeRedirect(status.redirectUrl));
     return true;
   });

@@ -1,5 +1,6 @@
 // Every English text of the capture page, in one place. A translation is a file of the same shape
 // (`Strings`), registered in ./index.ts. `{name}` placeholders are filled by `t(key, values)`.
+import type { FinalSessionState } from '@idv/contracts/sessionStates';
 import type { CaptureProblem, CaptureSide, Example, SessionDocumentType } from './types.ts';
 
 export const en = {
@@ -28,7 +29,7 @@ export const en = {
     abandoned: 'This identity check has ended',
     cancelled: 'This identity check was cancelled',
     declined: 'You declined the identity check',
-  },
+  } satisfies Record<FinalSessionState, string>,
   endedBody: {
     completed: 'There is nothing more to do here. You can close this page.',
     failed:
@@ -39,7 +40,7 @@ export const en = {
     cancelled: 'The service that sent you here cancelled it. You can close this page.',
     declined:
       'The service that sent you here is told that you declined. If you change your mind, ask it for a new link.',
-  },
+  } satisfies Record<FinalSessionState, string>,
   backToService: 'Go back to the service',
   networkTitle: 'We could not reach the server',
   networkBody: 'Check your internet connection and try again.',

@@ -2,19 +2,9 @@
 // sealed; it is opened here only to be shown with every secret member masked, or, for an admin's
 // audited reveal, whole. Its connectorUrl is masked the same way, to its origin (as webhook targets
 // are): a path or query may carry a tenant's key.
-import { SECRET_CONFIG_FIELDS } from '@idv/contracts';
+import { maskSecrets, SECRET_MASK } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import type { Keyring } from '@idv/platform';
-
-export const MASK = '********';
-
-export function maskSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskSecrets);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, member]) => [key, SECRET_CONFIG_FIELDS.has(key) ? MASK : maskSecrets(member)]), // prettier-ignore
-  );
-}
 
 interface VerifierRow {
   id: string;
@@ -32,7 +22,7 @@ const openConfig = async (keys: Keyring, row: VerifierRow): Promise<unknown> =>
   JSON.parse(await keys.open(row.config_sealed, `verifier:${row.id}`)) as unknown;
 
 /** What viewers see of a connector's address: its origin (a URL that does not parse: masked). */
-const originOf = (url: string): string => URL.parse(url)?.origin ?? MASK;
+const originOf = (url: string): string => URL.parse(url)?.origin ?? SECRET_MASK;
 
 const verifierOf = (row: VerifierRow, config: unknown, connectorUrl: string) => ({
   verifierId: row.id,

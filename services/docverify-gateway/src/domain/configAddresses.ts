@@ -1,7 +1,7 @@
 // Where a verifier's requests go (connectorUrl and the address members of its config), and the
 // rule that stored secrets never follow a changed address: masked secrets then do not count.
 import { CONFIG_MEMBER_ROLES, type ConnectorType } from '@idv/contracts';
-import { MASK } from './secrets.ts';
+import { SECRET_MASK } from '@idv/contracts';
 
 export interface Place {
   /** JSON pointer below the config, e.g. /accounts/0/url */
@@ -47,6 +47,6 @@ export function changedAddresses(type: ConnectorType, stored: unknown, given: un
 export function maskedSecrets(type: ConnectorType, config: unknown): string[] {
   return CONFIG_MEMBER_ROLES[type].secrets
     .flatMap((path) => placesOf(config, path))
-    .filter((place) => place.value === MASK)
+    .filter((place) => place.value === SECRET_MASK)
     .map((place) => place.pointer);
 }

@@ -1,19 +1,6 @@
-// Secret members of a verifier config are shown only to a system licence.
-import { SECRET_CONFIG_FIELDS } from '@idv/contracts';
-
-export const MASK = '********';
-
-/** A copy of `value` with every secret member (at any depth, arrays included) masked. */
-export function maskSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskSecrets);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, member]) => [
-      key,
-      SECRET_CONFIG_FIELDS.has(key) ? MASK : maskSecrets(member),
-    ]),
-  );
-}
+// Secret members of a verifier config are shown only to a system licence: masked with
+// @idv/contracts' maskSecrets for everyone else, and a mask sent back keeps the stored secret.
+import { SECRET_CONFIG_FIELDS, SECRET_MASK } from '@idv/contracts';
 
 /**
  * A config sent back as it was shown keeps its secrets: a member equal to MASK takes the stored
@@ -35,7 +22,7 @@ export function unmaskSecrets(
   const missing: string[] = [];
   const value = Object.fromEntries(
     Object.entries(given).map(([key, member]) => {
-      if (member === MASK && SECRET_CONFIG_FIELDS.has(key)) {
+      if (member === SECRET_MASK && SECRET_CONFIG_FIELDS.has(key)) {
         if (typeof old[key] !== 'string') missing.push(`${path}/${key}`);
         return [key, old[key]];
       }

@@ -2,7 +2,7 @@
 // may start from. Stores apply a move as `UPDATE ... WHERE status = ANY(sourcesOf(to))`, so two
 // replicas, the page and the sweeps can never move one session twice or backwards.
 import {
-  FINAL_SESSION_STATES,
+  isFinalSessionState,
   SESSION_TRANSITIONS,
   type SessionState,
   type SessionTimer,
@@ -18,9 +18,7 @@ export function canMove(from: SessionState, to: SessionState): boolean {
   return sourcesOf(to).includes(from);
 }
 
-export function isFinal(state: SessionState): boolean {
-  return FINAL_SESSION_STATES.includes(state);
-}
+export const isFinal = (state: SessionState): boolean => isFinalSessionState(state);
 
 /** The states a timer ends, e.g. expireSessionInMin: every state in progress. */
 export function statesEndedBy(timer: SessionTimer): SessionState[] {

@@ -10,6 +10,8 @@ import {
 } from '@idv/auth';
 import {
   CONFIG_BY_CONNECTOR,
+  maskSecrets,
+  SECRET_MASK,
   VerifierCreate,
   Verifier,
   VerifierPatch,
@@ -20,7 +22,7 @@ import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
 import { changedAddresses, maskedSecrets } from '../domain/configAddresses.ts';
-import { MASK, maskSecrets, unmaskSecrets } from '../domain/secrets.ts';
+import { unmaskSecrets } from '../domain/secrets.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
 import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
 import { adminOrLicence, changeAudit } from './reviewAccess.ts';
@@ -60,8 +62,8 @@ function refuseMasked(pointers: string[], why: string): void {
   if (pointers.length === 0) return;
   const paths = pointers.map((pointer) => `/config${pointer}`);
   throw new BadRequest(
-    `${paths.join(', ')}: give the secret itself, not ${MASK} (${why})`,
-    paths.map((path) => ({ path, message: `must be the secret itself, not ${MASK}` })),
+    `${paths.join(', ')}: give the secret itself, not ${SECRET_MASK} (${why})`,
+    paths.map((path) => ({ path, message: `must be the secret itself, not ${SECRET_MASK}` })),
   );
 }
 
