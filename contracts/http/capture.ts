@@ -2,6 +2,19 @@
 // credential is the session's page token, sent as `Authorization: Bearer <token>`.
 import { Type, type Static } from '@sinclair/typebox';
 import { Branding } from './docverifyConfig.ts';
+
+/**
+ * A config's branding as the page gets it: the logo as an address of its own (cached by the
+ * browser), not the data URL, which every read of the session would otherwise carry again.
+ */
+const PageBranding = Type.Composite([
+  Type.Omit(Branding, ['logo']),
+  Type.Object({
+    logoUrl: Type.Optional(
+      Type.String({ description: '/capture/{token}/logo?v={version}: the PNG or WebP itself' }),
+    ),
+  }),
+]);
 import { SESSION_DOCUMENT_TYPES, SESSION_STATES } from './sessions.ts';
 
 export const CAPTURE_SIDES = ['front', 'back', 'passport', 'selfie'] as const;
@@ -44,7 +57,7 @@ export const CaptureSession = Type.Object(
       description: 'null: the person chooses one of documentTypes',
     }),
     documentTypes: Type.Array(DocumentType, { description: 'what this session accepts' }),
-    branding: Type.Union([Branding, Type.Null()], {
+    branding: Type.Union([PageBranding, Type.Null()], {
       description: "the business the page speaks for (its config's settings.branding), or none",
     }),
     documentFixed: Type.Boolean({

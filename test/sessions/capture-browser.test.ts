@@ -367,7 +367,14 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.goto(created.url.replace(/^https?:\/\/[^/]+/, w.url));
     await screen(j.page, 'consent');
     expect(await j.page.locator('.brand-name').textContent()).to.equal('Testy Bank');
-    expect(await j.page.evaluate(`document.querySelector('.brand-logo').naturalWidth`)).to.equal(96); // prettier-ignore
+    expect(await j.page.evaluate(`document.querySelector('.brand-logo').naturalWidth`)).to.equal(96);
+    // the logo comes once, at its own address: the session view names it, never carries it
+    const view = await w.page(new URL(created.url).pathname.split('/').at(-1)!).get<{ branding: Record<string, string> }>('/session'); // prettier-ignore
+    expect(view.body.branding).to.not.have.property('logo');
+    expect(view.body.branding.logoUrl).to.match(/^\/capture\/[A-Za-z0-9_-]+\/logo\?v=[0-9a-f]{16}$/);
+    const served = await fetch(`${w.url}${view.body.branding.logoUrl}`);
+    expect([served.status, served.headers.get('content-type'), served.headers.get('cache-control')]).to.deep.equal([200, 'image/png', 'private, max-age=31536000, immutable']); // prettier-ignore
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(logo.split(',')[1]!, 'base64'))).to.equal(true); // prettier-ignore // prettier-ignore
     expect(await j.page.evaluate(`getComputedStyle(document.querySelector('.button.primary')).backgroundColor`)).to.equal('rgb(122, 31, 92)'); // prettier-ignore
     expect(await j.page.getByRole('link', { name: 'Privacy policy of Testy Bank' }).getAttribute('href')).to.equal(branding.privacyPolicyUrl); // prettier-ignore
     expect(await j.page.getByRole('link', { name: 'Help' }).getAttribute('href')).to.equal(branding.supportUrl); // prettier-ignore

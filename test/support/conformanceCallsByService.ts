@@ -168,6 +168,9 @@ export const DOCVERIFY: Record<string, CallRule> = {
     valid: async (w) => ({ params: { token: (await w.session()).token } }),
   },
   'GET /capture/': { valid: async () => ({ headers: { accept: 'text/html' } }) },
+  'GET /capture/{token}/logo': {
+    valid: async (w) => ({ params: { token: (await w.session()).token } }),
+  },
   'GET /capture/assets/{file}': {
     valid: async () => ({ params: { file: 'app-1.js' } }),
   },

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
-import { jpeg } from './captureImages.ts';
+import { documentImage, jpeg, png } from './captureImages.ts';
 import { passportPage } from './idDocuments.ts';
 import { oauthParty, startIdp, type OauthParty } from './conformanceOauth.ts';
 import { credentialHeaders, newCaller, seal, shared, unseal } from './independentClient.ts';
@@ -195,6 +195,8 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
         dl_authenticate: [{ verifier: 'session-docs' }],
         ppt_authenticate: [{ verifier: 'session-docs' }],
         face_compare: [{ verifier: 'provider' }],
+        // a logo, so the page's logo address answers
+        settings: { branding: { name: 'Testy Bank', logo: `data:image/png;base64,${(await png(documentImage(64, 32))).toString('base64')}` } }, // prettier-ignore
       });
     })();
     await sessionConfig;

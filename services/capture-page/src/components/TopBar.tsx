@@ -46,7 +46,7 @@ export function TopBar(props: {
     <header class="top-bar">
       {branding ? (
         <p class="brand">
-          {branding.logo ? <img class="brand-logo" src={branding.logo} alt="" /> : null}
+          {branding.logoUrl ? <img class="brand-logo" src={branding.logoUrl} alt="" /> : null}
           <span class="brand-name">{branding.name}</span>
         </p>
       ) : null}

@@ -6,6 +6,7 @@
 import { GoneError, NotFoundError } from '@idv/errors';
 import { NotFound, Unavailable, type Route } from '@idv/http';
 import { ASSET_ENCODINGS, type AssetEncoding, type PageFiles } from '../capture/pageFiles.ts';
+import { logoImage } from '../domain/branding.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
 import { refuseEnded, sessionOfToken } from '../sessions/pageSession.ts';
 
@@ -93,6 +94,32 @@ export function capturePageRoutes(deps: CapturePageDeps): Route[] {
         const page = req.accepts(['application/json', 'text/html']) === 'text/html' ? await deps.files.index() : undefined; // prettier-ignore
         if (!page) throw refusal;
         res.set(PAGE_HEADERS).send(page);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/capture/:token/logo',
+      secretPath: true,
+      doc: {
+        summary:
+          "the logo of the session's business (its config's branding), PNG or WebP; the page's session view names it with a version, so it is cached for good; 404 without one",
+        errors: [404],
+      },
+      handler: async (req, res) => {
+        const session = await sessionOfToken(deps, String(req.params.token));
+        const [config] = await deps.configs.findCached([session.communityId], session.configId);
+        const logo = config?.settings.branding?.logo;
+        if (!logo) throw new NotFound('this verification has no logo');
+        const image = logoImage(logo);
+        res
+          .set({
+            'Cache-Control': 'private, max-age=31536000, immutable',
+            'X-Content-Type-Options': 'nosniff',
+            'Content-Security-Policy': "default-src 'none'",
+            'Referrer-Policy': 'no-referrer',
+          })
+          .type(image.type)
+          .send(image.bytes);
       },
     },
     {

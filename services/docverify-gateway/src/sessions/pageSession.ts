@@ -8,6 +8,7 @@ import { sidesToCapture } from '../domain/sessionJourney.ts';
 import { isFinal } from '../domain/sessionStates.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';
+import { pageBranding } from '../domain/branding.ts';
 import { sessionEvents } from './events.ts';
 import { withTimers } from './timers.ts';
 
@@ -71,7 +72,7 @@ export async function pageView(
     journeyType: session.journeyType,
     documentType: session.documentType,
     documentTypes: settings.documentTypes,
-    branding: config?.settings.branding ?? null,
+    branding: pageBranding(config?.settings.branding, token),
     documentFixed: session.documentFixed,
     sides,
     settings: {
