@@ -7,6 +7,8 @@ import { consoleBenchmarks } from './console.bench.ts';
 import { cryptoBenchmarks } from './crypto.bench.ts';
 import { docverifyBenchmarks } from './docverify.bench.ts';
 import { report } from './harness.ts';
+import { evaluateFaceCompare } from './faceCompareEval.ts';
+import { facesBenchmarks } from './faces.bench.ts';
 import { imagePathBenchmarks } from './image-path.bench.ts';
 import { keysBenchmarks } from './keys.bench.ts';
 import { noisyNeighbourBenchmarks } from './noisy-neighbour.bench.ts';
@@ -30,9 +32,12 @@ const comparisons = [
   ...(await noisyNeighbourBenchmarks()),
   ...(await imagePathBenchmarks()),
   ...(await captureUploadBenchmarks()),
+  ...(await facesBenchmarks()),
 ];
 const markdown = report(comparisons);
 writeFileSync(new URL('./results/latest.md', import.meta.url), markdown);
+// basic_face's threshold evaluation (README, "basic_face")
+writeFileSync(new URL('./results/face-compare.md', import.meta.url), await evaluateFaceCompare());
 // the README quotes the latest table between its markers
 const readmeUrl = new URL('../README.md', import.meta.url);
 const readme = readFileSync(readmeUrl, 'utf8');

@@ -87,6 +87,7 @@ export {
   type ConnectorOf,
   type ConnectorType,
 } from './connectors/types/index.ts';
+export { BASIC_FACE_THRESHOLD } from './connectors/types/basic_face.ts';
 export {
   CERT_FILE_NAME,
   defineConnector,

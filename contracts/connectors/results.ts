@@ -72,6 +72,12 @@ export const FaceResult = Type.Object({
   threshold: Type.Optional(
     Type.Number({ description: 'score at or above which faces match (0..100)' }),
   ),
+  advisory: Type.Optional(
+    Type.Boolean({
+      description:
+        "true: an offline model's opinion (basic_face), for a reviewer or a policy to weigh, not a provider's identity check",
+    }),
+  ),
 });
 
 export const LivenessResult = Type.Object({

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { PlatformConfig } from '@idv/config';
-import { CONNECTOR_TYPES } from '@idv/contracts';
+import { CONNECTOR_TYPES, CONNECTORS } from '@idv/contracts';
 import { CaptureCheckerConfig } from '../../services/capture-checker/src/config.ts';
 import { ConnectorWorkerConfig } from '../../services/connector-worker/src/config.ts';
 import { ConsoleConfig } from '../../services/console/src/config.ts';
@@ -149,11 +149,18 @@ describe('docker-compose.yml', () => {
   });
 
   it('gives the CPU-bound workers a lower CPU weight than the request path, in compose and make run', () => {
-    const cpuBoundNames = ['basic_ocr', 'capture_checker'];
+    // the connector types whose work is in the worker (deployment compute 'cpu'), and the checker
+    const cpuTypes = CONNECTORS.filter((c) => c.deployment.compute === 'cpu').map((c) => c.type);
+    expect(cpuTypes).to.include.members(['basic_ocr', 'basic_face']);
+    const cpuBoundNames = [...cpuTypes, 'capture_checker'];
     for (const [name, service] of Object.entries(compose.services))
       expect(service.cpu_shares, name).to.equal(cpuBoundNames.includes(name) ? 256 : undefined);
     const niced = devProcesses({}).filter((p) => p.nice);
-    expect(niced.map((p) => [p.name, p.nice])).to.deep.equal([['connector-basic-ocr', 10], ['capture-checker', 10]]); // prettier-ignore
+    const nicedNames = [
+      ...cpuTypes.map((t) => `connector-${t.replaceAll('_', '-')}`),
+      'capture-checker',
+    ];
+    expect(niced.map((p) => [p.name, p.nice])).to.deep.equal(nicedNames.map((n) => [n, 10]));
     expect(devCommand(niced[0]!)).to.deep.equal(['nice', ['-n', '10', process.execPath, '--import', 'tsx', niced[0]!.entry]]); // prettier-ignore
   });
 

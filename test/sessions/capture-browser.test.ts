@@ -13,6 +13,7 @@ import { blurred, documentImage, png } from '../support/captureImages.ts';
 import {
   ARTIFACTS,
   builtPage,
+  facelessCameraVideo,
   fakeCameraVideo,
   launchBrowser,
   openJourney,
@@ -25,6 +26,9 @@ const REDIRECT = 'https://rp.example.test/done';
 const MAX_IMAGE_BYTES = 192 * 1024;
 
 const heading = (page: Page) => page.locator('h1');
+/** The selfie camera's face detector: its chunk, its weights and its WebAssembly. */
+const isDetectorFile = (url: string) =>
+  /\/capture\/assets\/(detector-|tiny_face_detector_model|tfjs-backend-wasm)/.test(url);
 const screen = (page: Page, name: string) =>
   page.locator(`main[data-screen="${name}"]`).waitFor({ timeout: 15_000 });
 
@@ -174,9 +178,11 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(done.attempts).to.deep.equal({ passport: 1, selfie: 1 });
   }); // prettier-ignore
 
-  it('camera journey: fake camera for both sides, automatic selfie, submitted to its end', async () => {
+  it('camera journey: fake camera for both sides, the selfie taken by itself once the face is steady, the detector loaded only then', async () => {
     const s = await newSession();
     const j = await journey('camera');
+    const requested: string[] = [];
+    j.page.on('request', (request) => requested.push(request.url()));
     await j.page.goto(s.pageUrl);
     await consentAndLicence(j, false);
     for (const side of ['front', 'back'] as const) {
@@ -196,11 +202,17 @@ describe('capture page in a browser (built page, real gateway)', function () {
       await j.page.getByRole('button', { name: 'Use this photo' }).click();
     }
     await screen(j.page, 'capture-selfie');
+    // the face detector (its code, weights and WebAssembly) is not fetched before the selfie camera
+    expect(requested.filter(isDetectorFile), 'before the selfie camera').to.deep.equal([]);
     await j.page.getByRole('button', { name: 'Use the camera' }).click();
-    await j.page.getByText(/Taking the photo in/).waitFor({ timeout: 10_000 });
-    await j.shot('selfie-countdown');
-    // no click: the selfie is taken by itself ('auto' mode) and sent
+    // no click: once the face is centred and still, the selfie is taken by itself and sent
     await screen(j.page, 'submit');
+    const fetched = requested.filter(isDetectorFile).map((url) => url.split('/').at(-1)!);
+    for (const file of [/^detector-.*\.js$/, /^tiny_face_detector_model-.*\.bin$/, /\.wasm$/])
+      expect(
+        fetched.some((name) => file.test(name)),
+        `${file} in ${fetched.join()}`,
+      ).to.equal(true);
     await j.page.getByRole('button', { name: 'Send', exact: true }).click();
     const end = await Promise.race([
       screen(j.page, 'final-completed').then(() => 'completed'),
@@ -210,6 +222,68 @@ describe('capture page in a browser (built page, real gateway)', function () {
     const done = await caller().sessionResult('kyc-session', s.sessionId);
     expect(done.state).to.equal(end);
     expect(done.attempts).to.deep.equal({ front: 1, back: 1, selfie: 1 });
+  });
+
+  it('no face in the selfie camera: nothing taken by itself, the guidance asks for the face (phone and desktop), the button still takes it', async () => {
+    const faceless = await launchBrowser(facelessCameraVideo(`${ARTIFACTS}/faceless-camera.y4m`));
+    try {
+      const s = await newSession();
+      const j = await openJourney(faceless, 'selfie-no-face');
+      journeys.push(j);
+      await j.page.goto(s.pageUrl);
+      await consentAndLicence(j, false);
+      for (const [side, bytes] of [
+        ['front', w.images.front],
+        ['back', w.images.back],
+      ] as const) {
+        await j.page
+          .locator(`#upload-${side}`)
+          .setInputFiles({ name: `${side}.png`, mimeType: 'image/png', buffer: bytes });
+        await screen(j.page, 'review');
+        await j.page.getByRole('button', { name: 'Use this photo' }).click();
+      }
+      await screen(j.page, 'capture-selfie');
+      await j.page.getByRole('button', { name: 'Use the camera' }).click();
+      const take = j.page.getByRole('button', { name: 'Take photo' });
+      await eventually(
+        'the camera preview',
+        async () => ((await take.isEnabled()) ? true : undefined),
+        10_000,
+      );
+      // the guidance is spoken through a polite live region
+      const status = j.page.locator('p.face-advice[role="status"][aria-live="polite"]');
+      expect(await status.textContent()).to.equal('Put your face in the oval');
+      // the detector is running (not merely loading) and still finds no face several seconds on
+      await eventually(
+        'the face detector running',
+        async () =>
+          (await j.page.evaluate(
+            `performance.getEntriesByType('resource').some((r) => r.name.includes('tiny_face_detector_model'))`,
+          ))
+            ? true
+            : undefined,
+        10_000,
+      );
+      await j.page.waitForTimeout(5_000);
+      expect(await status.textContent()).to.equal('Put your face in the oval');
+      await screen(j.page, 'capture-selfie');
+      expect(
+        (await w.page(s.token).get<{ attempts: Record<string, number> }>('/session')).body.attempts,
+      ).to.deep.equal({ front: 1, back: 1 });
+      await j.shot('selfie-guidance');
+      // the capture button still works: the photo goes, and the server finds no face in it
+      await take.click();
+      await j.page
+        .getByRole('alert')
+        .locator('[data-problem="no_face"]')
+        .waitFor({ timeout: 20_000 });
+      expect(
+        (await w.page(s.token).get<{ attempts: Record<string, number> }>('/session')).body.attempts,
+      ).to.deep.equal({ front: 1, back: 1, selfie: 1 });
+      await j.shot('selfie-no-face-refused');
+    } finally {
+      await faceless.close();
+    }
   });
 
   it('desktop handoff: a QR code of the link, then the end the phone reached', async () => {
@@ -399,6 +473,7 @@ describe('capture page in a browser (built page, real gateway)', function () {
     }); // prettier-ignore
     await j.page.goto(s.pageUrl, { waitUntil: 'networkidle' });
     await screen(j.page, 'consent');
+    expect(sizes.map((r) => r.url).filter(isDetectorFile), 'on the first load').to.deep.equal([]);
     const total = sizes.reduce((sum, r) => sum + r.bytes, 0);
     expect(total, JSON.stringify(sizes)).to.be.below(70_000);
     for (const asset of sizes.filter((r) => /\/capture\/assets\/.*\.(js|css)$/.test(r.url)))

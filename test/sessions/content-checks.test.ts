@@ -13,6 +13,7 @@ import {
   passportPage,
   TESTY_MRZ,
 } from '../support/idDocuments.ts';
+import { brighter, cutOffSelfie, realSelfie, samplePhoto } from '../support/realFaces.ts';
 import {
   eventually,
   startSessionWorld,
@@ -89,8 +90,9 @@ describe('sessions: content checks of captured images', function () {
 
   it('a passport page without an MRZ, or with a check digit off, is mrz_unreadable; a valid one is accepted', async () => {
     const { sessionId, put } = await capturing(w, 'PASSPORT');
+    // a page of "text" without MRZ nor portrait: both named
     const none = await put('passport', await jpeg(documentImage(1000, 700, 17)), 'image/jpeg');
-    expect(codes(none)).to.deep.equal(['mrz_unreadable']);
+    expect(codes(none)).to.deep.equal(['mrz_unreadable', 'no_face']);
     const tampered = [TESTY_MRZ[0]!, TESTY_MRZ[1]!.replace('X532748613', 'X532748614')];
     const garbled = await put('passport', await jpeg(await passportPage(tampered)), 'image/jpeg');
     expect(codes(garbled)).to.deep.equal(['mrz_unreadable']);
@@ -107,7 +109,26 @@ describe('sessions: content checks of captured images', function () {
     expect(codes(await put('selfie', await png(await licenceBack())))).to.deep.equal(['no_face']);
     const face = await put('selfie', await jpeg(selfieImage(), 'FACE:testy'), 'image/jpeg');
     expect(face).to.deep.include({ accepted: true, problems: [], attemptsLeft: 1 });
-    expect((await qualityOf(w, sessionId, 'selfie'))?.faceShare).to.be.above(0.1);
+    expect(await qualityOf(w, sessionId, 'selfie')).to.include({ faceCount: 1 });
+  });
+
+  it('a selfie with two people is multiple_faces, a face cut off is face_cut_off; a real face is accepted', async () => {
+    const { sessionId, put } = await capturing(w, 'DL');
+    const group = await put(
+      'selfie',
+      await jpeg(brighter(await samplePhoto(1), 1.4)),
+      'image/jpeg',
+    );
+    expect(codes(group)).to.deep.equal(['multiple_faces']);
+    expect(group.problems[0]!.message).to.contain('3 faces');
+    expect(
+      codes(await put('selfie', await jpeg(await cutOffSelfie()), 'image/jpeg')),
+    ).to.deep.equal(['face_cut_off']);
+    const real = await put('selfie', await jpeg(await realSelfie(0), 'FACE:testy'), 'image/jpeg');
+    expect(real).to.deep.include({ accepted: true, problems: [] });
+    const quality = await qualityOf(w, sessionId, 'selfie');
+    expect(quality).to.include({ faceCount: 1 }).and.to.have.property('faceMs').above(0);
+    expect(quality?.faceScore).to.be.above(0.9);
   });
 
   it('the face journey wants a portrait on the licence front; a document-only journey does not', async () => {

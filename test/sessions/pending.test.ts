@@ -32,7 +32,8 @@ import {
   certify,
   proofSigner,
 } from '../../services/docverify-gateway/src/verification/runVerification.ts';
-import { documentImage, png } from '../support/captureImages.ts';
+import { png } from '../support/captureImages.ts';
+import { licenceFront } from '../support/idDocuments.ts';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
@@ -188,7 +189,7 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     const page = w.page(tokenOf(url));
     await page.get('/session');
     await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
-    const front = await png(documentImage(), 'DOC:testy', 'FACE:testy', 'REVIEW:3000');
+    const front = await png(licenceFront(), 'DOC:testy', 'FACE:testy', 'REVIEW:3000');
     expect((await page.put('front', front)).status).to.equal(200);
     expect((await page.put('back', w.images.back)).status).to.equal(200);
     expect((await page.put('selfie', w.images.selfie, 'image/jpeg')).status).to.equal(200);

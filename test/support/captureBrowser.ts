@@ -1,7 +1,7 @@
 // The capture page in headless Chromium for the browser suites: the built page (built here when
-// missing), a fake camera fed from a generated Y4M video, screenshots of each step at phone and
-// desktop sizes under test-artifacts/capture/<journey>/, each checked by axe-core (WCAG 2.1 A/AA),
-// and a watch on Content-Security-Policy violations and page errors.
+// missing), a fake camera fed from a generated Y4M video (a card with a face, or an empty room),
+// screenshots of each step at phone and desktop sizes under test-artifacts/capture/<journey>/,
+// each checked by axe-core (WCAG 2.1 A/AA), and a watch on CSP violations and page errors.
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -14,7 +14,9 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { Jimp } from 'jimp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { selfieImage } from './captureImages.ts';
 import { cameraFrame } from './idDocuments.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -45,12 +47,9 @@ export function builtPage(): string {
   return PAGE_DIST;
 }
 
-/**
- * A one-frame Y4M video (4:2:0) of a card that passes every capture check of a licence journey
- * (cameraFrame), which Chromium's fake camera loops.
- */
-export async function fakeCameraVideo(path: string, width = 1280, height = 720): Promise<string> {
-  const { data } = (await cameraFrame(width, height)).bitmap;
+/** A one-frame Y4M video (4:2:0) of `image`, which Chromium's fake camera loops. */
+function y4mVideo(path: string, image: InstanceType<typeof Jimp>): string {
+  const { data, width, height } = image.bitmap;
   const y = Buffer.alloc(width * height);
   const cw = width / 2;
   const ch = height / 2;
@@ -70,6 +69,19 @@ export async function fakeCameraVideo(path: string, width = 1280, height = 720):
   const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\nFRAME\n`);
   writeFileSync(path, Buffer.concat([header, y, u, v]));
   return path;
+}
+
+/**
+ * The fake camera's video: a card that passes every capture check of a licence journey
+ * (cameraFrame), its portrait a face the selfie camera's detector finds.
+ */
+export async function fakeCameraVideo(path: string, width = 1280, height = 720): Promise<string> {
+  return y4mVideo(path, await cameraFrame(width, height));
+}
+
+/** A fake camera's video of an empty room: no face for the selfie camera to find. */
+export function facelessCameraVideo(path: string, width = 1280, height = 720): string {
+  return y4mVideo(path, selfieImage(width, height, 11, false));
 }
 
 /** One Chromium for a suite, with a fake camera showing `video`. */

@@ -47,9 +47,13 @@ export function documentImage(width = 1000, height = 630, seed = 7): Image {
   return image;
 }
 
-/** A portrait-like selfie: a lighter oval with features on a textured ground (the ground only,
- * an empty room, when `withFace` is false). */
+/**
+ * A selfie: portraitPhoto's head and shoulders filling the frame, the skin tone following `seed`
+ * (an empty room, textured, when `withFace` is false). The face detector of the capture checks
+ * finds these faces as it finds real ones.
+ */
 export function selfieImage(width = 480, height = 640, seed = 11, withFace = true): Image {
+  if (withFace) return portraitPhoto(SKIN_TONES[seed % SKIN_TONES.length]!, width, height, seed);
   const image = new Jimp({ width, height, color: 0x8090a0ff });
   const next = random(seed);
   for (let i = 0; i < 400; i++)
@@ -61,24 +65,16 @@ export function selfieImage(width = 480, height = 640, seed = 11, withFace = tru
       8,
       60 + Math.floor(next() * 120),
     );
-  if (!withFace) return image;
-  const { data } = image.bitmap;
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const dx = (x - width / 2) / (width * 0.3);
-      const dy = (y - height / 2) / (height * 0.32);
-      if (dx * dx + dy * dy <= 1) {
-        const i = (y * width + x) * 4;
-        data[i] = 210;
-        data[i + 1] = 170;
-        data[i + 2] = 150;
-      }
-    }
-  fill(image, Math.round(width * 0.38), Math.round(height * 0.42), 30, 14, 20);
-  fill(image, Math.round(width * 0.56), Math.round(height * 0.42), 30, 14, 20);
-  fill(image, Math.round(width * 0.42), Math.round(height * 0.62), 80, 10, 60);
   return image;
 }
+
+/** Light to dark skin, for the generated faces. */
+export const SKIN_TONES: Rgb[] = [
+  [225, 185, 160],
+  [200, 150, 120],
+  [150, 100, 75],
+  [95, 62, 45],
+];
 
 type Rgb = [number, number, number];
 
@@ -89,9 +85,10 @@ const ellipse = (x: number, y: number, ox: number, oy: number, sx: number, sy: n
 /**
  * A photo-like head and shoulders of skin `skin`: a face shaded darker to its edges, hair and
  * fringe, eyes with whites and irises, brows, nose shadow, lips, a neck, a shirt, a wall that turns
- * from grey-blue to beige behind them, and sensor noise over everything.
+ * from grey-blue to beige behind them, and sensor noise of amplitude `noise` over everything (0: a
+ * printed portrait's flat colours, which keep a PNG small).
  */
-export function portraitPhoto(skin: Rgb, width = 720, height = 960, seed = 3): Image {
+export function portraitPhoto(skin: Rgb, width = 720, height = 960, seed = 3, noise = 16): Image {
   const image = new Jimp({ width, height, color: 0x000000ff });
   const next = random(seed);
   const { data } = image.bitmap;
@@ -121,11 +118,11 @@ export function portraitPhoto(skin: Rgb, width = 720, height = 960, seed = 3): I
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const [r, g, b] = pixel(x, y);
-      const noise = (next() - 0.5) * 16;
+      const grain = (next() - 0.5) * noise;
       const i = (y * width + x) * 4;
-      data[i] = Math.max(0, Math.min(255, r + noise));
-      data[i + 1] = Math.max(0, Math.min(255, g + noise));
-      data[i + 2] = Math.max(0, Math.min(255, b + noise));
+      data[i] = Math.max(0, Math.min(255, r + grain));
+      data[i + 1] = Math.max(0, Math.min(255, g + grain));
+      data[i + 2] = Math.max(0, Math.min(255, b + grain));
     }
   return image;
 }

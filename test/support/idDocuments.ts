@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Jimp } from 'jimp';
 import * as PImage from 'pureimage';
-import { documentImage } from './captureImages.ts';
+import { documentImage, portraitPhoto } from './captureImages.ts';
 import { aamva, pdf417Png } from './licences.ts';
 
 type Image = InstanceType<typeof Jimp>;
@@ -22,32 +22,16 @@ export const SPECIMEN_MRZ = [
   'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
 ];
 
-/** A face drawn in the box: pale blue ground, skin oval, hair, eyes, brows and mouth. */
+/**
+ * A portrait in the box: captureImages' photo-like head and shoulders, scaled to fit, on the pale
+ * blue ground of a card photo (a face the capture checks' detector finds, as on a real card).
+ */
 export function drawPortrait(image: Image, x0: number, y0: number, w: number, h: number): void {
-  const { data, width } = image.bitmap;
-  const paint = (x: number, y: number, rgb: [number, number, number]) => {
-    const i = (Math.round(y) * width + Math.round(x)) * 4;
-    [data[i], data[i + 1], data[i + 2], data[i + 3]] = [...rgb, 255];
-  };
-  const [cx, cy, rx, ry] = [x0 + w / 2, y0 + h * 0.5, w * 0.32, h * 0.34];
-  const inOval = (x: number, y: number, sx: number, sy: number, ox = cx, oy = cy) =>
-    ((x - ox) / sx) ** 2 + ((y - oy) / sy) ** 2 <= 1;
-  for (let y = y0; y < y0 + h; y++)
-    for (let x = x0; x < x0 + w; x++) {
-      if (inOval(x, y, rx, ry)) paint(x, y, [205, 160, 135]);
-      else if (inOval(x, y, rx * 1.1, ry * 1.05, cx, cy - ry * 0.15)) paint(x, y, [70, 45, 30]);
-      else paint(x, y, [170, 200, 225]);
-    }
-  for (const side of [-1, 1]) {
-    const ex = cx + side * rx * 0.42;
-    for (let y = cy - ry * 0.25; y < cy - ry * 0.12; y++)
-      for (let x = ex - rx * 0.2; x < ex + rx * 0.2; x++)
-        paint(x, y, inOval(x, y, rx * 0.16, ry * 0.06, ex, cy - ry * 0.185) ? [40, 30, 30] : [235, 230, 225]); // prettier-ignore
-    for (let y = cy - ry * 0.36; y < cy - ry * 0.31; y++)
-      for (let x = ex - rx * 0.22; x < ex + rx * 0.22; x++) paint(x, y, [60, 40, 30]);
-  }
-  for (let y = cy + ry * 0.45; y < cy + ry * 0.53; y++)
-    for (let x = cx - rx * 0.35; x < cx + rx * 0.35; x++) paint(x, y, [150, 70, 70]);
+  const fit = Math.min(w / 3, h / 4);
+  const [pw, ph] = [Math.round(fit * 3), Math.round(fit * 4)];
+  const ground = new Jimp({ width: w, height: h, color: 0xaac8e1ff });
+  ground.composite(portraitPhoto([205, 160, 135], pw, ph, 3, 0), Math.round((w - pw) / 2), h - ph);
+  image.composite(ground, x0, y0);
 }
 
 /** A licence front: documentImage with a colour portrait where its grey block was. */
@@ -85,7 +69,7 @@ export async function licenceBack(text = aamva(), width = 1000, height = 630): P
 export async function cameraFrame(width = 1280, height = 720): Promise<Image> {
   // a greyer card than documentImage's: a camera's video range brightens the frame by about 8%
   const image = new Jimp({ width, height, color: 0xb4bac2ff });
-  drawPortrait(image, Math.round(width * 0.36), 40, Math.round(width * 0.28), Math.round(height * 0.6)); // prettier-ignore
+  drawPortrait(image, Math.round(width * 0.33), 24, Math.round(width * 0.34), Math.round(height * 0.66)); // prettier-ignore
   const barcode = await Jimp.read(await pdf417Png(aamva(), 3));
   image.composite(barcode, Math.round((width - barcode.width) / 2), height - barcode.height - 10);
   return image;

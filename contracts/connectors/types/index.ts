@@ -7,6 +7,7 @@ import { validate, type Validation } from '../../validate.ts';
 import type { ConnectorContract } from '../connector.ts';
 import { agent_review } from './agent_review.ts';
 import { auto_review } from './auto_review.ts';
+import { basic_face } from './basic_face.ts';
 import { basic_ocr } from './basic_ocr.ts';
 import { document_auth_a } from './document_auth_a.ts';
 import { document_auth_b } from './document_auth_b.ts';
@@ -22,6 +23,7 @@ import { people_search } from './people_search.ts';
 /** In the order services, queues and manifests are listed. */
 export const CONNECTORS = [
   basic_ocr,
+  basic_face,
   license_registry,
   identity_data,
   liveness,

@@ -1,7 +1,8 @@
 // The content checks of a captured image, beyond the local ones: barcode_unreadable (the back of a
 // DL or ID card: its PDF417 must decode), mrz_unreadable (the passport page: its MRZ must read with
-// valid check digits) and no_face (the selfie, and the portrait on the document front or passport
-// page in the face journey). checkCapture runs them only on images that passed the local checks.
+// valid check digits) and the faces (faceRules.ts: the selfie's one face, whole and close enough,
+// and the portrait on the document front or passport page in the face journey). checkCapture runs
+// them only on images that passed the local checks.
 // A check that cannot run (over its time waiting for a thread, or its thread failed) never accepts
 // the image: the report's problem is check_unavailable (the person sends it again; no retake is
 // spent for it), with a warning logged. One that ran its whole time on the image is the image's
@@ -10,6 +11,7 @@ import type { CaptureCheckRequest, CaptureSide } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
 import type { ImageHeader } from './imageHeader.ts';
 import type { MrzReader } from './mrzReader.ts';
+import { faceNotes, faceProblem } from './faceRules.ts';
 import { CheckTimedOut, type QualityPool } from './qualityPool.ts';
 import { checkUnavailable, TOO_COSTLY, type ProblemFound } from './qualityRules.ts';
 
@@ -25,7 +27,7 @@ export interface ContentCheckInput {
 
 export interface ContentReport {
   problems: ProblemFound[];
-  /** figures kept with the image's quality record (faceShare, barcodeRead, mrzRead...) */
+  /** figures kept with the image's quality record (faceCount, barcodeRead, mrzRead...) */
   notes: Record<string, number>;
 }
 
@@ -33,9 +35,6 @@ export type ContentChecks = (input: ContentCheckInput) => Promise<ContentReport>
 
 /** None: the local checks alone decide. */
 export const noContentChecks: ContentChecks = async () => ({ problems: [], notes: {} });
-
-/** Smallest face, as its skin's share of the picture: a selfie's fills it, a card's is small. */
-export const MIN_FACE_SHARE = { selfie: 0.03, document: 0.005 };
 
 export interface ContentCheckDeps {
   pool: QualityPool;
@@ -117,23 +116,8 @@ const RUN: Record<Check, Runner> = {
   },
 
   async face({ pool, timeoutMs }, { side, bytes, header }, notes) {
-    const minShare = side === 'selfie' ? MIN_FACE_SHARE.selfie : MIN_FACE_SHARE.document;
-    const face = await pool.run({ task: 'face', minShare }, bytes, header.format, timeoutMs);
-    notes.faceShare = face.share;
-    if (face.found) return undefined;
-    // a greyscale portrait on a document has no skin colour to find: say nothing, not refuse
-    if (!face.colour && side !== 'selfie') {
-      notes.faceGreyscale = 1;
-      return undefined;
-    }
-    return side === 'selfie'
-      ? {
-          code: 'no_face',
-          message: 'no face found: face the camera in good light, the whole face in the frame',
-        }
-      : {
-          code: 'no_face',
-          message: `no portrait found on the ${side === 'passport' ? 'page' : 'front'}: photograph the whole ${side === 'passport' ? 'photo page' : 'front of the document'}`,
-        };
+    const found = await pool.run({ task: 'face' }, bytes, header.format, timeoutMs);
+    Object.assign(notes, faceNotes(found.faces, found.ms));
+    return faceProblem(side, found.faces, found);
   },
 };

@@ -5,11 +5,11 @@ export { captureChecker } from './checkCapture.ts';
 export {
   checksFor,
   imageContentChecks,
-  MIN_FACE_SHARE,
   noContentChecks,
   type ContentCheckDeps,
   type ContentChecks,
 } from './contentChecks.ts';
+export { faceProblem, MIN_SELFIE_FACE } from './faceRules.ts';
 export { MRZ_PAGE_SIZE } from './imageTasks.ts';
 export { MrzReader, type MrzOutcome } from './mrzReader.ts';
 export { CheckTimedOut, QualityPool, UndecodableImage } from './qualityPool.ts';

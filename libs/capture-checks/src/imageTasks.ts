@@ -1,12 +1,12 @@
 // What the capture worker threads do with a decoded image: measure it (the local checks), look for
-// a PDF417, look for a face, or prepare the page for the MRZ OCR (the MRZ band and the grey lower
+// a PDF417, find the faces (@idv/faces), or prepare the page for the MRZ OCR (the MRZ band and the grey lower
 // half it falls back to, bounded).
 // CPU work, run in qualityWorker.ts, never on an event loop (a capture-check worker's threads).
 // Each task says the working size it needs (workingSize): the thread decodes a larger image scaled
 // down to it.
 import { readPdf417 } from '@idv/docread';
+import { detectFaces, type FaceBox } from '@idv/faces';
 import { greyPng } from '@idv/images/worker';
-import { findFace, type FaceFinding } from './faceFinder.ts';
 import { measure, type Bitmap, type Measures } from './measures.ts';
 import { bandSlope, cropBand, findMrzBand, levelBand } from './mrzBand.ts';
 
@@ -29,15 +29,13 @@ export const TASK_WORKING_SIZE = 2000;
 export const PDF417_WORKING_SIZE = 4096;
 
 export type ImageTask =
-  | { task: 'measure' }
-  | { task: 'pdf417' }
-  | { task: 'face'; minShare: number }
-  | { task: 'mrzPage' };
+  { task: 'measure' } | { task: 'pdf417' } | { task: 'face' } | { task: 'mrzPage' };
 
 export interface TaskResults {
   measure: Measures;
   pdf417: { found: boolean };
-  face: FaceFinding;
+  /** the faces found (largest first), the picture's size upright, the detector's time */
+  face: { faces: FaceBox[]; width: number; height: number; ms: number };
   /** grey PNGs for the OCR: the MRZ band when one is found, and the lower part of the page */
   mrzPage: { band?: Uint8Array; page: Uint8Array };
 }
@@ -56,8 +54,12 @@ export async function runTask(bitmap: Bitmap, job: ImageTask): Promise<TaskResul
       const data = new Uint8Array(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.length);
       return { found: (await readPdf417({ ...bitmap, data })) !== undefined };
     }
-    case 'face':
-      return findFace(bitmap, job.minShare);
+    case 'face': {
+      const started = performance.now();
+      const faces = await detectFaces(bitmap);
+      const { width, height } = bitmap;
+      return { faces, width, height, ms: Math.round(performance.now() - started) };
+    }
     case 'mrzPage':
       return mrzImages(bitmap);
   }

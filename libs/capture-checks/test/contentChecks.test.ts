@@ -1,10 +1,13 @@
-// The content checks' parts on generated images: the face heuristic (faces of several skin tones
-// and sizes found; empty rooms, landscapes, documents and greyscale refused or flagged),
+// The content checks' parts on generated images and the face-api package's sample photos: the
+// faces (one face of several skin tones and sizes accepted; none, two, cut off or too far refused;
+// a document's portrait found),
 // which side gets which check, the MRZ read from its band with the half page to fall back on, the
 // MRZ reader's time limit and queue bound, and a check that overruns its worker thread answering
 // check_unavailable, never accepting the image.
 import { expect } from 'chai';
 import { intToRGBA, Jimp } from 'jimp';
+import type { CaptureSide } from '@idv/contracts';
+import { detectFaces, type RgbaImage } from '@idv/faces';
 import { createOcrEngine, type OcrEngine } from '@idv/docread';
 import { createLogger } from '@idv/observability';
 import {
@@ -15,23 +18,30 @@ import {
   png,
   portraitPhoto,
   selfieImage,
+  SKIN_TONES,
 } from '../../../test/support/captureImages.ts';
 import {
+  drawPortrait,
   licenceBack,
   licenceFront,
   licenceFrontWithoutPortrait,
   passportPage,
   TESTY_MRZ,
 } from '../../../test/support/idDocuments.ts';
+import {
+  brighter,
+  cutOffSelfie,
+  realSelfie,
+  samplePhoto,
+} from '../../../test/support/realFaces.ts';
 import { checksFor, imageContentChecks } from '../src/contentChecks.ts';
-import { findFace } from '../src/faceFinder.ts';
+import { faceProblem } from '../src/faceRules.ts';
 import { readImageHeader } from '../src/imageHeader.ts';
 import { MRZ_PAGE_SIZE } from '../src/imageTasks.ts';
 import { MrzReader } from '../src/mrzReader.ts';
 import { QualityPool } from '../src/qualityPool.ts';
 
 type Image = InstanceType<typeof Jimp>;
-const pixels = (image: { bitmap: { width: number; height: number; data: Buffer } }) => image.bitmap;
 
 /** `page` on a card with a hatched strip under it: busy rows below the MRZ, and no text. */
 function hatchedUnder(page: Image): Image {
@@ -44,62 +54,56 @@ function hatchedUnder(page: Image): Image {
 
 /** A landscape with the selfie shrunk to `width` pixels in it: a face far from the camera. */
 function faceFarAway(width: number): Image {
-  const scene = landscapeImage();
-  scene.composite(selfieImage().resize({ w: width }), 260, 150);
+  const scene = landscapeImage(1280, 960);
+  scene.composite(selfieImage().resize({ w: width }), 560, 300);
   return scene;
 }
 
-/** The selfie with its skin repainted in `rgb` (the oval is the only skin-coloured part). */
-function toned(rgb: [number, number, number]): Image {
-  const image = selfieImage();
-  const { data } = image.bitmap;
-  for (let i = 0; i < data.length; i += 4)
-    if (data[i] === 210 && data[i + 1] === 170 && data[i + 2] === 150)
-      [data[i], data[i + 1], data[i + 2]] = rgb;
-  return image;
+/** A licence front with a second, smaller portrait (the ghost image some cards print). */
+function withGhostImage(): Image {
+  const card = licenceFront();
+  drawPortrait(card, 760, 330, 150, 200);
+  return card;
 }
 
-describe('content checks: the face heuristic', () => {
-  it('finds the generated selfie and photo-like portraits, light to dark skin, small or large', () => {
+describe('content checks: faces (SSD MobileNet v1, @idv/faces)', function () {
+  this.timeout(60_000);
+  const problem = async (side: CaptureSide, { bitmap }: { bitmap: RgbaImage }) =>
+    faceProblem(side, await detectFaces(bitmap), bitmap)?.code;
+
+  it('accepts one face, light to dark skin, dim or bright, small or large, real or generated', async () => {
     for (const [what, image] of [
-      ['selfie', selfieImage()],
-      ['light skin', toned([235, 200, 180])],
-      ['dark skin', toned([120, 80, 60])],
-      ['very dark skin', toned([85, 55, 40])],
+      ...SKIN_TONES.map((tone, i) => [`skin tone ${i + 1}`, portraitPhoto(tone)] as const),
+      ['dark skin, dim light', lit(portraitPhoto([95, 62, 45]), 0.7)],
       ['small selfie', selfieImage(300, 400)],
       ['large selfie', selfieImage().resize({ w: 1080 })],
-      ['a portrait on a card', licenceFront()],
-      ['photo-like, light skin', portraitPhoto([225, 185, 160])],
-      ['photo-like, medium skin', portraitPhoto([200, 150, 120])],
-      ['photo-like, brown skin', portraitPhoto([150, 100, 75])],
-      ['photo-like, dark skin', portraitPhoto([95, 62, 45])],
-      ['photo-like, dark skin, dim light', lit(portraitPhoto([95, 62, 45]), 0.7)],
-      ['photo-like, shrunk', portraitPhoto([200, 150, 120]).resize({ w: 360 })],
-    ] as const) {
-      const face = findFace(pixels(image), what === 'a portrait on a card' ? 0.005 : 0.03);
-      expect(face, what).to.include({ found: true, colour: true });
-    }
-  });
-
-  it('finds none in an empty room, a landscape, a card without portrait, a skin-coloured wall', () => {
-    const wall = new Jimp({ width: 480, height: 640, color: 0xd2aa96ff });
-    for (const [what, image] of [
-      ['empty room', selfieImage(480, 640, 11, false)],
-      ['landscape', landscapeImage()],
-      ['card without portrait', licenceFrontWithoutPortrait()],
-      ['skin-coloured wall', wall],
+      ["real face (the face-api package's sample 1)", await realSelfie(0)],
+      ['another real face', await realSelfie(2)],
     ] as const)
-      expect(findFace(pixels(image), 0.03), what).to.include({ found: false });
+      expect(await problem('selfie', image), what).to.equal(undefined);
   });
 
-  it('a face too small for a selfie is not one; greyscale images are flagged as such', () => {
-    // the same face 140 px wide in a 640 px scene: a face, but too far for a selfie
-    expect(findFace(pixels(faceFarAway(140)), 0.005).found).to.equal(true);
-    expect(findFace(pixels(faceFarAway(140)), 0.03).found).to.equal(false);
-    expect(findFace(pixels(documentImage()), 0.005)).to.deep.equal({ found: false, colour: false, share: 0 });
-    expect(findFace(pixels(selfieImage().greyscale()), 0.03).colour).to.equal(false);
-    expect(findFace(pixels(lit(selfieImage(), 0.5)), 0.03).found, 'dimmer light').to.equal(true);
-  }); // prettier-ignore
+  it('refuses no face, two people, a face cut off by the edge and one too far away', async () => {
+    const wall = new Jimp({ width: 480, height: 640, color: 0xd2aa96ff });
+    for (const [what, image, code] of [
+      ['empty room', selfieImage(480, 640, 11, false), 'no_face'],
+      ['landscape', landscapeImage(), 'no_face'],
+      ['skin-coloured wall', wall, 'no_face'],
+      ['a real group photo', brighter(await samplePhoto(1), 1.4), 'multiple_faces'],
+      ['a real face cut off on the left', await cutOffSelfie(), 'face_cut_off'],
+      ['a selfie 260 px wide in a 1280 px scene', faceFarAway(260), 'face_too_small'],
+    ] as const)
+      expect(await problem('selfie', image), what).to.equal(code);
+  });
+
+  it('finds the portrait of a card front and a passport page, and says when there is none', async () => {
+    expect(await problem('front', licenceFront())).to.equal(undefined);
+    expect(await problem('passport', await passportPage())).to.equal(undefined);
+    // a second, smaller face (a ghost image) is no problem on a document
+    expect(await problem('front', withGhostImage())).to.equal(undefined);
+    expect(await problem('front', licenceFrontWithoutPortrait())).to.equal('no_face');
+    expect(await problem('passport', documentImage())).to.equal('no_face');
+  });
 });
 
 describe('content checks: which side gets which check', () => {
@@ -135,7 +139,7 @@ describe('content checks: bounded, never accepting an unchecked image', function
     expect(await run(10_000, 'back', await png(await licenceBack()))).to.deep.equal({ problems: [], notes: { barcodeRead: 1 } });
     const page = await run(10_000, 'passport', await jpeg(await passportPage()));
     expect(page.problems).to.deep.equal([]);
-    expect(page.notes).to.include({ mrzRead: 1, mrzBand: 1 }).and.to.have.property('faceShare').above(0.01);
+    expect(page.notes).to.include({ mrzRead: 1, mrzBand: 1 }).and.to.have.property('faceCount', 1);
   }); // prettier-ignore
 
   it('a page photographed 1.5 degrees askew reads from its levelled band', async () => {

@@ -1,13 +1,20 @@
 // The camera: getUserMedia (back camera for documents, front for the selfie), a guide frame over
-// the preview (a card outline or an oval) and a capture button; for the selfie in 'auto' mode a
-// countdown once the preview has played steadily for a second (a timer, no face tracking).
+// the preview (a card outline or an oval) and a capture button. For the selfie, face guidance
+// (../face/useFaceGuidance.ts) says what to change, through a polite live region; in 'auto' mode
+// the photo is taken by itself once one face is centred, big enough and still.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { fill, type Strings } from '../strings/index.ts';
+import type { FaceAdvice } from '../face/guidance.ts';
+import { useFaceGuidance, type FaceGuidance } from '../face/useFaceGuidance.ts';
+import type { Strings } from '../strings/index.ts';
 import { Button } from './Screen.tsx';
 
-/** Seconds the selfie countdown runs, after STEADY_MS of a playing preview. */
-const COUNTDOWN_S = 3;
-const STEADY_MS = 1000;
+/** What the selfie camera says under the preview; undefined: nothing. */
+function guidanceText(text: Strings, guidance: FaceGuidance, auto: boolean): string | undefined {
+  if (guidance.state === 'unavailable') return auto ? text.faceGuideUnavailable : undefined;
+  const advice: FaceAdvice = guidance.state === 'running' ? guidance.advice : 'noFace';
+  if (advice === 'steady') return auto ? text.faceSteadyAuto : text.faceSteady;
+  return text.faceAdvice[advice];
+}
 
 export function Camera(props: {
   text: Strings;
@@ -21,7 +28,14 @@ export function Camera(props: {
   const { text } = props;
   const video = useRef<HTMLVideoElement>(null);
   const [playing, setPlaying] = useState(false);
-  const [countdown, setCountdown] = useState<number | undefined>();
+  const take = () => video.current && props.onFrame(video.current);
+  const guidance = useFaceGuidance(video, {
+    enabled: props.selfie,
+    running: props.selfie && playing && !props.busy,
+    onReady: props.autoCapture ? take : undefined,
+  });
+  const said = props.selfie ? guidanceText(text, guidance, props.autoCapture) : undefined;
+  const good = guidance.state === 'running' && guidance.advice === 'steady';
 
   useEffect(() => {
     let stream: MediaStream | undefined;
@@ -49,22 +63,6 @@ export function Camera(props: {
     };
   }, []);
 
-  // automatic selfie: a countdown once the preview has played steadily for a moment
-  useEffect(() => {
-    if (!props.autoCapture || !playing || props.busy) return;
-    let left = COUNTDOWN_S;
-    let timer = setTimeout(function tick() {
-      setCountdown(left);
-      if (left === 0) {
-        if (video.current) props.onFrame(video.current);
-        return;
-      }
-      left -= 1;
-      timer = setTimeout(tick, 1000);
-    }, STEADY_MS);
-    return () => clearTimeout(timer);
-  }, [playing, props.autoCapture, props.busy]);
-
   return (
     <div class="camera">
       <div class={props.selfie ? 'viewfinder selfie' : 'viewfinder document'}>
@@ -76,26 +74,16 @@ export function Camera(props: {
           aria-label={text.cameraVideoLabel}
           onPlaying={() => setPlaying(true)}
         />
-        <div class="guide" aria-hidden="true" />
-        {countdown !== undefined && countdown > 0 ? (
-          <div class="countdown" aria-hidden="true">
-            {countdown}
-          </div>
-        ) : null}
+        <div class={good ? 'guide good' : 'guide'} aria-hidden="true" />
       </div>
-      {props.autoCapture ? (
-        <p role="status" aria-live="polite">
-          {countdown !== undefined && countdown > 0
-            ? fill(text.autoCaptureCountdown, { seconds: countdown })
-            : text.autoCaptureHint}
+      {/* always rendered: a live region announces changes of its text, not its arrival */}
+      {props.selfie ? (
+        <p class="face-advice" role="status" aria-live="polite">
+          {said}
         </p>
       ) : null}
       <div class="actions">
-        <Button
-          primary
-          disabled={!playing || props.busy}
-          onClick={() => video.current && props.onFrame(video.current)}
-        >
+        <Button primary disabled={!playing || props.busy} onClick={take}>
           {text.takePhoto}
         </Button>
         <Button onClick={props.onClose}>{text.stopCamera}</Button>

@@ -22,6 +22,9 @@ const FACE_FAULTS: Partial<Record<CaptureProblem, Example>> = {
   too_bright: 'glare',
   no_face: 'tooFar',
   too_small: 'tooFar',
+  face_too_small: 'tooFar',
+  face_cut_off: 'cutOff',
+  multiple_faces: 'twoFaces',
 };
 
 /** The three pictures for `side`: good, then the faults of `problems`, then the usual ones. */
@@ -86,19 +89,31 @@ function DocumentPicture({ example, blur }: { example: Example; blur: string }) 
   );
 }
 
-function FacePicture({ example, blur }: { example: Example; blur: string }) {
-  const far = example === 'tooFar';
-  const scale = far ? 0.45 : 1;
+/** A head and shoulders centred on (cx, 40), `scale` times the good photo's size. */
+function Person({ cx, scale }: { cx: number; scale: number }) {
   const at = (v: number, centre: number) => centre + (v - centre) * scale;
+  const x = (v: number) => cx + (v - 60) * scale;
+  return (
+    <>
+      <ellipse cx={cx} cy={at(90, 40)} rx={34 * scale} ry={20 * scale} fill="#4a5d73" />
+      <ellipse cx={cx} cy={at(36, 40)} rx={17 * scale} ry={22 * scale} fill="#d9a988" />
+      <circle cx={x(53)} cy={at(32, 40)} r={2 * scale} fill="#2b2f36" />
+      <circle cx={x(67)} cy={at(32, 40)} r={2 * scale} fill="#2b2f36" />
+      <rect x={x(54)} y={at(45, 40)} width={12 * scale} height={2 * scale} fill="#8a4b3c" />
+    </>
+  );
+}
+
+function FacePicture({ example, blur }: { example: Example; blur: string }) {
   return (
     <>
       <rect width="120" height="80" fill="#c9d6e3" />
       <g filter={example === 'blurred' ? `url(#${blur})` : undefined}>
-        <ellipse cx="60" cy={at(90, 40)} rx={34 * scale} ry={20 * scale} fill="#4a5d73" />
-        <ellipse cx="60" cy={at(36, 40)} rx={17 * scale} ry={22 * scale} fill="#d9a988" />
-        <circle cx={at(53, 60)} cy={at(32, 40)} r={2 * scale} fill="#2b2f36" />
-        <circle cx={at(67, 60)} cy={at(32, 40)} r={2 * scale} fill="#2b2f36" />
-        <rect x={at(54, 60)} y={at(45, 40)} width={12 * scale} height={2 * scale} fill="#8a4b3c" />
+        {example === 'twoFaces' ? <Person cx={95} scale={0.7} /> : null}
+        <Person
+          cx={example === 'cutOff' ? 8 : example === 'twoFaces' ? 45 : 60}
+          scale={example === 'tooFar' ? 0.45 : 1}
+        />
       </g>
       {example === 'glare' ? (
         <ellipse cx="48" cy="30" rx="16" ry="12" fill="#fff" fill-opacity="0.85" />

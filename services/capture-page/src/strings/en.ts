@@ -1,6 +1,7 @@
 // Every English text of the capture page, in one place. A translation is a file of the same shape
 // (`Strings`), registered in ./index.ts. `{name}` placeholders are filled by `t(key, values)`.
 import type { FinalSessionState } from '@idv/contracts/sessionStates';
+import type { FaceAdvice } from '../face/guidance.ts';
 import type { CaptureProblem, CaptureSide, Example, SessionDocumentType } from './types.ts';
 
 export const en = {
@@ -117,6 +118,7 @@ export const en = {
     blurred: 'Not blurred',
     tooFar: 'Not too far',
     dark: 'Not too dark',
+    twoFaces: 'Only you',
   } satisfies Record<Example, string>,
   otherDocument: 'Use another document',
   useCamera: 'Use the camera',
@@ -127,8 +129,19 @@ export const en = {
   cameraVideoLabel: 'Camera preview',
   cameraUnavailable:
     'We could not use your camera. Allow camera access in your browser settings, or upload a photo instead.',
-  autoCaptureHint: 'Hold still: the photo is taken automatically.',
-  autoCaptureCountdown: 'Taking the photo in {seconds}…',
+  /** the selfie camera's face guidance, announced as it changes */
+  faceAdvice: {
+    noFace: 'Put your face in the oval',
+    manyFaces: 'Only you in the frame',
+    tooSmall: 'Move closer',
+    tooBig: 'Move back a little',
+    offCentre: 'Centre your face in the oval',
+    moving: 'Hold still',
+  } satisfies Record<Exclude<FaceAdvice, 'steady'>, string>,
+  faceSteady: 'Good: take the photo now',
+  faceSteadyAuto: 'Hold still: taking the photo',
+  faceGuideUnavailable:
+    'Automatic capture does not work in this browser: take the photo with the button.',
   preparing: 'Preparing your photo…',
   sending: 'Sending your photo… {percent}%',
   stopSending: 'Stop sending',
@@ -156,6 +169,11 @@ export const en = {
     too_bright: 'The picture is too bright. Avoid direct light and glare on the document.',
     no_face:
       'We could not see a face. Look straight at the camera with your whole face in the frame.',
+    multiple_faces: 'We can see more than one face. Make sure only you are in the picture.',
+    face_cut_off:
+      'Part of your face is outside the picture. Hold the camera so your whole face is in the frame.',
+    face_too_small:
+      'Your face is too far away. Hold the camera closer, so your face fills the oval.',
     barcode_unreadable:
       'We could not read the barcode. Make sure it is sharp, fully visible and without glare.',
     mrz_unreadable:

@@ -115,6 +115,7 @@ export const es: Strings = {
     blurred: 'Sin desenfoque',
     tooFar: 'No demasiado lejos',
     dark: 'No demasiado oscura',
+    twoFaces: 'Solo usted',
   },
   otherDocument: 'Usar otro documento',
   useCamera: 'Usar la cámara',
@@ -125,8 +126,17 @@ export const es: Strings = {
   cameraVideoLabel: 'Vista de la cámara',
   cameraUnavailable:
     'No pudimos usar su cámara. Permita el acceso a la cámara en los ajustes del navegador o suba una foto.',
-  autoCaptureHint: 'No se mueva: la foto se toma sola.',
-  autoCaptureCountdown: 'La foto se toma en {seconds}…',
+  faceAdvice: {
+    noFace: 'Ponga su cara dentro del óvalo',
+    manyFaces: 'Solo usted en la imagen',
+    tooSmall: 'Acérquese',
+    tooBig: 'Aléjese un poco',
+    offCentre: 'Centre su cara en el óvalo',
+    moving: 'No se mueva',
+  },
+  faceSteady: 'Bien: tome la foto ahora',
+  faceSteadyAuto: 'No se mueva: tomando la foto',
+  faceGuideUnavailable: 'La foto automática no funciona en este navegador: tómela con el botón.',
   preparing: 'Preparando su foto…',
   sending: 'Enviando su foto… {percent} %',
   stopSending: 'Dejar de enviar',
@@ -155,6 +165,11 @@ export const es: Strings = {
     too_bright:
       'La imagen tiene demasiada luz. Evite la luz directa y los reflejos en el documento.',
     no_face: 'No vimos ninguna cara. Mire de frente a la cámara con toda la cara dentro del marco.',
+    multiple_faces: 'Vemos más de una cara. Asegúrese de que solo usted aparece en la foto.',
+    face_cut_off:
+      'Parte de su cara queda fuera de la foto. Sujete la cámara para que toda su cara quede dentro del encuadre.',
+    face_too_small:
+      'Su cara está demasiado lejos. Acerque la cámara para que su cara llene el óvalo.',
     barcode_unreadable:
       'No pudimos leer el código de barras. Asegúrese de que se vea nítido, entero y sin reflejos.',
     mrz_unreadable:

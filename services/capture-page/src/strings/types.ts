@@ -17,4 +17,4 @@ export type CaptureSession = Omit<ContractSession, 'attempts' | 'accepted'> & {
 };
 
 /** The pictures of a good photo and of its faults (components/Examples.tsx draws them). */
-export type Example = 'good' | 'cutOff' | 'glare' | 'blurred' | 'tooFar' | 'dark';
+export type Example = 'good' | 'cutOff' | 'glare' | 'blurred' | 'tooFar' | 'dark' | 'twoFaces';

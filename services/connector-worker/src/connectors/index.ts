@@ -5,6 +5,7 @@ import type { ConnectorType } from '@idv/contracts';
 import type { AdapterResources, RunningAdapter, WorkerConnector } from './connector.ts';
 import { connector as agent_review } from './agent_review/adapter.ts';
 import { connector as auto_review } from './auto_review/adapter.ts';
+import { connector as basic_face } from './basic_face/adapter.ts';
 import { connector as basic_ocr } from './basic_ocr/adapter.ts';
 import { connector as document_auth_a } from './document_auth_a/adapter.ts';
 import { connector as document_auth_b } from './document_auth_b/adapter.ts';
@@ -19,6 +20,7 @@ import { connector as people_search } from './people_search/adapter.ts';
 
 export const WORKER_CONNECTORS: { [T in ConnectorType]: WorkerConnector<T> } = {
   basic_ocr,
+  basic_face,
   license_registry,
   identity_data,
   liveness,

@@ -1,7 +1,8 @@
 // Picks the image a kind reads from the request's document: its bytes and the field they came
 // from. Nothing is decoded here: imageReader.ts admits and decodes off the event loop.
 import { DEFAULT_IMAGE_LIMITS } from '@idv/images';
-import { ProviderRejected, Refused } from '../../outcomes.ts';
+import { ProviderRejected } from '../../outcomes.ts';
+import { base64Image } from '../shared/offlineImages.ts';
 
 /** Fields tried in order: the barcode is usually on its own image, else on the back. */
 const IMAGE_FIELDS = {
@@ -29,14 +30,5 @@ export function documentImage(
         : `no image given: expected base64 in one of ${fields.join(', ')}`,
     );
   }
-  const base64 = stripDataUrl(document[field] as string);
-  // refused before the bytes are made: base64 takes 4 characters for 3 bytes
-  if (Math.floor((base64.length * 3) / 4) > maxBytes + 2)
-    throw new Refused('invalid_input', `${field} is refused: over the limit of ${maxBytes} bytes`);
-  return { field, bytes: Buffer.from(base64, 'base64') };
-}
-
-function stripDataUrl(value: string): string {
-  const comma = value.startsWith('data:') ? value.indexOf(',') : -1;
-  return comma >= 0 ? value.slice(comma + 1) : value;
+  return { field, bytes: base64Image(document[field] as string, field, maxBytes) };
 }
