@@ -9,7 +9,7 @@ import type { VerifyResult } from '@idv/contracts';
 import { readBarcode } from '@idv/docread';
 import { Jimp } from 'jimp';
 import type { Browser, Page } from 'playwright-core';
-import { blurred, documentImage, png } from '../support/captureImages.ts';
+import { blurred, documentImage, jpeg, png } from '../support/captureImages.ts';
 import {
   ARTIFACTS,
   builtPage,
@@ -19,6 +19,7 @@ import {
   openJourney,
   type Journey,
 } from '../support/captureBrowser.ts';
+import { brighter, cutOffSelfie, realSelfie, samplePhoto } from '../support/realFaces.ts';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const REDIRECT = 'https://rp.example.test/done';
@@ -284,6 +285,44 @@ describe('capture page in a browser (built page, real gateway)', function () {
     } finally {
       await faceless.close();
     }
+  });
+
+  it('a selfie with two people, then one cut off by the edge: the advice and its picture name each; a real face is accepted', async () => {
+    const s = await newSession();
+    const j = await journey('selfie-faces');
+    await j.page.goto(s.pageUrl);
+    await consentAndLicence(j, false);
+    for (const [side, bytes] of [
+      ['front', w.images.front],
+      ['back', w.images.back],
+    ] as const) {
+      await j.page
+        .locator(`#upload-${side}`)
+        .setInputFiles({ name: `${side}.png`, mimeType: 'image/png', buffer: bytes });
+      await screen(j.page, 'review');
+      await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    }
+    const alert = j.page.getByRole('alert');
+    const selfie = async (bytes: Buffer) => {
+      await screen(j.page, 'capture-selfie');
+      await j.page
+        .locator('#upload-selfie')
+        .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: bytes });
+    };
+    // the face-api package's group photo: three real people
+    await selfie(await jpeg(brighter(await samplePhoto(1), 1.4)));
+    await alert.locator('[data-problem="multiple_faces"]').waitFor({ timeout: 20_000 });
+    expect(await alert.textContent()).to.contain('more than one face');
+    expect(await j.page.locator('.example.bad').first().textContent()).to.contain('Only you');
+    await j.shot('two-people-refused');
+    await selfie(await jpeg(await cutOffSelfie()));
+    await alert.locator('[data-problem="face_cut_off"]').waitFor({ timeout: 20_000 });
+    expect(await j.page.locator('.example.bad').first().textContent()).to.contain('Not cut off');
+    await j.shot('face-cut-off-refused');
+    await selfie(await jpeg(await realSelfie(2), 'FACE:testy'));
+    await screen(j.page, 'submit');
+    const { body } = await w.page(s.token).get<{ attempts: Record<string, number> }>('/session');
+    expect(body.attempts).to.deep.equal({ front: 1, back: 1, selfie: 3 });
   });
 
   it('desktop handoff: a QR code of the link, then the end the phone reached', async () => {
