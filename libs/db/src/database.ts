@@ -107,8 +107,8 @@ export async function waitForDatabase(
 /** True for errors meaning "the database cannot be reached now" (mapped to 503, not 500). */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
-  const { code, name, message } = err as { code?: unknown; name?: unknown; message?: unknown };
-  if (name === 'KnexTimeoutError') return true;
+  if (err instanceof knexModule.KnexTimeoutError) return true;
+  const { code, message } = err as { code?: unknown; message?: unknown };
   if (
     typeof code === 'string' &&
     (/^(08|57P)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code))

@@ -2,7 +2,7 @@
 // metrics, master key, broker, lifecycle, version stamp and health checks (ProcessRuntime). A
 // platform service adds the database, the platform stores and credential auth (ServiceRuntime).
 import { createCredentialAuth, type CredentialAuth } from '@idv/auth';
-import { createBroker, type Broker, type BrokerOptions } from '@idv/broker';
+import { BrokerUnavailableError, createBroker, type Broker, type BrokerOptions } from '@idv/broker';
 import { loadConfig, PlatformConfig, resolveMasterKey, type MasterKeySettings } from '@idv/config';
 import {
   createDatabase,
@@ -96,8 +96,8 @@ export interface RuntimeOptions {
 
 export const backingServiceUnavailable: UnavailabilityTest = (err) => {
   if (isDatabaseUnavailable(err)) return 'the database is unavailable; retry shortly';
-  const name = (err as { name?: unknown } | undefined)?.name;
-  if (name === 'BrokerUnavailableError') return 'the message broker is unavailable; retry shortly';
+  if (err instanceof BrokerUnavailableError)
+    return 'the message broker is unavailable; retry shortly';
   return undefined;
 };
 

@@ -60,10 +60,6 @@ export function outcomeOfReply(reply: Pick<ConnectorReply, 'outcome' | 'error'>)
   }
 }
 
-/** A call that threw at the gateway: no reply by the deadline, or anything else (broker, contract). */
-export const outcomeOfFailure = (err: unknown): CallOutcome =>
-  (err as Error | undefined)?.name === 'RpcTimeoutError' ? 'timeout' : 'error';
-
 export const bucketOf = (ms: number): number => {
   const at = LATENCY_BOUNDS_MS.findIndex((bound) => ms <= bound);
   return at < 0 ? LATENCY_BOUNDS_MS.length : at;

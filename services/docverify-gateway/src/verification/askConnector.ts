@@ -3,7 +3,7 @@
 // queue backed up past the deadline, its limits full, no worker) hands over to the next. Each call
 // sent is counted by its end (connectorCalls: latency and errors per connector, for the console).
 import { randomUUID } from 'node:crypto';
-import type { Broker } from '@idv/broker';
+import { RpcTimeoutError, type Broker } from '@idv/broker';
 import {
   connectorQueue,
   ConnectorReply,
@@ -14,7 +14,6 @@ import {
 import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
 import {
-  outcomeOfFailure,
   outcomeOfReply,
   type CallOutcome,
   type ConnectorCall,
@@ -110,9 +109,10 @@ async function askOne(
   const answer = await deps.broker
     .request(queue, job, { timeoutMs: request.deadline - sentAt })
     .catch((err: unknown) => {
-      if ((err as Error).name === 'RpcTimeoutError')
-        deps.queueWaits.recordTimeout(waitKey, waited());
-      ended(outcomeOfFailure(err));
+      // no reply by the deadline is a timeout; anything else (broker, contract) an error
+      const timedOut = err instanceof RpcTimeoutError;
+      if (timedOut) deps.queueWaits.recordTimeout(waitKey, waited());
+      ended(timedOut ? 'timeout' : 'error');
       throw err;
     });
   const checked = validate(ConnectorReply, answer);
