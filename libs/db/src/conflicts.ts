@@ -1,12 +1,10 @@
 // The one place a PostgreSQL unique violation becomes the domain's ConflictError: a store's insert
 // or update that collides with an existing row (a tag, a name) is the caller's conflict, not a 500.
 import { ConflictError } from '@idv/errors';
-
-/** SQLSTATE of a unique index refusing a row. */
-const UNIQUE_VIOLATION = '23505';
+import { hasSqlState } from './sqlState.ts';
 
 export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: unknown } | undefined)?.code === UNIQUE_VIOLATION;
+  return hasSqlState(err, 'uniqueViolation');
 }
 
 /**

@@ -20,6 +20,28 @@ export interface OutboxOptions {
   clearEveryMs?: number;
 }
 
+/** An event as its outbox row: what storeEvents writes, and what a batched statement inserts. */
+export function outboxRow<E extends { eventId: string }>(
+  event: E,
+): { event_id: string; envelope: E } {
+  return { event_id: event.eventId, envelope: event };
+}
+
+/**
+ * The one writer of an outbox's rows: stores `events` in `table` through `trx` (the transaction of
+ * the change they announce), so they are published once it commits, even if the process dies.
+ */
+export async function storeEvents<E extends { eventId: string }>(
+  trx: Knex,
+  table: string,
+  events: readonly E[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await trx(table).insert(
+    events.map((event) => ({ ...outboxRow(event), envelope: JSON.stringify(event) })),
+  );
+}
+
 /** The table an outbox needs, for a service's migration. */
 export async function createOutboxTable(knex: Knex, schema: string, table: string): Promise<void> {
   await knex.schema.withSchema(schema).createTable(table, (t) => {
@@ -64,11 +86,8 @@ export class EventOutbox<E extends { eventId: string }> {
   }
 
   /** Stores the events; once this resolves they will be published even if this process dies. */
-  async add(events: E[], trx: Knex = this.db): Promise<void> {
-    if (events.length === 0) return;
-    await trx(this.table).insert(
-      events.map((event) => ({ event_id: event.eventId, envelope: JSON.stringify(event) })),
-    );
+  add(events: E[], trx: Knex = this.db): Promise<void> {
+    return storeEvents(trx, this.table, events);
   }
 
   /** Publishes now; each confirmed event leaves the outbox, the others wait for the relay. */

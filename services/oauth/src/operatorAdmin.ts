@@ -2,6 +2,7 @@
 // communities it acts on; the community is made (under a tenant of its own) when it is missing.
 // The operator enrols a second factor at the first sign-in: the community requires one.
 import { randomBytes } from 'node:crypto';
+import { ConflictError } from '@idv/errors';
 import {
   appendAudit,
   DuplicateInPlatform,
@@ -41,7 +42,7 @@ export async function createOperator(
   const account = await new AccountStore(ctx.db)
     .create(community.id, input.username, password)
     .catch((err: unknown) => {
-      if ((err as { code?: string }).code === '23505')
+      if (err instanceof ConflictError)
         throw new DuplicateInPlatform(`operator ${input.username} exists already`);
       throw err;
     });

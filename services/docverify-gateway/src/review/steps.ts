@@ -3,13 +3,10 @@
 // rows in another order), a 409 when another step landed first, the events published once
 // committed. And the answer every step gives: the case's state after it.
 import type { EventEnvelope, Resubmission, ReviewStepAnswer } from '@idv/contracts';
-import type { Knex } from '@idv/db';
+import { retryOnDeadlock, type Knex } from '@idv/db';
 import { ConflictError } from '@idv/errors';
 import type { ReviewCaseRecord } from '../store/reviewCases.ts';
 import type { ReviewDeps } from './deps.ts';
-
-const DEADLOCK = '40P01';
-const TRIES = 3;
 
 /**
  * Runs `work` in a transaction: it answers undefined when its conditional step found the case
@@ -19,18 +16,16 @@ export async function landStep<T>(
   deps: Pick<ReviewDeps, 'reviews' | 'outbox'>,
   work: (trx: Knex.Transaction, owed: EventEnvelope[]) => Promise<T | undefined>,
 ): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+  return retryOnDeadlock(async () => {
     const owed: EventEnvelope[] = [];
-    try {
-      const answer = await deps.reviews.transaction((trx) => work(trx, owed));
-      if (answer === undefined)
-        throw new ConflictError('the case changed meanwhile (another step landed first): read it again'); // prettier-ignore
-      void deps.outbox.flush(owed);
-      return answer;
-    } catch (err) {
-      if ((err as { code?: string }).code !== DEADLOCK || attempt >= TRIES) throw err;
-    }
-  }
+    const answer = await deps.reviews.transaction((trx) => work(trx, owed));
+    if (answer === undefined)
+      throw new ConflictError(
+        'the case changed meanwhile (another step landed first): read it again',
+      );
+    void deps.outbox.flush(owed);
+    return answer;
+  });
 }
 
 export function stepAnswer(kase: ReviewCaseRecord, resubmission?: Resubmission): ReviewStepAnswer {

@@ -7,7 +7,7 @@
 // subject under human review takes its whole case along (caseErasure.ts).
 import { createHash } from 'node:crypto';
 import { eventEnvelope, type EventEnvelope, type Tombstone } from '@idv/contracts';
-import type { Knex } from '@idv/db';
+import { retryOnDeadlock, type Knex } from '@idv/db';
 import { appendAudit, type Keyring, type KeyOwner } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
 import { caseMembers, closeErasedCases } from './caseErasure.ts';
@@ -17,8 +17,6 @@ import { addEvents } from './sessions.ts';
 import { verificationKeyOwner } from './verifications.ts';
 
 const TOMBSTONES = 'docverify.erasures';
-const DEADLOCK = '40P01';
-
 export type ErasureSubject = { kind: 'verification' | 'session'; id: string };
 
 export interface Erased {
@@ -76,13 +74,7 @@ export class ErasureStore {
   ): Promise<Erased | undefined> {
     // a run finishing at the same moment locks run then session: one of the two may be chosen as
     // the deadlock's victim, and this one tries again (the run's end then finds nothing to end)
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.eraseOnce(community, subject, erasedBy);
-      } catch (err) {
-        if ((err as { code?: string }).code !== DEADLOCK || attempt >= 3) throw err;
-      }
-    }
+    return retryOnDeadlock(() => this.eraseOnce(community, subject, erasedBy));
   }
 
   private eraseOnce(

@@ -2,7 +2,7 @@
 // transaction that also writes its events to the outbox and, for a final state, applies the
 // image retention: a session never moves twice or backwards, and never without its events.
 import type { CaptureSide, EventEnvelope, SessionState } from '@idv/contracts';
-import type { Knex } from '@idv/db';
+import { storeEvents, type Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
 import type { Clock } from '../domain/clock.ts';
 import { isFinal, sourcesOf } from '../domain/sessionStates.ts';
@@ -44,12 +44,9 @@ export interface ListQuery {
   limit: number;
 }
 
-export async function addEvents(trx: Knex, events: EventEnvelope[]): Promise<void> {
-  if (events.length === 0) return;
-  await trx(OUTBOX_TABLE).insert(
-    events.map((e) => ({ event_id: e.eventId, envelope: JSON.stringify(e) })),
-  );
-}
+/** Stores `events` in the gateway's outbox within `trx` (libs/db storeEvents, its one writer). */
+export const addEvents = (trx: Knex, events: EventEnvelope[]): Promise<void> =>
+  storeEvents(trx, OUTBOX_TABLE, events);
 
 export class SessionStore {
   constructor(

@@ -4,7 +4,7 @@
 // Each kept result is sealed under a data key of its own, stored by the same statement: erasing the
 // verification destroys it.
 import type { EventEnvelope, VerifyResult } from '@idv/contracts';
-import { Batcher, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
+import { Batcher, outboxRow, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { RetentionPlan } from '../domain/retention.ts';
 import { resultAccess, type ResultCaller } from '../domain/resultOwner.ts';
 import {
@@ -94,7 +94,7 @@ export class VerificationStore {
     ownerLicenceId: string | null = null,
   ): Promise<void> {
     const rows: KeptRows = {
-      events: events.map((envelope) => ({ event_id: envelope.eventId, envelope })),
+      events: events.map(outboxRow),
     };
     if (plan.keep) {
       const id = result.verificationId;

@@ -1,6 +1,6 @@
 // End-user accounts per community for the login page; passwords hashed with scrypt.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { Knex } from '@idv/db';
+import { conflictOnDuplicate, type Knex } from '@idv/db';
 import { holdsNul } from './storableText.ts';
 
 const TABLE = 'oauth.accounts';
@@ -82,14 +82,19 @@ export class AccountStore {
     password: string,
     displayName?: string,
   ): Promise<Account> {
-    const [row]: AccountRow[] = await this.db(TABLE)
-      .insert({
-        community_id: communityId,
-        username,
-        password_hash: await hashPassword(password),
-        display_name: displayName ?? null,
-      })
-      .returning(COLUMNS);
+    const passwordHash = await hashPassword(password);
+    const [row]: AccountRow[] = await conflictOnDuplicate(
+      () =>
+        this.db(TABLE)
+          .insert({
+            community_id: communityId,
+            username,
+            password_hash: passwordHash,
+            display_name: displayName ?? null,
+          })
+          .returning(COLUMNS),
+      `account ${username} exists already`,
+    );
     if (!row) throw new Error('account insert returned nothing');
     return toAccount(row);
   }

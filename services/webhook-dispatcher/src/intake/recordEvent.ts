@@ -10,7 +10,7 @@ import type { EventEnvelope, WebhookCallbackBody } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
 import type { AttemptOutcome, Attempts } from '../delivery/attempt.ts';
 import { eventMatches } from '../domain/matchEvent.ts';
-import type { DeliveryQueue, NewDelivery } from '../store/deliveryQueue.ts';
+import { WebhookGone, type DeliveryQueue, type NewDelivery } from '../store/deliveryQueue.ts';
 import type { WebhookCache } from '../store/webhookCache.ts';
 import type { DispatchWebhook } from '../store/webhookReader.ts';
 
@@ -61,9 +61,6 @@ export function deliveryFor(event: EventEnvelope, webhook: DispatchWebhook): New
   };
 }
 
-/** foreign_key_violation: the delivery's webhook was deleted after the event matched it */
-const WEBHOOK_GONE = '23503';
-
 export function recordEvent(deps: RecordEventDeps) {
   /** The event goes back to its queue unacked: the next dispatcher takes it as redelivered. */
   const putBack = (err: unknown, event: EventEnvelope): RequeueMessageError => {
@@ -100,7 +97,7 @@ export function recordEvent(deps: RecordEventDeps) {
         write().then(
           () => true,
           (err: unknown) => {
-            if ((err as { code?: unknown }).code !== WEBHOOK_GONE) throw err;
+            if (!(err instanceof WebhookGone)) throw err;
             deps.logger.info(
               { deliveryId: delivery.id, eventId: event.eventId },
               'webhook deleted before its delivery was recorded',

@@ -1,6 +1,6 @@
 // The durable delivery queue in `webhooks.deliveries`: rows made per (event, webhook) before the
 // broker ack, claimed with a lease (SKIP LOCKED) so a killed dispatcher's work is taken over.
-import { Batcher, type Knex } from '@idv/db';
+import { Batcher, hasSqlState, type Knex } from '@idv/db';
 import { recordAttempts, type FinishedAttempt } from './recordAttempts.ts';
 import { recordFirstAttempts, type FirstAttempt } from './recordFirstAttempts.ts';
 
@@ -37,6 +37,20 @@ export interface AttemptRecord {
   nextAttemptAt?: Date;
 }
 
+/** The delivery's webhook was deleted after the event matched it: there is no row to write. */
+export class WebhookGone extends Error {
+  override readonly name = 'WebhookGone';
+}
+
+/** A row refused for pointing at a deleted webhook is WebhookGone; anything else as it is. */
+function goneIfOrphan(err: unknown): never {
+  if (hasSqlState(err, 'foreignKeyViolation'))
+    throw new WebhookGone('the webhook was deleted before its delivery was recorded', {
+      cause: err,
+    });
+  throw err;
+}
+
 const DELIVERIES = 'webhooks.deliveries';
 const INSERT_ROWS = 5000;
 
@@ -57,11 +71,12 @@ export class DeliveryQueue {
 
   /**
    * Idempotent per (event, webhook): a redelivered event adds nothing. Resolves once the rows are
-   * committed (the caller acks the event only then); concurrent calls share one INSERT.
+   * committed (the caller acks the event only then); concurrent calls share one INSERT. Rejects
+   * with WebhookGone when a delivery's webhook was deleted meanwhile.
    */
   add(deliveries: NewDelivery[]): Promise<void> {
     if (deliveries.length === 0) return Promise.resolve();
-    return this.intake.submit(deliveries);
+    return this.intake.submit(deliveries).catch(goneIfOrphan);
   }
 
   private async insert(events: NewDelivery[][]): Promise<void> {
@@ -131,6 +146,6 @@ export class DeliveryQueue {
    * committed (see recordFirstAttempts.ts). Idempotent per (event, webhook) like add().
    */
   addAttempted(delivery: NewDelivery, attempt: AttemptRecord): Promise<void> {
-    return this.firstAttempts.submit({ delivery, attempt });
+    return this.firstAttempts.submit({ delivery, attempt }).catch(goneIfOrphan);
   }
 }
