@@ -4,7 +4,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: run test test-faults bench lint typecheck unit migrate install services browser hsm page console-app clean
+.PHONY: run test test-faults bench lint typecheck check generate unit migrate install services browser hsm page console-app clean
 
 $(STAMP): package.json package-lock.json $(wildcard */*/package.json) contracts/package.json
 	@command -v npm >/dev/null || { echo "npm is required (Node.js 18+ with npm); see README"; exit 1; }
@@ -63,6 +63,14 @@ typecheck: install
 	tsc -p tsconfig.json --noEmit
 	tsc -p $(PAGE)/tsconfig.json --noEmit
 	tsc -p $(CONSOLE)/web/tsconfig.json --noEmit
+
+# Every generator of the tree (infra/render.ts: the connector types' derived files, the README's
+# tables of settings and session states); `make check` fails while a generated file differs.
+generate: install
+	tsx infra/render.ts --write
+
+check: lint typecheck
+	tsx infra/render.ts
 
 unit: install services
 	mocha

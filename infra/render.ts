@@ -1,15 +1,19 @@
 // Every file generated from the code, rendered in one place: the worker table of the connector
 // types (contracts/connectors/types/index.ts), the lists per queue worker (infra/workers.ts: each
 // connector type and the capture checker; docker-compose services, RabbitMQ queues, Prometheus
-// targets, Kubernetes manifests), and the Kubernetes objects of infra/k8s/manifests.ts.
-//   npx tsx infra/render.ts --write   rewrites whatever differs (after adding a connector type)
-//   npx tsx infra/render.ts           lists what differs and fails; test/infra/generated.test.ts too
+// targets, Kubernetes manifests), the Kubernetes objects of infra/k8s/manifests.ts, and the
+// README's tables of settings (infra/dev/configTable.ts) and session states (sessionStatesTable.ts).
+//   make generate (npx tsx infra/render.ts --write)   rewrites whatever differs
+//   make check (npx tsx infra/render.ts)               lists what differs and fails, as
+//                                                      test/infra/generated.test.ts does
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { CONNECTORS, type ConnectorOf, type ConnectorType } from '@idv/contracts';
 import { COMPOSE_FILE, withWorkerServices } from './compose.ts';
+import { withTable } from './dev/configTable.ts';
+import { withStatesTable } from './dev/sessionStatesTable.ts';
 import { KUSTOMIZATION_FILE, renderKubernetes } from './k8s/render.ts';
 import { PROMETHEUS_FILE, withWorkerTargets } from './observability/prometheus.ts';
 import { rabbitDefinitions } from './rabbitmq/definitions.ts';
@@ -31,6 +35,7 @@ export async function renderAll(
     'infra/rabbitmq/definitions.json': rabbitDefinitions(connectors),
     [PROMETHEUS_FILE]: withWorkerTargets(read(PROMETHEUS_FILE), workers),
     ...renderKubernetes(workers, read(KUSTOMIZATION_FILE)),
+    'README.md': withStatesTable(withTable(read('README.md'))),
   };
   const formatted = await Promise.all(
     Object.entries(files).map(async ([file, text]) => {
@@ -61,7 +66,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`${write ? 'wrote' : 'differs'}: ${file}`);
   }
   if (!write && stale.length > 0) {
-    console.error('run `npx tsx infra/render.ts --write` and commit the result');
+    console.error('run `make generate` and commit the result');
     process.exit(1);
   }
 }

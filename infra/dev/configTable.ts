@@ -1,6 +1,5 @@
 // The README's configuration table, generated from every config definition so it cannot drift:
-// `npx tsx infra/dev/configTable.ts --write` rewrites it between its markers.
-import { readFileSync, writeFileSync } from 'node:fs';
+// infra/render.ts (`make generate`) rewrites it between its markers.
 import { describeConfig, PlatformConfig } from '@idv/config';
 import type { TObject } from '@sinclair/typebox';
 import { CaptureCheckerConfig } from '../../services/capture-checker/src/config.ts';
@@ -64,9 +63,4 @@ export function withTable(readme: string): string {
   const end = readme.indexOf(END);
   if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers`);
   return `${readme.slice(0, start + START.length)}\n${configTable()}\n${readme.slice(end)}`;
-}
-
-if (process.argv.includes('--write')) {
-  const path = new URL('../../README.md', import.meta.url);
-  writeFileSync(path, withTable(readFileSync(path, 'utf8')));
 }

@@ -1,8 +1,6 @@
 // The README's table of session states and transitions, generated from SESSION_TRANSITIONS (the
-// contract): `npx tsx infra/dev/sessionStatesTable.ts --write` rewrites it between its markers,
+// contract): infra/render.ts (`make generate`) rewrites it between its markers,
 // and test/sessions/readme-states.test.ts keeps the two equal.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { SESSION_TRANSITIONS, wireStatusOf } from '@idv/contracts';
 import { WELL_KNOWN } from '../../services/docverify-gateway/src/domain/wellKnown.ts';
 
@@ -31,6 +29,3 @@ export function withStatesTable(readme: string): string {
   if (start < 0 || end < start) throw new Error(`README lacks ${START} ... ${END}`);
   return `${readme.slice(0, start + START.length)}\n\n${sessionStatesTable()}\n\n${readme.slice(end)}`;
 }
-
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--write'))
-  writeFileSync('README.md', withStatesTable(readFileSync('README.md', 'utf8')));

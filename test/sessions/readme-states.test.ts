@@ -7,7 +7,7 @@ import { END, sessionStatesTable, START } from '../../infra/dev/sessionStatesTab
 import { tableRows } from '../support/markdownTable.ts';
 
 describe('README: session states', () => {
-  it('prints SESSION_TRANSITIONS (npx tsx infra/dev/sessionStatesTable.ts --write)', () => {
+  it('prints SESSION_TRANSITIONS (make generate)', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf(START), readme.indexOf(END));
     expect(tableRows(section)).to.deep.equal(tableRows(sessionStatesTable()));
