@@ -104,6 +104,20 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await screen(j.page, 'capture-front');
   }
 
+  /** the licence's front and back uploaded and used, as the person does it: the selfie is next */
+  async function uploadLicenceSides(j: Journey) {
+    for (const [side, bytes] of [
+      ['front', w.images.front],
+      ['back', w.images.back],
+    ] as const) {
+      await j.page
+        .locator(`#upload-${side}`)
+        .setInputFiles({ name: `${side}.png`, mimeType: 'image/png', buffer: bytes });
+      await screen(j.page, 'review');
+      await j.page.getByRole('button', { name: 'Use this photo' }).click();
+    }
+  }
+
   it('upload journey: consent, licence, three uploads with review, submit, completed, redirect', async () => {
     const s = await newSession({ redirectUrl: REDIRECT });
     const j = await journey('upload');
@@ -233,16 +247,7 @@ describe('capture page in a browser (built page, real gateway)', function () {
       journeys.push(j);
       await j.page.goto(s.pageUrl);
       await consentAndLicence(j, false);
-      for (const [side, bytes] of [
-        ['front', w.images.front],
-        ['back', w.images.back],
-      ] as const) {
-        await j.page
-          .locator(`#upload-${side}`)
-          .setInputFiles({ name: `${side}.png`, mimeType: 'image/png', buffer: bytes });
-        await screen(j.page, 'review');
-        await j.page.getByRole('button', { name: 'Use this photo' }).click();
-      }
+      await uploadLicenceSides(j);
       await screen(j.page, 'capture-selfie');
       await j.page.getByRole('button', { name: 'Use the camera' }).click();
       const take = j.page.getByRole('button', { name: 'Take photo' });
@@ -292,16 +297,7 @@ describe('capture page in a browser (built page, real gateway)', function () {
     const j = await journey('selfie-faces');
     await j.page.goto(s.pageUrl);
     await consentAndLicence(j, false);
-    for (const [side, bytes] of [
-      ['front', w.images.front],
-      ['back', w.images.back],
-    ] as const) {
-      await j.page
-        .locator(`#upload-${side}`)
-        .setInputFiles({ name: `${side}.png`, mimeType: 'image/png', buffer: bytes });
-      await screen(j.page, 'review');
-      await j.page.getByRole('button', { name: 'Use this photo' }).click();
-    }
+    await uploadLicenceSides(j);
     const alert = j.page.getByRole('alert');
     const selfie = async (bytes: Buffer) => {
       await screen(j.page, 'capture-selfie');
