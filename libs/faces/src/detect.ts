@@ -132,14 +132,18 @@ export function scaledRgb(
   const height = Math.max(1, Math.round(image.height * scale));
   const sums = new Uint32Array(width * height * 3);
   const counts = new Uint32Array(width * height);
-  for (let y = 0; y < image.height; y++) {
+  // each column's cell, worked out once: the loop over the pixels only adds
+  const column = new Int32Array(image.width);
+  for (let x = 0; x < image.width; x++) column[x] = Math.min(width - 1, Math.floor(x * scale));
+  const pixels = image.data;
+  for (let y = 0, i = 0; y < image.height; y++) {
     const row = Math.min(height - 1, Math.floor(y * scale)) * width;
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 4;
-      const cell = row + Math.min(width - 1, Math.floor(x * scale));
-      sums[cell * 3]! += image.data[i]!;
-      sums[cell * 3 + 1]! += image.data[i + 1]!;
-      sums[cell * 3 + 2]! += image.data[i + 2]!;
+    for (let x = 0; x < image.width; x++, i += 4) {
+      const cell = row + column[x]!;
+      const at = cell * 3;
+      sums[at]! += pixels[i]!;
+      sums[at + 1]! += pixels[i + 1]!;
+      sums[at + 2]! += pixels[i + 2]!;
       counts[cell]! += 1;
     }
   }
