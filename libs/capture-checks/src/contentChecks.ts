@@ -116,7 +116,9 @@ const RUN: Record<Check, Runner> = {
   },
 
   async face({ pool, timeoutMs }, { side, bytes, header }, notes) {
-    const found = await pool.run({ task: 'face' }, bytes, header.format, timeoutMs);
+    // a document needs one portrait; in a selfie every face counts (faceRules.ts)
+    const job = { task: 'face' as const, anyFace: side !== 'selfie' };
+    const found = await pool.run(job, bytes, header.format, timeoutMs);
     Object.assign(notes, faceNotes(found.faces, found.ms));
     return faceProblem(side, found.faces, found);
   },

@@ -29,7 +29,10 @@ export const TASK_WORKING_SIZE = 2000;
 export const PDF417_WORKING_SIZE = 4096;
 
 export type ImageTask =
-  { task: 'measure' } | { task: 'pdf417' } | { task: 'face' } | { task: 'mrzPage' };
+  | { task: 'measure' }
+  | { task: 'pdf417' }
+  | { task: 'face'; anyFace: boolean }
+  | { task: 'mrzPage' };
 
 export interface TaskResults {
   measure: Measures;
@@ -56,7 +59,7 @@ export async function runTask(bitmap: Bitmap, job: ImageTask): Promise<TaskResul
     }
     case 'face': {
       const started = performance.now();
-      const faces = await detectFaces(bitmap);
+      const faces = await detectFaces(bitmap, { anyFace: job.anyFace });
       const { width, height } = bitmap;
       return { faces, width, height, ms: Math.round(performance.now() - started) };
     }

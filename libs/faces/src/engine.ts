@@ -1,7 +1,7 @@
 // The face models, loaded once per thread: @vladmandic/face-api (MIT) on TensorFlow.js's WebAssembly
 // backend (@tensorflow/tfjs-backend-wasm, Apache-2.0), with the weights the package ships in its
-// `model/` folder (SSD MobileNet v1 for detection; for descriptors the Tiny Face Detector first,
-// the 68-point landmarks and the ResNet-34-like recognition net; face-api.js's weights, MIT). Nothing is fetched: the .wasm
+// `model/` folder (SSD MobileNet v1 and the Tiny Face Detector to find faces; for descriptors the
+// 68-point landmarks and the ResNet-34-like recognition net; face-api.js's weights, MIT). Nothing is fetched: the .wasm
 // binaries and the weights are read from node_modules. tfjs-node's native binaries are not used:
 // they download from outside the npm registry at install time.
 // CPU work: call it from a worker thread (a capture-check image thread, a connector's face thread),
@@ -57,10 +57,12 @@ export async function faceEngine(models: FaceModels): Promise<FaceApiModule> {
   if (!loading) {
     loading =
       models === 'detector'
-        ? faceapi.nets.ssdMobilenetv1.loadFromDisk(MODEL_DIR)
+        ? Promise.all([
+            faceapi.nets.ssdMobilenetv1.loadFromDisk(MODEL_DIR),
+            faceapi.nets.tinyFaceDetector.loadFromDisk(MODEL_DIR),
+          ]).then(() => undefined)
         : Promise.all([
             faceEngine('detector'),
-            faceapi.nets.tinyFaceDetector.loadFromDisk(MODEL_DIR),
             faceapi.nets.faceLandmark68Net.loadFromDisk(MODEL_DIR),
             faceapi.nets.faceRecognitionNet.loadFromDisk(MODEL_DIR),
           ]).then(() => undefined);
