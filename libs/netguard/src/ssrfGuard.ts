@@ -9,7 +9,7 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { addressRefusal, mappedIpv4 } from './addressPolicy.ts';
 import { formatIpv4, parseIp } from './ipAddress.ts';
 
-/** The `code` of a refusal, kept when a client library wraps the error (axios copies it). */
+/** The `code` of a refusal, kept when a client library wraps the error. */
 export const BLOCKED_TARGET_CODE = 'EBLOCKEDTARGET';
 
 export class BlockedTarget extends Error {

@@ -5,7 +5,7 @@ import type { Broker } from '@idv/broker';
 import { connectorQueue } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
 import type { Lifecycle } from '@idv/http';
-import { parseAllowList, SsrfGuard } from '@idv/netguard';
+import { GuardedHttp, parseAllowList, SsrfGuard } from '@idv/netguard';
 import type { Logger, Registry } from '@idv/observability';
 import { createProcessRuntime, serveHealth, type ProcessRuntime } from '@idv/service-runtime';
 import { startAdapter } from './connectors/index.ts';
@@ -17,7 +17,7 @@ import { createJobHandler } from './jobs/handleJob.ts';
 import { VerifierGates } from './provider/admission.ts';
 import { VerifierBreakers } from './provider/breakers.ts';
 import { ClientCertificates } from './provider/clientCertificates.ts';
-import { createProviderHttp } from './provider/http.ts';
+
 import { providerMetrics } from './provider/metrics.ts';
 import { TrailingCalls } from './provider/trailing.ts';
 
@@ -67,7 +67,11 @@ export async function startConnectorWorker(
     .filter(Boolean)
     .join(',');
   const guard = new SsrfGuard(parseAllowList(allow, 'CONNECTOR_SSRF_ALLOW'));
-  const provider = createProviderHttp(settings.PROVIDER_HTTP_TIMEOUT_MS, guard);
+  const provider = new GuardedHttp(
+    settings.PROVIDER_HTTP_TIMEOUT_MS,
+    guard,
+    'idv-connector-worker',
+  );
   const breakers = new VerifierBreakers(
     type,
     {

@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext, type TLSSocket } from 'node:tls';
-import { parseAllowList, SsrfGuard } from '@idv/netguard';
+import { GuardedHttp, parseAllowList, SsrfGuard } from '@idv/netguard';
 import { callProvider } from '../src/connectors/shared/providerCall.ts';
 import { JobOutcome } from '../src/outcomes.ts';
-import { createProviderHttp } from '../src/provider/http.ts';
+
 import {
   TEST_CERTIFICATE_BASE64,
   TEST_CERTIFICATE_PASSPHRASE,
@@ -86,7 +86,7 @@ describe('connector worker: provider calls', function () {
   this.timeout(10_000);
   const server = createServer((req, res) => void route(req, res));
   const guard = new SsrfGuard(parseAllowList('127.0.0.0/8,::1/128', 'CONNECTOR_SSRF_ALLOW'));
-  const provider = createProviderHttp(TIMEOUT_MS, guard);
+  const provider = new GuardedHttp(TIMEOUT_MS, guard, 'idv-connector-worker');
   let base: string;
 
   const call = (request: Request, signal = new AbortController().signal) =>
@@ -234,7 +234,11 @@ describe('connector worker: provider calls', function () {
   });
 
   it('refuses at connect a name that resolves to an address the guard does not allow', async () => {
-    const strict = createProviderHttp(TIMEOUT_MS, new SsrfGuard(parseAllowList('')));
+    const strict = new GuardedHttp(
+      TIMEOUT_MS,
+      new SsrfGuard(parseAllowList('')),
+      'idv-connector-worker',
+    );
     try {
       const port = new URL(base).port;
       const err: unknown = await callProvider(
@@ -310,7 +314,11 @@ describe('connector worker: provider calls', function () {
     });
 
     it('resolves its names through the guard too', async () => {
-      const strict = createProviderHttp(TIMEOUT_MS, new SsrfGuard(parseAllowList('')));
+      const strict = new GuardedHttp(
+        TIMEOUT_MS,
+        new SsrfGuard(parseAllowList('')),
+        'idv-connector-worker',
+      );
       const dispatcher = strict.dispatcherWith({ secureContext: clientContext() });
       try {
         const err: unknown = await callProvider(

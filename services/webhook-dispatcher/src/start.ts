@@ -4,14 +4,13 @@
 import { ALL_EVENTS } from '@idv/broker';
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
-import axios from 'axios';
 import { WebhookDispatcherConfig } from './config.ts';
 import { Attempts } from './delivery/attempt.ts';
 import { callbackSender } from './delivery/callbackHttp.ts';
 import { DeliveryLoop } from './delivery/deliveryLoop.ts';
 import { dispatcherMetrics } from './delivery/metrics.ts';
 import { OAuthTokens } from './delivery/oauthTokens.ts';
-import { parseAllowList, SsrfGuard } from '@idv/netguard';
+import { GuardedHttp, parseAllowList, SsrfGuard } from '@idv/netguard';
 import { TargetBreakers } from './delivery/targetBreakers.ts';
 import { recordEvent } from './intake/recordEvent.ts';
 import { listenForChanges } from './store/changeListener.ts';
@@ -35,16 +34,9 @@ export async function startWebhookDispatcher(
   const guard = new SsrfGuard(parseAllowList(settings.WEBHOOK_SSRF_ALLOW));
   const metrics = dispatcherMetrics(runtime.registry);
   const agents = guard.agents();
-  // axios only for OAuth token requests (rare, cached); callbacks go through callbackSender
-  const http = axios.create({
-    ...agents,
-    timeout: settings.WEBHOOK_HTTP_TIMEOUT_MS,
-    maxRedirects: 0,
-    proxy: false,
-    responseType: 'text',
-    transformResponse: [(data: unknown) => data],
-    validateStatus: () => true,
-  });
+  // OAuth token requests (rare, cached) through the guarded client; callbacks through
+  // callbackSender, node:http over the same guard's agents (per request the cheapest)
+  const http = new GuardedHttp(settings.WEBHOOK_HTTP_TIMEOUT_MS, guard, 'idv-webhook-dispatcher');
   const breakers = new TargetBreakers({
     slots: {
       webhook: settings.WEBHOOK_TARGET_CONCURRENCY,
@@ -123,6 +115,7 @@ export async function startWebhookDispatcher(
     breakers.shutdown();
     await listener.stop();
   });
+  lifecycle.onStop('token client', 20, () => http.close());
 
   // routes: none of its own; the common ones serve /healthz and /metrics
   return serve(runtime, {

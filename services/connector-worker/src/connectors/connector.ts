@@ -4,7 +4,7 @@
 // failures). The config an adapter gets is its own type's, validated against the type's schema.
 import type { ConfigOf, ConnectorType, NormalisedResult, VerificationKind } from '@idv/contracts';
 import type { AccountKey } from '../provider/accounts.ts';
-import type { ProviderHttp } from '../provider/http.ts';
+import type { GuardedHttp } from '@idv/netguard';
 
 export interface AdapterInput<T extends ConnectorType = ConnectorType> {
   kind: VerificationKind;
@@ -19,7 +19,7 @@ export interface AdapterInput<T extends ConnectorType = ConnectorType> {
    */
   account: AccountKey;
   /** keep-alive, timeout set, SSRF-guarded: adapters use it for provider calls */
-  http: ProviderHttp;
+  http: GuardedHttp;
   /** aborted when the provider's timeout or the job's deadline comes */
   signal: AbortSignal;
   /** a client certificate of the job's community from the operator's directory, by file name */
@@ -72,7 +72,7 @@ export type Adapter<T extends ConnectorType = ConnectorType> = (
 /** What an adapter may keep for the worker's life. */
 export interface AdapterResources {
   /** the worker's provider client; also makes the mTLS dispatchers and the cloud SDK's agents */
-  http: ProviderHttp;
+  http: GuardedHttp;
 }
 
 /** The adapter of one worker and how to release what it holds. */

@@ -11,7 +11,7 @@ import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
 import type { FollowUpAdapter, RunningAdapter } from '../connectors/connector.ts';
 import { ProviderUnavailable } from '../outcomes.ts';
-import type { ProviderHttp } from '../provider/http.ts';
+import type { GuardedHttp } from '@idv/netguard';
 import type { ConnectorWorkerSettings } from '../config.ts';
 import { FollowUps } from './followUps.ts';
 
@@ -29,7 +29,7 @@ const FOLLOW_UP_PREFETCH = 64;
 export interface FollowUpResources {
   adapter: RunningAdapter;
   box: SecretBox;
-  http: ProviderHttp;
+  http: GuardedHttp;
   broker: Broker;
   logger: Logger;
 }

@@ -30,7 +30,7 @@ import type { Logger } from '@idv/observability';
 import type { AdapterOutput, FollowUpAdapter } from '../connectors/connector.ts';
 import { inconclusive } from '../connectors/shared/normalise.ts';
 import { ProviderRejected } from '../outcomes.ts';
-import type { ProviderHttp } from '../provider/http.ts';
+import type { GuardedHttp } from '@idv/netguard';
 
 export interface FollowUpSettings {
   firstPollMs: number;
@@ -43,7 +43,7 @@ export interface FollowUpDeps<T extends ConnectorType = ConnectorType> {
   type: T;
   followUp: FollowUpAdapter<T>;
   box: SecretBox;
-  http: ProviderHttp;
+  http: GuardedHttp;
   broker: Broker;
   /** the wait queues, one per TTL tier */
   waitQueues: readonly { tierMs: number; name: string }[];

@@ -26,7 +26,7 @@ import type { VerifierGates } from '../provider/admission.ts';
 import type { TenantShares } from '@idv/platform/fairShare';
 import type { VerifierBreakers } from '../provider/breakers.ts';
 import type { ClientCertificates } from '../provider/clientCertificates.ts';
-import type { ProviderHttp } from '../provider/http.ts';
+import type { GuardedHttp } from '@idv/netguard';
 import type { ProviderMetrics } from '../provider/metrics.ts';
 import type { TrailingCalls } from '../provider/trailing.ts';
 import { inconclusive } from '../connectors/shared/normalise.ts';
@@ -38,7 +38,7 @@ export interface JobDeps<T extends ConnectorType = ConnectorType> {
   type: T;
   adapter: Adapter<T>;
   box: SecretBox;
-  http: ProviderHttp;
+  http: GuardedHttp;
   guard: SsrfGuard;
   certificates: ClientCertificates;
   breakers: VerifierBreakers;

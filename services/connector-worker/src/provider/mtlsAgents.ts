@@ -18,7 +18,7 @@ export class MtlsAgents {
   /** retired dispatchers by the timer that destroys them */
   private readonly retiring = new Map<NodeJS.Timeout, Dispatcher>();
 
-  /** `open` makes a dispatcher with the certificate's context (ProviderHttp.dispatcherWith). */
+  /** `open` makes a dispatcher with the certificate's context (GuardedHttp.dispatcherWith). */
   constructor(private readonly open: (tls: { secureContext: SecureContext }) => Dispatcher) {}
 
   /**

@@ -1,5 +1,5 @@
 // The cloud SDK's HTTP handler (face_cloud): its signed requests go through the worker's
-// ProviderHttp, so the same undici sockets, SSRF guard, timeout and answer cap. Rather than the
+// GuardedHttp, so the same undici sockets, SSRF guard, timeout and answer cap. Rather than the
 // SDK's own node:http handler on guarded agents: at 32 in flight against a local server it took a
 // median 0.37 ms of CPU per CompareFaces against 0.45 (lower in each of eight paired rounds), and
 // it makes no setsockopt calls on a reused socket. Under /verify load through the whole stack the
@@ -8,9 +8,9 @@
 import { buildQueryString, type HttpHandler } from '@smithy/core/protocols';
 import { HttpResponse, type HttpRequest } from '@smithy/core/transport';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ProviderHttp, ProviderRequest } from './http.ts';
+import type { GuardedHttp, GuardedRequest } from '@idv/netguard';
 
-const METHODS: readonly string[] = ['GET', 'POST', 'DELETE'] satisfies ProviderRequest['method'][];
+const METHODS: readonly string[] = ['GET', 'POST', 'DELETE'] satisfies GuardedRequest['method'][];
 
 function urlOf(request: HttpRequest): string {
   const port = request.port ? `:${request.port}` : '';
@@ -33,7 +33,7 @@ function flatHeaders(raw: IncomingHttpHeaders): Record<string, string> {
 }
 
 /** One handler for all of a worker's SDK clients; the worker closes the sockets, not a client. */
-export function sdkHandler(http: ProviderHttp): HttpHandler {
+export function sdkHandler(http: GuardedHttp): HttpHandler {
   return {
     metadata: { handlerProtocol: 'http/1.1' },
     async handle(request, options) {
@@ -44,7 +44,7 @@ export function sdkHandler(http: ProviderHttp): HttpHandler {
       const signal = options?.abortSignal;
       const data = bodyOf(request.body);
       const response = await http.request({
-        method: request.method as ProviderRequest['method'],
+        method: request.method as GuardedRequest['method'],
         url: urlOf(request),
         headers: request.headers,
         ...(data === undefined ? {} : { data }),

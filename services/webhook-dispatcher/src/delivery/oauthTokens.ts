@@ -2,7 +2,7 @@
 // it, and only while that webhook's token URL, client id, secret and scopes stay exactly the same:
 // client ids are not secret, so a cache shared by them would hand one tenant's token to another.
 import { createHash } from 'node:crypto';
-import type { AxiosInstance } from 'axios';
+import type { GuardedHttp } from '@idv/netguard';
 
 export interface TokenRequest {
   /** the webhook asking: its cached token is never given to another */
@@ -38,7 +38,7 @@ export class OAuthTokens {
   /** by webhook id */
   private readonly cache = new Map<string, Entry>();
 
-  constructor(private readonly http: AxiosInstance) {}
+  constructor(private readonly http: GuardedHttp) {}
 
   async token(request: TokenRequest): Promise<string> {
     const credentials = credentialDigest(request);
@@ -78,7 +78,11 @@ export class OAuthTokens {
     const basic = Buffer.from(
       `${encodeURIComponent(request.clientId)}:${encodeURIComponent(request.clientSecret)}`,
     ).toString('base64');
-    const res = await this.http.post<string>(request.tokenUrl, form.toString(), {
+    // the guarded client: the token URL resolves through the SSRF guard like a callback's target
+    const res = await this.http.request({
+      method: 'POST',
+      url: request.tokenUrl,
+      data: form.toString(),
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
         accept: 'application/json',
@@ -86,7 +90,10 @@ export class OAuthTokens {
       },
     });
     if (res.status !== 200) throw new Error(`token endpoint answered ${res.status}`);
-    const body = JSON.parse(res.data) as { access_token?: unknown; expires_in?: unknown };
+    const body = JSON.parse(res.body.toString('utf8')) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    };
     if (typeof body.access_token !== 'string')
       throw new Error('token endpoint sent no access_token');
     const lifetime = typeof body.expires_in === 'number' ? body.expires_in : DEFAULT_LIFETIME_S;

@@ -15,7 +15,7 @@ import {
   ThrottlingException,
 } from '@aws-sdk/client-rekognition';
 import { ProviderRejected, ProviderUnavailable, type JobOutcome } from '../../outcomes.ts';
-import type { ProviderHttp } from '../../provider/http.ts';
+import type { GuardedHttp } from '@idv/netguard';
 import { RecentlyUsed } from '../../provider/recentlyUsed.ts';
 import { sdkHandler } from '../../provider/sdkHandler.ts';
 import type { Adapter, AdapterInput, WorkerConnector } from '../connector.ts';
@@ -64,7 +64,7 @@ class ClientPool {
   private readonly clients = new RecentlyUsed<RekognitionClient>(MAX_CLIENTS);
   private readonly handler: ReturnType<typeof sdkHandler>;
 
-  constructor(http: ProviderHttp) {
+  constructor(http: GuardedHttp) {
     this.handler = sdkHandler(http);
   }
 
@@ -87,7 +87,7 @@ class ClientPool {
 }
 
 /** The face_cloud adapter of one worker; its clients share the worker's sockets. */
-function createFaceCloud(http: ProviderHttp): Adapter<'face_cloud'> {
+function createFaceCloud(http: GuardedHttp): Adapter<'face_cloud'> {
   const pool = new ClientPool(http);
   return async (input) => {
     const { source, target } = facePair(input.document);

@@ -10,14 +10,14 @@ import {
 import {
   ANSWER_TOO_LARGE,
   MAX_ANSWER_BYTES,
-  ProviderHttpError,
-  type ProviderRequest,
-  type ProviderResponse,
-} from '../../provider/http.ts';
+  OutboundHttpError,
+  type GuardedRequest,
+  type GuardedResponse,
+} from '@idv/netguard';
 import type { AdapterInput } from '../connector.ts';
 
 /** What an adapter asks: the request, and whether the answer is JSON (the default) or bytes. */
-export type ProviderCall = Omit<ProviderRequest, 'signal'> & {
+export type ProviderCall = Omit<GuardedRequest, 'signal'> & {
   responseType?: 'json' | 'arraybuffer';
 };
 
@@ -26,7 +26,7 @@ const PROVIDER_TROUBLE_4XX = new Set([408, 425, 429]);
 
 /** A call that got no answer (also the cloud SDK's, which sends through the same client). */
 export function classifyCallFailure(err: unknown, what: string): JobOutcome {
-  if (!(err instanceof ProviderHttpError)) return outcomeOf(err);
+  if (!(err instanceof OutboundHttpError)) return outcomeOf(err);
   if (err.timedOut)
     return new ProviderUnavailable('provider_timeout', `${what} did not answer in time`);
   if (err.code === ANSWER_TOO_LARGE)
@@ -91,7 +91,7 @@ export async function callProvider(
   what: string,
   { responseType, ...request }: ProviderCall,
 ): Promise<unknown> {
-  let response: ProviderResponse;
+  let response: GuardedResponse;
   try {
     response = await input.http.request(
       input.signal ? { ...request, signal: input.signal } : request,

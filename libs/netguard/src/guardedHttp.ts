@@ -1,25 +1,22 @@
-// The one HTTP client a worker uses for provider calls: undici over keep-alive sockets that resolve
-// through the SSRF guard, a timeout per call and a cap on the answer. undici rather than axios:
-// axios cost 0.2-0.4 ms of worker CPU per call, undici's request() about 0.05 (README, "Connector
-// workers").
+// The one guarded HTTP client for calls to addresses callers gave (providers, webhook token
+// endpoints): undici over keep-alive sockets that resolve through the SSRF guard, a timeout per
+// call and a cap on the answer. undici rather than axios: axios cost 0.2-0.4 ms of a connector
+// worker's CPU per call, undici's request() about 0.05 (README, "Connector workers").
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SecureContext } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
-import type { SsrfGuard } from '@idv/netguard';
+import type { SsrfGuard } from './ssrfGuard.ts';
 
-/** Provider answers are small; a huge one is a fault, not data. */
+/** Answers are small (a provider's result, a token); a huge one is a fault, not data. */
 export const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
 /** undici's code for an answer past MAX_ANSWER_BYTES */
 export const ANSWER_TOO_LARGE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 
-/** Sent on every call. Accept as axios sent it, which providers may pick JSON by; no
- *  accept-encoding, so answers come uncompressed and there is nothing to inflate. */
-const DEFAULT_HEADERS = {
-  'user-agent': 'idv-connector-worker',
-  accept: 'application/json, text/plain, */*',
-};
+/** Sent on every call but the user agent (the owner's). Accept as axios sent it, which providers
+ *  may pick JSON by; no accept-encoding, so answers come uncompressed and nothing is inflated. */
+const DEFAULT_ACCEPT = 'application/json, text/plain, */*';
 
-export interface ProviderRequest {
+export interface GuardedRequest {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
@@ -36,7 +33,7 @@ export interface ProviderRequest {
 }
 
 /** Any status is an answer; the caller decides what it means. */
-export interface ProviderResponse {
+export interface GuardedResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
@@ -45,8 +42,8 @@ export interface ProviderResponse {
 /** A call that got no answer: no connection, a broken one, too slow, or too large. `code` is
  *  Node's or undici's (ECONNREFUSED, UND_ERR_RES_EXCEEDED_MAX_SIZE), ETIMEDOUT when it ran out of
  *  time; a refusal of the SSRF guard at connect is the cause. */
-export class ProviderHttpError extends Error {
-  override readonly name = 'ProviderHttpError';
+export class OutboundHttpError extends Error {
+  override readonly name = 'OutboundHttpError';
   constructor(
     message: string,
     readonly code: string,
@@ -68,7 +65,7 @@ function hasHeader(headers: Record<string, string> | undefined, name: string): b
   return headers !== undefined && Object.keys(headers).some((h) => h.toLowerCase() === name);
 }
 
-function bodyOf(request: ProviderRequest, headers: Record<string, string>) {
+function bodyOf(request: GuardedRequest, headers: Record<string, string>) {
   const { data } = request;
   if (data === undefined) return null;
   if (typeof data === 'string' || data instanceof Uint8Array) return data;
@@ -76,13 +73,17 @@ function bodyOf(request: ProviderRequest, headers: Record<string, string>) {
   return JSON.stringify(data);
 }
 
-export class ProviderHttp {
+export class GuardedHttp {
   private readonly agent: Agent;
 
-  /** timeoutMs stays below the breaker timeout (DESIGN 4: HTTP < breaker < RPC < gateway request). */
+  /**
+   * timeoutMs stays below the caller's own bound (a connector worker's: DESIGN 4, HTTP < breaker
+   * < RPC < gateway request); userAgent names the service calling.
+   */
   constructor(
     readonly timeoutMs: number,
     private readonly guard: SsrfGuard,
+    private readonly userAgent = 'idv',
   ) {
     this.agent = this.newAgent();
   }
@@ -112,14 +113,18 @@ export class ProviderHttp {
     return this.newAgent(tls);
   }
 
-  /** One call and its whole answer; rejects with ProviderHttpError when there is none. */
-  async request(request: ProviderRequest): Promise<ProviderResponse> {
+  /** One call and its whole answer; rejects with OutboundHttpError when there is none. */
+  async request(request: GuardedRequest): Promise<GuardedResponse> {
     // an IP literal never reaches the lookup: checked before the request leaves
     this.guard.checkUrl(request.url);
     const target = new URL(request.url);
     for (const [name, value] of Object.entries(request.params ?? {}))
       target.searchParams.append(name, String(value));
-    const headers: Record<string, string> = { ...DEFAULT_HEADERS, ...request.headers };
+    const headers: Record<string, string> = {
+      'user-agent': this.userAgent,
+      accept: DEFAULT_ACCEPT,
+      ...request.headers,
+    };
     if (request.auth) {
       const { username, password } = request.auth;
       headers.authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
@@ -145,19 +150,15 @@ export class ProviderHttp {
     } catch (err) {
       // the breaker's timeout or the job's deadline: out of time as well
       if (signal?.aborted)
-        throw new ProviderHttpError('the call was aborted', 'ETIMEDOUT', true, { cause: err });
+        throw new OutboundHttpError('the call was aborted', 'ETIMEDOUT', true, { cause: err });
       const code = (err as { code?: unknown }).code;
       const named = typeof code === 'string' ? code : 'network error';
       const message = err instanceof Error ? err.message : String(err);
-      throw new ProviderHttpError(message, named, UNDICI_TIMEOUTS.has(named), { cause: err });
+      throw new OutboundHttpError(message, named, UNDICI_TIMEOUTS.has(named), { cause: err });
     }
   }
 
   async close(): Promise<void> {
     await this.agent.destroy();
   }
-}
-
-export function createProviderHttp(timeoutMs: number, guard: SsrfGuard): ProviderHttp {
-  return new ProviderHttp(timeoutMs, guard);
 }
