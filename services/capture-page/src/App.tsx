@@ -58,6 +58,15 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
 
   const fail = (failure: Failure) => setScreen({ name: 'failure', failure });
 
+  /** A side out of attempts ends the journey at once: the session is sure to fail. */
+  const end = useCallback(
+    (side: CaptureSide, problems: CaptureProblem[]) => {
+      setScreen({ name: 'noAttempts', side, problems });
+      void api.submit();
+    },
+    [api],
+  );
+
   /** Reads the session and shows its screen; `first`: the desktop may offer the handoff. */
   const load = useCallback(
     async (first = false) => {
@@ -69,7 +78,7 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
       if (next.name === 'noAttempts') return end(next.side, []);
       setScreen(first && next.name !== 'processing' && wantsHandoff() ? { name: 'handoff' } : next);
     },
-    [api, hasToken],
+    [api, hasToken, end],
   );
 
   useEffect(() => {
@@ -109,11 +118,6 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
    * The journey ends: a side is out of attempts, so the session is sure to fail. It is submitted
    * at once (the other sides are not asked for) and the reason stays on the screen.
    */
-  function end(side: CaptureSide, problems: CaptureProblem[]) {
-    setScreen({ name: 'noAttempts', side, problems });
-    void api.submit();
-  }
-
   async function send(side: CaptureSide, image: Blob) {
     if (!session) return;
     const controller = new AbortController();

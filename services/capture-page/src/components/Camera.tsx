@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FaceAdvice } from '../face/guidance.ts';
 import { useFaceGuidance, type FaceGuidance } from '../face/useFaceGuidance.ts';
+import { useLatest } from '../latest.ts';
 import type { Strings } from '../strings/index.ts';
 import { Button } from './Screen.tsx';
 
@@ -37,13 +38,16 @@ export function Camera(props: {
   const said = props.selfie ? guidanceText(text, guidance, props.autoCapture) : undefined;
   const good = guidance.state === 'running' && guidance.advice === 'steady';
 
+  // the camera opens once per side shown (selfie or document), whatever else re-renders
+  const { selfie } = props;
+  const unavailable = useLatest(props.onUnavailable);
   useEffect(() => {
     let stream: MediaStream | undefined;
     let cancelled = false;
     const constraints: MediaStreamConstraints = {
       audio: false,
       video: {
-        facingMode: props.selfie ? 'user' : 'environment',
+        facingMode: selfie ? 'user' : 'environment',
         width: { ideal: 1920 },
         height: { ideal: 1080 },
       },
@@ -55,13 +59,13 @@ export function Camera(props: {
         if (cancelled) return s.getTracks().forEach((t) => t.stop());
         if (video.current) video.current.srcObject = s;
       })
-      .catch(() => !cancelled && props.onUnavailable());
-    if (!navigator.mediaDevices) props.onUnavailable();
+      .catch(() => !cancelled && unavailable.current());
+    if (!navigator.mediaDevices) unavailable.current();
     return () => {
       cancelled = true;
       stream?.getTracks().forEach((t) => t.stop());
     };
-  }, []);
+  }, [selfie, unavailable]);
 
   return (
     <div class="camera">

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CaptureApi, CaptureStatus, Failure } from '../api.ts';
 import { Busy, Button, Screen } from '../components/Screen.tsx';
 import { isFinalSessionState } from '@idv/contracts/sessionStates';
+import { useLatest } from '../latest.ts';
 import type { Strings } from '../strings/index.ts';
 import type { SessionState } from '../strings/types.ts';
 
@@ -72,12 +73,15 @@ export function usePollStatus(
   onStatus: (status: CaptureStatus) => boolean,
   onFailure?: (failure: Failure) => void,
 ) {
+  // the latest callbacks, without restarting the polling at each render of the parent
+  const handlers = useLatest({ onStatus, onFailure });
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       const answer = await api.status();
       if (stopped) return;
+      const { onStatus, onFailure } = handlers.current;
       if (answer.ok && onStatus(answer.value)) return;
       if (!answer.ok && answer.failure.kind !== 'network' && onFailure)
         return onFailure(answer.failure);
@@ -88,7 +92,7 @@ export function usePollStatus(
       stopped = true;
       clearTimeout(timer);
     };
-  }, [api]);
+  }, [api, handlers]);
 }
 
 export function ProcessingScreen(props: {
