@@ -32,7 +32,9 @@ const FAST_3G = {
 
 /** A session of the world's face journey at its front side: consent and a licence chosen. */
 async function atFront(w: SessionWorld): Promise<{ token: string; url: string }> {
-  const created = await w.client('service').createSession('kyc-session', { userUID: 'user-testy-bench' }); // prettier-ignore
+  const created = await w
+    .client('service')
+    .createSession('kyc-session', { userUID: 'user-testy-bench' });
   const token = new URL(created.url).pathname.split('/').at(-1)!;
   const page = w.page(token);
   await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
@@ -55,20 +57,31 @@ async function shrunk(
 ): Promise<{ ms: number; sent: number; accepted: boolean }> {
   await page.locator('main[data-screen="capture-front"]').waitFor();
   const start = Date.now();
-  await page.locator('#upload-front').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: photo }); // prettier-ignore
+  await page
+    .locator('#upload-front')
+    .setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: photo });
   await page.locator('main[data-screen="review"]').waitFor({ timeout: 60_000 });
   await page.getByRole('button', { name: 'Use this photo' }).click();
   const back = page.locator('main[data-screen="capture-back"]');
-  await page.locator('main[data-screen="capture-back"], main[data-screen="capture-front"] .alert').first().waitFor({ timeout: 120_000 }); // prettier-ignore
+  await page
+    .locator('main[data-screen="capture-back"], main[data-screen="capture-front"] .alert')
+    .first()
+    .waitFor({ timeout: 120_000 });
   const ms = Date.now() - start;
-  return { ms, sent: (await page.evaluate('window.__sent')) as number, accepted: await back.isVisible() }; // prettier-ignore
+  return {
+    ms,
+    sent: (await page.evaluate('window.__sent')) as number,
+    accepted: await back.isVisible(),
+  };
 }
 
 /** From the same page: the photo's bytes sent as they are, to the verdict's answer. */
 async function unshrunk(page: Page, token: string, photo: Buffer): Promise<number> {
   await page.locator('main[data-screen="capture-front"]').waitFor();
   // the bytes handed to the page first, not timed (a person's file is already on the phone)
-  await page.evaluate(`window.__photo = Uint8Array.from(atob(${JSON.stringify(photo.toString('base64'))}), (c) => c.charCodeAt(0))`); // prettier-ignore
+  await page.evaluate(
+    `window.__photo = Uint8Array.from(atob(${JSON.stringify(photo.toString('base64'))}), (c) => c.charCodeAt(0))`,
+  );
   return (await page.evaluate(`(async () => {
     const start = performance.now();
     const res = await fetch('/capture-api/images/front', { method: 'PUT', headers: { authorization: 'Bearer ${token}', 'content-type': 'image/jpeg' }, body: window.__photo });
@@ -77,23 +90,38 @@ async function unshrunk(page: Page, token: string, photo: Buffer): Promise<numbe
   })()`)) as number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!; // prettier-ignore
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function captureUploadBenchmarks(): Promise<Comparison[]> {
-  const w = await startSessionWorld({ name: 'capture-upload-bench', platform: { CAPTURE_PAGE_DIR: builtPage() } }); // prettier-ignore
+  const w = await startSessionWorld({
+    name: 'capture-upload-bench',
+    platform: { CAPTURE_PAGE_DIR: builtPage() },
+  });
   const browser = await launchBrowser(await fakeCameraVideo('/tmp/capture-upload-bench.y4m'));
   try {
     const photo = await licenceFrontPhoto();
-    const times = { shrunk: [] as number[], unshrunk: [] as number[], sent: [] as number[], accepted: 0 }; // prettier-ignore
+    const times = {
+      shrunk: [] as number[],
+      unshrunk: [] as number[],
+      sent: [] as number[],
+      accepted: 0,
+    };
     for (let round = 0; round < ROUNDS; round++)
       for (const way of round % 2
         ? (['unshrunk', 'shrunk'] as const)
         : (['shrunk', 'unshrunk'] as const)) {
-        const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true }); // prettier-ignore
+        const context = await browser.newContext({
+          viewport: PHONE,
+          isMobile: true,
+          hasTouch: true,
+        });
         const page = await context.newPage();
         // the size of what the page sends, read where it hands the body over (DevTools does not
         // show a Blob's bytes); an init script runs outside the page's CSP
-        await page.addInitScript(`{ const send = XMLHttpRequest.prototype.send; XMLHttpRequest.prototype.send = function (body) { window.__sent = body && body.size; return send.call(this, body); }; }`); // prettier-ignore
+        await page.addInitScript(
+          `{ const send = XMLHttpRequest.prototype.send; XMLHttpRequest.prototype.send = function (body) { window.__sent = body && body.size; return send.call(this, body); }; }`,
+        );
         const session = await atFront(w);
         await page.goto(session.url);
         await throttled(page);
@@ -122,12 +150,17 @@ function row(
   return {
     suite: 'capture page: a 12 MP phone photo to its verdict on Fast 3G with the CPU slowed 4x',
     baseline: { name: `sent as it is, median ${(u / 1000).toFixed(1)} s`, opsPerSecond: 1000 / u },
-    candidate: { name: `shrunk on the device, median ${(s / 1000).toFixed(1)} s`, opsPerSecond: 1000 / s }, // prettier-ignore
+    candidate: {
+      name: `shrunk on the device, median ${(s / 1000).toFixed(1)} s`,
+      opsPerSecond: 1000 / s,
+    },
     note:
       `the photo ${(bytes / 1e6).toFixed(1)} MB (4000x3000 JPEG), sent shrunk as ${(median(times.sent) / 1e3).toFixed(0)} kB and accepted ${times.accepted} of ${times.shrunk.length} times; ` +
       `from choosing the file to the verdict on the screen (shrunk: ${times.shrunk.map((t) => (t / 1000).toFixed(1)).join(', ')} s; ` +
       `as it is: ${times.unshrunk.map((t) => (t / 1000).toFixed(1)).join(', ')} s), ${ROUNDS} rounds taking turns, Chromium at 390x844; ` +
-      `goal <= ${GOAL_MS / 1000} s and >= ${GOAL_RATIO}x faster: ${met ? 'met' : 'NOT met'} (${ratio.toFixed(1)}x); load average ${loadavg().map((l) => l.toFixed(1)).join(', ')}`, // prettier-ignore
+      `goal <= ${GOAL_MS / 1000} s and >= ${GOAL_RATIO}x faster: ${met ? 'met' : 'NOT met'} (${ratio.toFixed(1)}x); load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
   };
 }
 

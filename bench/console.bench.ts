@@ -24,9 +24,9 @@ const CASE_READY = `(() => {
   return ready ? performance.now() : false;
 })()`;
 /** ...then once every image is decoded (decode() resolves at once for one already painted). */
-const CASE_DECODED = `Promise.all([...document.querySelectorAll('.images img')].map((i) => i.decode())).then(() => performance.now())`; // prettier-ignore
+const CASE_DECODED = `Promise.all([...document.querySelectorAll('.images img')].map((i) => i.decode())).then(() => performance.now())`;
 /** In the page: performance.now() once the queue lists a case. */
-const QUEUE_READY = `document.querySelector('#queue-title') && document.querySelector('tbody a[href^="#/case/"]') ? performance.now() : false`; // prettier-ignore
+const QUEUE_READY = `document.querySelector('#queue-title') && document.querySelector('tbody a[href^="#/case/"]') ? performance.now() : false`;
 
 /**
  * `test` checked at every frame in the page until it gives a time. Through DevTools: the page's CSP
@@ -65,8 +65,18 @@ export async function consoleBenchmarks(): Promise<Comparison[]> {
     const reviewer = await world.w.operator(['reviewer'], [world.community.id]);
     const page = await world.login(reviewer);
     const pages = {
-      queue: { url: `${world.w.url}/#/queue`, ready: QUEUE_READY, after: undefined, ms: [] as number[] }, // prettier-ignore
-      case: { url: `${world.w.url}${world.casePath(caseId)}`, ready: CASE_READY, after: CASE_DECODED, ms: [] as number[] }, // prettier-ignore
+      queue: {
+        url: `${world.w.url}/#/queue`,
+        ready: QUEUE_READY,
+        after: undefined,
+        ms: [] as number[],
+      },
+      case: {
+        url: `${world.w.url}${world.casePath(caseId)}`,
+        ready: CASE_READY,
+        after: CASE_DECODED,
+        ms: [] as number[],
+      },
     };
     for (let i = 0; i < WARM_UP + LOADS; i++)
       // the two take turns, which goes first turning each time

@@ -51,11 +51,16 @@ async function pngInflatingPastItsRows(): Promise<Buffer> {
   const out: Buffer[] = [];
   deflate.on('data', (chunk: Buffer) => out.push(chunk));
   const zeros = Buffer.alloc(2 ** 20);
-  for (let i = 0; i < 1024; i++) if (!deflate.write(zeros)) await new Promise((r) => deflate.once('drain', r)); // prettier-ignore
+  for (let i = 0; i < 1024; i++)
+    if (!deflate.write(zeros)) await new Promise((r) => deflate.once('drain', r));
   await new Promise((resolve) => deflate.end(resolve));
   const header = pngHeaderOnly({ width: 1000, height: 700, bitDepth: 8, colourType: 2 });
   // the header-only PNG's IDAT swapped for the big one: signature and IHDR, IDAT, IEND
-  return Buffer.concat([header.subarray(0, 33), pngChunk('IDAT', Buffer.concat(out)), pngChunk('IEND', Buffer.alloc(0))]); // prettier-ignore
+  return Buffer.concat([
+    header.subarray(0, 33),
+    pngChunk('IDAT', Buffer.concat(out)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -74,7 +79,7 @@ interface CheckRun extends Latencies {
   peakOfOneMib: number;
 }
 interface BombRun {
-  refusals: { name: string; bytes: number; slowestMs: number; verdict: string; grewMib: number }[]; // prettier-ignore
+  refusals: { name: string; bytes: number; slowestMs: number; verdict: string; grewMib: number }[];
   peakMib: number;
 }
 
@@ -91,8 +96,14 @@ async function photoRow(what: string, side: 'front' | 'passport', file: string, 
   const perCheck = check.peakOfOneMib - check.beforeMib;
   const comparison: Comparison = {
     suite: `image path: ${what}, 12 MP phone JPEG`,
-    baseline: { name: `bare decode of the file (sharp), p50 ${d.p50.toFixed(0)} ms`, opsPerSecond: 1000 / d.p50 }, // prettier-ignore
-    candidate: { name: `capture check, 1 image thread, p50 ${c.p50.toFixed(0)} ms`, opsPerSecond: 1000 / c.p50 }, // prettier-ignore
+    baseline: {
+      name: `bare decode of the file (sharp), p50 ${d.p50.toFixed(0)} ms`,
+      opsPerSecond: 1000 / d.p50,
+    },
+    candidate: {
+      name: `capture check, 1 image thread, p50 ${c.p50.toFixed(0)} ms`,
+      opsPerSecond: 1000 / c.p50,
+    },
     note:
       `4000x3000, ${(size / 2 ** 20).toFixed(1)} MiB, quality 90; check p50 ${c.p50.toFixed(0)} ms, p95 ${c.p95.toFixed(0)} ms over ${c.n} runs ` +
       `(goal p95 <= 1500 ms)${ocr ? `, of which the MRZ OCR (tesseract, its own thread) p50 ${ocr.p50.toFixed(0)} ms, p95 ${ocr.p95.toFixed(0)} ms` : ''}; bare decode p50 ${d.p50.toFixed(0)} ms, p95 ${d.p95.toFixed(0)} ms; verdicts ${check.verdicts.join(', ')}` +
@@ -106,13 +117,17 @@ async function photoRow(what: string, side: 'front' | 'passport', file: string, 
 function bombRow(bombs: BombRun, baseline: Comparison['baseline']): Comparison {
   const slowest = Math.max(...bombs.refusals.map((r) => r.slowestMs));
   const each = bombs.refusals.map(
-    (r) => `${r.name} (${r.bytes} bytes): ${r.slowestMs.toFixed(1)} ms, +${r.grewMib.toFixed(0)} MiB, "${r.verdict}"`, // prettier-ignore
+    (r) =>
+      `${r.name} (${r.bytes} bytes): ${r.slowestMs.toFixed(1)} ms, +${r.grewMib.toFixed(0)} MiB, "${r.verdict}"`,
   );
   return {
     suite: 'image path: hostile images refused',
     baseline,
-    candidate: { name: `slowest refusal of the five, ${slowest.toFixed(1)} ms`, opsPerSecond: 1000 / slowest }, // prettier-ignore
-    note: `${each.join('; ')}; the slowest of 5 tries each, through the capture check of a started thread (goal < 50 ms each); process peak ${bombs.peakMib.toFixed(0)} MiB`, // prettier-ignore
+    candidate: {
+      name: `slowest refusal of the five, ${slowest.toFixed(1)} ms`,
+      opsPerSecond: 1000 / slowest,
+    },
+    note: `${each.join('; ')}; the slowest of 5 tries each, through the capture check of a started thread (goal < 50 ms each); process peak ${bombs.peakMib.toFixed(0)} MiB`,
   };
 }
 
@@ -128,12 +143,18 @@ export async function imagePathBenchmarks(): Promise<Comparison[]> {
   try {
     const licence = await licenceFrontPhoto();
     const passport = await passportPagePhoto();
-    const files = { licence: path.join(dir, 'licence.jpg'), passport: path.join(dir, 'passport.jpg') }; // prettier-ignore
+    const files = {
+      licence: path.join(dir, 'licence.jpg'),
+      passport: path.join(dir, 'passport.jpg'),
+    };
     writeFileSync(files.licence, licence);
     writeFileSync(files.passport, passport);
     const hostile: [string, Buffer][] = [
       ['1-bit PNG 10000x10000', pngBomb()],
-      ['16-bit RGBA PNG 6000x5000 (240 MB decoded)', pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 })], // prettier-ignore
+      [
+        '16-bit RGBA PNG 6000x5000 (240 MB decoded)',
+        pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }),
+      ],
       ['FF 00 JPEG (8000x6700 behind a 1000x700 decoy)', jpegStuffedDecoy()],
       ['WebP 16383x16383', webpBomb()],
       ['PNG 1000x700 whose data inflates to 1 GB', await pngInflatingPastItsRows()],
@@ -144,8 +165,18 @@ export async function imagePathBenchmarks(): Promise<Comparison[]> {
       return `${name}=${file}`;
     });
     const rows = [
-      await photoRow('licence front, face journey (measures, face)', 'front', files.licence, licence.length), // prettier-ignore
-      await photoRow('passport page, face journey (measures, MRZ OCR, face)', 'passport', files.passport, passport.length), // prettier-ignore
+      await photoRow(
+        'licence front, face journey (measures, face)',
+        'front',
+        files.licence,
+        licence.length,
+      ),
+      await photoRow(
+        'passport page, face journey (measures, MRZ OCR, face)',
+        'passport',
+        files.passport,
+        passport.length,
+      ),
     ];
     const bombs = await measureApart<BombRun>('bombs', files.licence, ...named);
     rows.push(bombRow(bombs, rows[0]!.candidate));

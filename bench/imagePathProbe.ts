@@ -9,14 +9,20 @@
 // Prints one JSON line: latencies in ms, the verdicts, and memory in MiB.
 import { readFileSync } from 'node:fs';
 import type { CaptureSide } from '@idv/contracts';
-import { captureChecker, imageContentChecks, MrzReader, QualityPool } from '@idv/capture-checks/engine'; // prettier-ignore
+import {
+  captureChecker,
+  imageContentChecks,
+  MrzReader,
+  QualityPool,
+} from '@idv/capture-checks/engine';
 import { admitImage, DEFAULT_IMAGE_LIMITS } from '@idv/images';
 import { createLogger } from '@idv/observability';
 import sharp from 'sharp';
 import { decodeImage } from '../libs/images/src/decode.ts';
 
 const mib = (field: 'VmRSS' | 'VmHWM') =>
-  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024; // prettier-ignore
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) /
+  1024;
 
 const FACE_JOURNEY = 'KYC_WITH_FACE_COMPARISON' as const;
 const journeyOf = (side: CaptureSide) => ({
@@ -114,7 +120,13 @@ async function bombs(warmFile: string, files: string[]) {
         slowest = Math.max(slowest, ms);
         verdict = report.problems.map((p) => `${p.code}: ${p.message}`).join('; ') || 'accepted';
       }
-      refusals.push({ name, bytes: bytes.length, slowestMs: slowest, verdict, grewMib: mib('VmHWM') - before }); // prettier-ignore
+      refusals.push({
+        name,
+        bytes: bytes.length,
+        slowestMs: slowest,
+        verdict,
+        grewMib: mib('VmHWM') - before,
+      });
     }
     return { refusals, peakMib: mib('VmHWM') };
   } finally {

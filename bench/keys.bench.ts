@@ -94,7 +94,9 @@ async function rewrapRow({ db, masterKey, keysDir }: Keystore): Promise<Comparis
   const vacuum = () => db.raw('VACUUM ANALYZE keys.data_keys');
   const bare = async (target: string, home: string) => {
     await vacuum();
-    const m = await keysPerSecond('bare SKIP LOCKED + UPDATE FROM unnest', () => bareRewrap(db, target, REWRAP_BATCH)); // prettier-ignore
+    const m = await keysPerSecond('bare SKIP LOCKED + UPDATE FROM unnest', () =>
+      bareRewrap(db, target, REWRAP_BATCH),
+    );
     await db('keys.data_keys').update({ kek_id: home });
     return m;
   };
@@ -150,7 +152,10 @@ async function pairedRound(
       side.ns += Number(process.hrtime.bigint() - start);
       side.n++;
     }
-  const [baseline, candidate] = sides.map((s) => ({ name: s.name, opsPerSecond: s.n / (s.ns / 1e9) })); // prettier-ignore
+  const [baseline, candidate] = sides.map((s) => ({
+    name: s.name,
+    opsPerSecond: s.n / (s.ns / 1e9),
+  }));
   return { baseline: baseline!, candidate: candidate! };
 }
 
@@ -174,14 +179,23 @@ async function imageRows({ db, masterKey, keysDir }: Keystore): Promise<Comparis
   const sealed = (await keyring.dataKey(id)).sealBytes(image, context);
 
   const sealing = await pairedRounds(
-    ['MASTER_KEY box sealBytes + openBytes', () => box.openBytes(box.sealBytes(image, context), context)], // prettier-ignore
-    ['data key sealBytes + keyring openBytes', async () => keyring.openBytes((await keyring.dataKey(id)).sealBytes(image, context), context)], // prettier-ignore
+    [
+      'MASTER_KEY box sealBytes + openBytes',
+      () => box.openBytes(box.sealBytes(image, context), context),
+    ],
+    [
+      'data key sealBytes + keyring openBytes',
+      async () => keyring.openBytes((await keyring.dataKey(id)).sealBytes(image, context), context),
+    ],
   );
   const cost = sealing.median.baseline.opsPerSecond / sealing.median.candidate.opsPerSecond;
   // a process's first open: a keyring with nothing cached over the process's provider and pool
   const cold = await pairedRounds(
     ['warm keyring openBytes', () => keyring.openBytes(sealed, context)],
-    ['first open in a process (key from PostgreSQL, unwrapped)', () => new Keyring(db, provider).openBytes(sealed, context)], // prettier-ignore
+    [
+      'first open in a process (key from PostgreSQL, unwrapped)',
+      () => new Keyring(db, provider).openBytes(sealed, context),
+    ],
   );
   const mib = (IMAGE_BYTES / 2 ** 20).toFixed(1);
   const ms = (m: Measurement) => `${(1000 / m.opsPerSecond).toFixed(1)} ms`;
@@ -190,12 +204,12 @@ async function imageRows({ db, masterKey, keysDir }: Keystore): Promise<Comparis
     {
       suite: `seal and open a 12 MP image (${mib} MiB) under its data key`,
       ...sealing.median,
-      note: `${mib} MiB of random bytes sealed then opened, AES-256-GCM both, ${ms(sealing.median.candidate)} against ${ms(sealing.median.baseline)} per image; the data key warm in the keyring's cache (a session's images share its data key); ${rounds} (ratios ${spreadOf(sealing.ratios)}); cost ${cost.toFixed(2)} x today's (goal <= 1.2 x, ratio >= 0.83): ${cost <= 1.2 ? 'met' : 'not met'}; load average ${loadAverage()}`, // prettier-ignore
+      note: `${mib} MiB of random bytes sealed then opened, AES-256-GCM both, ${ms(sealing.median.candidate)} against ${ms(sealing.median.baseline)} per image; the data key warm in the keyring's cache (a session's images share its data key); ${rounds} (ratios ${spreadOf(sealing.ratios)}); cost ${cost.toFixed(2)} x today's (goal <= 1.2 x, ratio >= 0.83): ${cost <= 1.2 ? 'met' : 'not met'}; load average ${loadAverage()}`,
     },
     {
       suite: `first open of a 12 MP image in a process (cold data key)`,
       ...cold.median,
-      note: `a keyring with nothing cached: the data key read by id from PostgreSQL (a warm pool) and unwrapped, then the ${mib} MiB image opened, against the same open with the key cached: ${ms(cold.median.candidate)} against ${ms(cold.median.baseline)} per image; ${rounds} (ratios ${spreadOf(cold.ratios)}); load average ${loadAverage()}`, // prettier-ignore
+      note: `a keyring with nothing cached: the data key read by id from PostgreSQL (a warm pool) and unwrapped, then the ${mib} MiB image opened, against the same open with the key cached: ${ms(cold.median.candidate)} against ${ms(cold.median.baseline)} per image; ${rounds} (ratios ${spreadOf(cold.ratios)}); load average ${loadAverage()}`,
     },
   ];
 }

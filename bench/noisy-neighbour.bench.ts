@@ -127,7 +127,9 @@ function row(kind: Kind, rounds: Round[]): Comparison {
     kind,
   );
   const ratio = p99(beside) / Math.max(1, p99(solo));
-  const perRound = rounds.map((r) => (p99(r.beside[kind]) / Math.max(1, p99(r.solo[kind]))).toFixed(2)); // prettier-ignore
+  const perRound = rounds.map((r) =>
+    (p99(r.beside[kind]) / Math.max(1, p99(r.solo[kind]))).toFixed(2),
+  );
   const met = ratio <= 1.5 && beside.errors === 0 && solo.errors === 0;
   return {
     suite: `noisy neighbour: A's ${TITLES[kind]} beside B's attacks`,
@@ -147,7 +149,12 @@ export async function noisyNeighbourBenchmarks(): Promise<Comparison[]> {
     const bLimit = { rps: 4 * A_RATE, burst: 8 * A_RATE };
     const tenants = await makeTenants(platform.database.db, platform.urls, receivers, bLimit);
     const { a, b, bFloodLicence } = tenants;
-    const bOrders = { community: b.community, licence: b.licence, floodLicence: bFloodLicence, urls: platform.urls }; // prettier-ignore
+    const bOrders = {
+      community: b.community,
+      licence: b.licence,
+      floodLicence: bFloodLicence,
+      urls: platform.urls,
+    };
     const measureA = (ms: number) => victim(a, docverifyUrl, receivers.arrivals, ms);
     await measureA(5000); // warm-up
     const answers = new Answers();
@@ -182,7 +189,7 @@ export async function noisyNeighbourBenchmarks(): Promise<Comparison[]> {
       .map(
         ([name, mb]) =>
           `${name} ${mb.toFixed(0)}${soloPeaks[name] ? ` (alone ${soloPeaks[name].toFixed(0)})` : ''}`,
-      ) // prettier-ignore
+      )
       .join(', ');
     const bTotal = Object.values(answers.counts).reduce((sum, count) => sum + count, 0);
     const attackS = (ROUNDS * (RAMP_MS + PHASE_MS)) / 1000;

@@ -62,7 +62,9 @@ export function attackFromChild(
       child.disconnect();
       resolve();
     });
-    child.once('exit', (code) => reject(new Error(`B's attacker exited with ${code} before its report`))); // prettier-ignore
+    child.once('exit', (code) =>
+      reject(new Error(`B's attacker exited with ${code} before its report`)),
+    );
   });
   return { done, cpuMs: () => cpuMs(child.pid) };
 }
@@ -72,7 +74,10 @@ if (process.send) {
     const answers = new Answers();
     const docverifyUrl = orders.urls['docverify-gateway']!;
     void attacker(tenantOf(orders), docverifyUrl, orders.until, answers, orders.attacks).then(
-      () => process.send!({ counts: answers.counts, examples: answers.examples } satisfies Report, () => process.exit(0)), // prettier-ignore
+      () =>
+        process.send!({ counts: answers.counts, examples: answers.examples } satisfies Report, () =>
+          process.exit(0),
+        ),
       (err: Error) => {
         console.error(err);
         process.exit(1);

@@ -92,7 +92,8 @@ export class Answers {
       const res = await within(call());
       this.record(attack, res.status, res.headers.get('retry-after'));
       const expected = res.status < 300 || [413, 415, 422, 429, 503].includes(res.status);
-      if (!expected) this.examples[`${attack} ${res.status}`] ??= JSON.stringify(res.body).slice(0, 300); // prettier-ignore
+      if (!expected)
+        this.examples[`${attack} ${res.status}`] ??= JSON.stringify(res.body).slice(0, 300);
     } catch (err) {
       this.record(attack, err instanceof Hung ? 'hung' : 'error');
       this.examples[attack] ??= (err as Error).message;
@@ -125,15 +126,28 @@ export async function victim(
   await Promise.all([
     steady(A_RATES.verify, until, () =>
       timed(s.verify, async () => {
-        const res = await a.docverify.encryptedRequest<{ status: string }>('POST', '/verify', faceRequest('kyc')); // prettier-ignore
-        return (res.status === 200 && res.body.status === 'verified') || `${res.status} ${JSON.stringify(res.body)}`; // prettier-ignore
+        const res = await a.docverify.encryptedRequest<{ status: string }>(
+          'POST',
+          '/verify',
+          faceRequest('kyc'),
+        );
+        return (
+          (res.status === 200 && res.body.status === 'verified') ||
+          `${res.status} ${JSON.stringify(res.body)}`
+        );
       }),
     ),
     steady(A_RATES.async, until, () =>
       timed(s.async, async () => {
         const { verificationId } = await a.docverify.verifyAsync(faceRequest('kyc') as never);
-        const view = await a.docverify.waitForVerification(verificationId, { intervalMs: 100, timeoutMs: HANG_MS }); // prettier-ignore
-        return (view.status === 'completed' && view.result?.status === 'verified') || JSON.stringify(view); // prettier-ignore
+        const view = await a.docverify.waitForVerification(verificationId, {
+          intervalMs: 100,
+          timeoutMs: HANG_MS,
+        });
+        return (
+          (view.status === 'completed' && view.result?.status === 'verified') ||
+          JSON.stringify(view)
+        );
       }),
     ),
     steady(A_RATES.upload, until, async () => {
@@ -142,13 +156,20 @@ export async function victim(
       await timed(s.upload, async () => {
         if (!page) return 'the session link did not open';
         const res = await page('PUT', '/images/front', new Uint8Array(images.front), 'image/png');
-        return (res.status === 200 && res.body.includes('"accepted":true')) || `${res.status} ${res.body}`; // prettier-ignore
+        return (
+          (res.status === 200 && res.body.includes('"accepted":true')) ||
+          `${res.status} ${res.body}`
+        );
       });
     }),
     steady(A_RATES.webhook, until, () =>
       timed(s.webhook, async () => {
         const at = Date.now();
-        const res = await a.webhooks.request<{ eventId: string }>('PUT', `${base}/event/E_IDV_DOCUMENT_VALIDATE`, { dvcID: 'kyc', docType: 'passport', status: 'verified' }); // prettier-ignore
+        const res = await a.webhooks.request<{ eventId: string }>(
+          'PUT',
+          `${base}/event/E_IDV_DOCUMENT_VALIDATE`,
+          { dvcID: 'kyc', docType: 'passport', status: 'verified' },
+        );
         if (res.status !== 202) return `${res.status} ${JSON.stringify(res.body)}`;
         while (!arrivals.has(res.body.eventId))
           await new Promise((resolve) => setTimeout(resolve, 10));

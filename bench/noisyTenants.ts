@@ -65,12 +65,22 @@ async function put(client: IdvClient, path: string, body: object): Promise<{ _id
 async function configure(tenant: Tenant, sandboxUrl: string): Promise<void> {
   const c = tenant.community;
   const verifier = (tag: string, type: string, url = sandboxUrl, config: object = {}) =>
-    put(tenant.docverify, `/verifier/community/${c.id}`, { name: tag, tag, type, connectorUrl: url, config: { apiKey: 'sandbox-key', ...config } }); // prettier-ignore
+    put(tenant.docverify, `/verifier/community/${c.id}`, {
+      name: tag,
+      tag,
+      type,
+      connectorUrl: url,
+      config: { apiKey: 'sandbox-key', ...config },
+    });
   await verifier('faces', 'face_compare_b');
   await verifier('review', 'auto_review');
   await verifier('live', 'liveness', sandboxUrl, { documentApiKey: 'sandbox-key' });
   const config = (tag: string, arrays: object) =>
-    put(tenant.docverify, `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag, ...arrays }); // prettier-ignore
+    put(tenant.docverify, `/verificationConfig/community/${c.id}`, {
+      tenantId: c.tenantId,
+      tag,
+      ...arrays,
+    });
   await config('kyc', { face_compare: [{ verifier: 'faces' }] });
   const documents = [{ verifier: 'review' }];
   await config('kyc-session', {
@@ -87,12 +97,22 @@ async function configure(tenant: Tenant, sandboxUrl: string): Promise<void> {
 async function configureAttacks(b: Tenant, sandboxUrl: string): Promise<void> {
   const c = b.community;
   const verifier = (tag: string, type: string, url: string) =>
-    put(b.docverify, `/verifier/community/${c.id}`, { name: tag, tag, type, connectorUrl: url, config: type === 'basic_ocr' ? {} : { apiKey: 'sandbox-key' } }); // prettier-ignore
+    put(b.docverify, `/verifier/community/${c.id}`, {
+      name: tag,
+      tag,
+      type,
+      connectorUrl: url,
+      config: type === 'basic_ocr' ? {} : { apiKey: 'sandbox-key' },
+    });
   await verifier('dead', 'face_compare_b', `http://127.0.0.1:${await freePort()}`);
   await verifier('hang', 'face_compare_b', `${sandboxUrl}/fault/hang`);
   await verifier('ocr', 'basic_ocr', sandboxUrl);
   const config = (tag: string, arrays: object) =>
-    put(b.docverify, `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag, ...arrays }); // prettier-ignore
+    put(b.docverify, `/verificationConfig/community/${c.id}`, {
+      tenantId: c.tenantId,
+      tag,
+      ...arrays,
+    });
   await config('kyc-dead', { face_compare: [{ verifier: 'dead' }] });
   await config('kyc-hang', { face_compare: [{ verifier: 'hang' }] });
   await config('kyc-ocr', { dl_authenticate: [{ verifier: 'ocr' }] });

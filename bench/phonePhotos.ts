@@ -48,7 +48,12 @@ async function photograph(document: Image, share: number, seed: number): Promise
   const frame = table(PHOTO_WIDTH, PHOTO_HEIGHT, next);
   const [left, top] = [(PHOTO_WIDTH - docWidth) >> 1, (PHOTO_HEIGHT - docHeight) >> 1];
   for (let y = 0; y < docHeight; y++)
-    card.copy(frame, ((top + y) * PHOTO_WIDTH + left) * 3, y * docWidth * 3, (y + 1) * docWidth * 3); // prettier-ignore
+    card.copy(
+      frame,
+      ((top + y) * PHOTO_WIDTH + left) * 3,
+      y * docWidth * 3,
+      (y + 1) * docWidth * 3,
+    );
   addNoise(frame, 10, next);
   return sharp(frame, { raw: { width: PHOTO_WIDTH, height: PHOTO_HEIGHT, channels: 3 } })
     .jpeg({ quality: 90 })

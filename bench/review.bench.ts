@@ -43,7 +43,15 @@ async function insertCases(database: TestDatabase, tenantId: string, communityId
         four_eyes: n % 3 === 0,
         sla_minutes: 240,
         result_status: 'not_verified',
-        checks: JSON.stringify([{ kind: 'face_compare', verifier: 'bench', provider: 'bench', status: 'failed', score: 0.41 }]), // prettier-ignore
+        checks: JSON.stringify([
+          {
+            kind: 'face_compare',
+            verifier: 'bench',
+            provider: 'bench',
+            status: 'failed',
+            score: 0.41,
+          },
+        ]),
         assignee: claimed ? ASSIGNEES[n % ASSIGNEES.length] : null,
         assignee_sub: claimed ? `sub-${n % ASSIGNEES.length}` : null,
         opened_at: opened,
@@ -62,7 +70,14 @@ async function insertCases(database: TestDatabase, tenantId: string, communityId
 async function standInIssuer() {
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ sub: 'bench-operator', preferred_username: 'testy-admin', roles: ['admin'], communities: [] })); // prettier-ignore
+    res.end(
+      JSON.stringify({
+        sub: 'bench-operator',
+        preferred_username: 'testy-admin',
+        roles: ['admin'],
+        communities: [],
+      }),
+    );
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/userinfo` };
@@ -90,7 +105,8 @@ async function measureLatency(get: () => Promise<void>): Promise<Latencies> {
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!; // prettier-ignore
+  const at = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
   return { p50: at(0.5), p95: at(0.95), opsPerSecond: latencies.length / seconds };
 }
 
@@ -147,7 +163,10 @@ export async function reviewBenchmarks(): Promise<Comparison[]> {
       const met = measured.p95 <= GOAL_P95_MS ? 'met' : 'NOT met';
       results.push({
         suite: `review queue, ${CASES.toLocaleString('en')} cases: ${name}`,
-        baseline: { name: `/healthz (p95 ${baseline.p95.toFixed(1)} ms)`, opsPerSecond: baseline.opsPerSecond }, // prettier-ignore
+        baseline: {
+          name: `/healthz (p95 ${baseline.p95.toFixed(1)} ms)`,
+          opsPerSecond: baseline.opsPerSecond,
+        },
         candidate: { name: `cases, ${CONCURRENCY} callers`, opsPerSecond: measured.opsPerSecond },
         note: `p50 ${measured.p50.toFixed(1)} ms, p95 ${measured.p95.toFixed(1)} ms (goal p95 ≤ ${GOAL_P95_MS} ms: ${met}); pages of 50 with another community's ${CASES.toLocaleString('en')} beside them`,
       });

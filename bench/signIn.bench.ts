@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { generate } from 'otplib';
 import { localKeyring, type Community } from '@idv/platform';
 import { createOauthAccount, createOauthClient } from '../services/oauth/src/admin.ts';
-import { enrolTotp, setMfaPolicy, type SignInAdminContext } from '../services/oauth/src/signInAdmin.ts'; // prettier-ignore
+import {
+  enrolTotp,
+  setMfaPolicy,
+  type SignInAdminContext,
+} from '../services/oauth/src/signInAdmin.ts';
 import { AccountStore } from '../services/oauth/src/store/accountStore.ts';
 import { spreadOf, type Comparison } from './harness.ts';
 import { benchOauth } from './oauth.bench.ts';
@@ -63,7 +67,8 @@ class Browser {
     const path = attribute('path') ?? (url.pathname.replace(/\/[^/]*$/, '') || '/');
     const key = `${pair.slice(0, pair.indexOf('='))};${path}`;
     const expires = attribute('expires');
-    const gone = Number(attribute('max-age') ?? 1) <= 0 || (expires && Date.parse(expires) <= Date.now()); // prettier-ignore
+    const gone =
+      Number(attribute('max-age') ?? 1) <= 0 || (expires && Date.parse(expires) <= Date.now());
     if (gone) this.cookies.delete(key);
     else this.cookies.set(key, { pair, path });
   }
@@ -85,7 +90,10 @@ class Browser {
   async submit(at: Landing, name: string, fields: Record<string, string>): Promise<Landing> {
     const actions = [...(at.page ?? '').matchAll(/action="([^"]+)"/g)].map((m) => m[1]!);
     const action = actions.find((a) => a.endsWith(`/${name}`));
-    if (!action) throw new Error(`no ${name} form at ${at.url.pathname} (forms: ${actions.join(', ') || 'none'})`); // prettier-ignore
+    if (!action)
+      throw new Error(
+        `no ${name} form at ${at.url.pathname} (forms: ${actions.join(', ') || 'none'})`,
+      );
     this.forms.push(name);
     return this.land(new URL(action, at.url), fields);
   }
@@ -102,7 +110,12 @@ async function redeem(client: Client, code: string, verifier: string, amr: strin
   const res = await fetch(`${client.issuer}/v1/token`, {
     method: 'POST',
     headers: { authorization: client.basic },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }), // prettier-ignore
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    }),
   });
   const { id_token: idToken = '' } = (await res.json()) as { id_token?: string };
   const payload = Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString() || '{}';
@@ -188,7 +201,12 @@ async function people(admin: SignInAdminContext, community: Community, count: nu
   const passwordOnly: Person[] = [];
   const withTotp: Person[] = [];
   const person = (username: string) =>
-    createOauthAccount(admin, { community: community.name, username, password: PASSWORD, displayName: 'Testy McTestface' }); // prettier-ignore
+    createOauthAccount(admin, {
+      community: community.name,
+      username,
+      password: PASSWORD,
+      displayName: 'Testy McTestface',
+    });
   // two at a time: scrypt runs on the libuv pool, the machine has two cores
   for (let n = 0; n < count; n++) {
     const [plain] = await Promise.all([person(`testy-pwd-${n}`), person(`testy-totp-${n}`)]);
@@ -203,7 +221,9 @@ async function people(admin: SignInAdminContext, community: Community, count: nu
 
 /** The scrypt parameters of the accounts' stored hashes, as the note states them. */
 async function scryptCost(admin: SignInAdminContext): Promise<string> {
-  const { password_hash: hash } = (await admin.db('oauth.accounts').first('password_hash')) as { password_hash: string }; // prettier-ignore
+  const { password_hash: hash } = (await admin.db('oauth.accounts').first('password_hash')) as {
+    password_hash: string;
+  };
   const [, N, r, p] = hash.split('$');
   return `scrypt N=${N}, r=${r}, p=${p}`;
 }
@@ -212,7 +232,13 @@ export async function signInBenchmarks(): Promise<Comparison[]> {
   const { database, masterKey, community, service } = await benchOauth();
   try {
     const keyring = localKeyring(database.db, masterKey, join(tmpdir(), 'idv-oauth-keys-unused'));
-    const admin: SignInAdminContext = { db: database.db, keyring, masterKey, operatorsCommunity: 'operators', actor: 'bench' }; // prettier-ignore
+    const admin: SignInAdminContext = {
+      db: database.db,
+      keyring,
+      masterKey,
+      operatorsCommunity: 'operators',
+      actor: 'bench',
+    };
     await setMfaPolicy(admin, { community: community.name, policy: 'optional', factors: [] });
     const web = await createOauthClient(admin, {
       community: community.name,
@@ -226,7 +252,11 @@ export async function signInBenchmarks(): Promise<Comparison[]> {
       id: web.client_id,
       basic: `Basic ${Buffer.from(secret).toString('base64')}`,
     };
-    const { passwordOnly, withTotp } = await people(admin, community, WARM_UP_LOGINS + ROUNDS * LOGINS_PER_ROUND); // prettier-ignore
+    const { passwordOnly, withTotp } = await people(
+      admin,
+      community,
+      WARM_UP_LOGINS + ROUNDS * LOGINS_PER_ROUND,
+    );
     const password = new Side(passwordOnly);
     const totp = new Side(withTotp);
     for (let i = 0; i < WARM_UP_LOGINS; i++) {
@@ -263,7 +293,10 @@ function row(password: Side, totp: Side, roundRatios: number[], scrypt: string):
   return {
     suite: 'sign-in with password and TOTP, against password only',
     baseline: { name: `password-only login, p50 ${p50.toFixed(0)} ms`, opsPerSecond: 1000 / p50 },
-    candidate: { name: `password + TOTP login, p50 ${t50.toFixed(0)} ms`, opsPerSecond: 1000 / t50 }, // prettier-ignore
+    candidate: {
+      name: `password + TOTP login, p50 ${t50.toFixed(0)} ms`,
+      opsPerSecond: 1000 / t50,
+    },
     note:
       `whole logins over HTTP to the in-process service, each in a fresh cookie jar from the authorize URL to the token response (${password.flow.requests} requests, forms ${password.flow.forms}, against ${totp.flow.requests}, forms ${totp.flow.forms}), ${scrypt} in both, each login on an account of its own (a TOTP code is good once; the account's data key cold in the service's keyring); ` +
       `password only ${figures(password.ms)}; with TOTP ${figures(totp.ms)}; ${password.ms.length} logins of each, the two taking turns login by login in ${ROUNDS} rounds (ratio of the medians per round ${spreadOf([...roundRatios].sort((a, b) => a - b))}) after ${WARM_UP_LOGINS} of each not counted, 0 failed; ` +

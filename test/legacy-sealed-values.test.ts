@@ -49,42 +49,79 @@ describe('values sealed before envelopes: moved under data keys by npm run migra
 
   it('moves every column, and each service reads its values through its API afterwards', async () => {
     const { community } = platform;
-    const docverify = new IdvClient({ baseUrl: platform.services.docverify.url, licenseKey: platform.licences.service }); // prettier-ignore
-    const webhooks = new IdvClient({ baseUrl: platform.services.webhooks.url, licenseKey: platform.licences.service }); // prettier-ignore
-    const verifier = await docverify.request<{ tag: string }>('PUT', `/verifier/community/${community.id}`, {
-      name: 'Legacy verifier', tag: 'legacy-v', type: 'identity_data', connectorUrl: 'http://127.0.0.1:9/identity', config: { apiKey: 'legacy-api-key' },
-    }); // prettier-ignore
+    const docverify = new IdvClient({
+      baseUrl: platform.services.docverify.url,
+      licenseKey: platform.licences.service,
+    });
+    const webhooks = new IdvClient({
+      baseUrl: platform.services.webhooks.url,
+      licenseKey: platform.licences.service,
+    });
+    const verifier = await docverify.request<{ tag: string }>(
+      'PUT',
+      `/verifier/community/${community.id}`,
+      {
+        name: 'Legacy verifier',
+        tag: 'legacy-v',
+        type: 'identity_data',
+        connectorUrl: 'http://127.0.0.1:9/identity',
+        config: { apiKey: 'legacy-api-key' },
+      },
+    );
     expect(verifier.status, JSON.stringify(verifier.body)).to.equal(200);
     const webhookPath = `/tenant/${community.tenantId}/community/${community.id}/webhook`;
     const webhook = await webhooks.request<{ _id: string }>('PUT', webhookPath, {
-      name: 'Legacy callbacks', eventNames: ['E_IDV_DOCUMENT_VALIDATE'], successCodes: [200],
-      api: { type: 'POST', url: 'http://127.0.0.1:9/hook', authType: 'basic', credential: { username: 'legacy', password: 'legacy-password' } },
-    }); // prettier-ignore
+      name: 'Legacy callbacks',
+      eventNames: ['E_IDV_DOCUMENT_VALIDATE'],
+      successCodes: [200],
+      api: {
+        type: 'POST',
+        url: 'http://127.0.0.1:9/hook',
+        authType: 'basic',
+        credential: { username: 'legacy', password: 'legacy-password' },
+      },
+    });
     expect(webhook.status, JSON.stringify(webhook.body)).to.equal(200);
-    const client = await createOauthClient({ db: platform.database.db, keyring: platformKeyring(platform) }, { community: community.name, redirectUris: [], grantTypes: ['client_credentials'] }); // prettier-ignore
+    const client = await createOauthClient(
+      { db: platform.database.db, keyring: platformKeyring(platform) },
+      { community: community.name, redirectUris: [], grantTypes: ['client_credentials'] },
+    );
 
     const sealed = await backToMk1();
     expect(sealed).to.be.at.least(5);
     expect(await countLegacyValues(platform.database.db, SEALED_COLUMNS)).to.equal(sealed);
 
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', MIGRATE], { env: { ...process.env, ...platform.env } }); // prettier-ignore
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', MIGRATE], {
+      env: { ...process.env, ...platform.env },
+    });
     expect(JSON.parse(stdout)).to.deep.include({ resealed: sealed });
     expect(stderr).to.contain('"resealed"');
     expect(await countLegacyValues(platform.database.db, SEALED_COLUMNS)).to.equal(0);
 
     // each service opens its own values again (the caches of the running services are fresh ones)
-    const read = await docverify.request<{ config: Record<string, unknown> }>('GET', `/verifier/community/${community.id}/legacy-v`); // prettier-ignore
+    const read = await docverify.request<{ config: Record<string, unknown> }>(
+      'GET',
+      `/verifier/community/${community.id}/legacy-v`,
+    );
     expect(read.status, JSON.stringify(read.body)).to.equal(200);
     const hook = await webhooks.request('GET', `${webhookPath}/${webhook.body._id}`);
     expect(hook.status, JSON.stringify(hook.body)).to.not.be.oneOf([500, 404]);
-    const token = await fetch(`${platform.services.oauth.url}/community/${community.name}/v1/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` },
-      body: 'grant_type=client_credentials',
-    }); // prettier-ignore
+    const token = await fetch(
+      `${platform.services.oauth.url}/community/${community.name}/v1/token`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+        },
+        body: 'grant_type=client_credentials',
+      },
+    );
     expect(token.status, await token.clone().text()).to.equal(200);
     // a second run finds nothing left
-    const again = await run(process.execPath, ['--import', 'tsx', MIGRATE], { env: { ...process.env, ...platform.env } }); // prettier-ignore
+    const again = await run(process.execPath, ['--import', 'tsx', MIGRATE], {
+      env: { ...process.env, ...platform.env },
+    });
     expect(JSON.parse(again.stdout)).to.deep.include({ resealed: 0 });
   });
 });

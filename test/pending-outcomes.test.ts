@@ -23,10 +23,14 @@ const reviewImage = (fixture: string, afterMs: number) =>
 async function verifyPending(world: VerifyWorld, fixture: string, afterMs: number) {
   const res = await world
     .client('docverify', 'service')
-    .encryptedRequest<VerifyResult>('POST', '/verify', world.verifyBody({ id: 'doc-p', type: 'dl', front_image: reviewImage(fixture, afterMs) }));
+    .encryptedRequest<VerifyResult>(
+      'POST',
+      '/verify',
+      world.verifyBody({ id: 'doc-p', type: 'dl', front_image: reviewImage(fixture, afterMs) }),
+    );
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
-} // prettier-ignore
+}
 
 const waitFor = (world: VerifyWorld, id: string): Promise<VerificationView> =>
   world
@@ -34,17 +38,29 @@ const waitFor = (world: VerifyWorld, id: string): Promise<VerificationView> =>
     .waitForVerification(id, { intervalMs: 200, timeoutMs: 20_000 });
 
 /** The webhook events the sink got at `path` for `verificationId`, verified as Standard Webhooks. */
-async function eventsFor(world: VerifyWorld, path: string, secret: string, verificationId: string, count: number) {
+async function eventsFor(
+  world: VerifyWorld,
+  path: string,
+  secret: string,
+  verificationId: string,
+  count: number,
+) {
   const until = Date.now() + 20_000;
   for (;;) {
     const received = world.sink!.received.filter((r) => r.path === path);
     const mine = received
-      .map((r) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as { eventName: string; data: { verificationId: string; status?: string } })
+      .map(
+        (r) =>
+          new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as {
+            eventName: string;
+            data: { verificationId: string; status?: string };
+          },
+      )
       .filter((e) => e.data.verificationId === verificationId);
     if (mine.length >= count || Date.now() > until) return mine;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-} // prettier-ignore
+}
 
 describe('pending outcomes by poll: a review decided later completes the verification', function () {
   this.timeout(90_000);
@@ -63,7 +79,10 @@ describe('pending outcomes by poll: a review decided later completes the verific
   after(async () => world?.stop());
 
   it('answers pending, then GET /verification says approved and the webhook gets the events', async () => {
-    const hook = await world.subscribe('/poll', ['E_IDV_DOCUMENT_VALIDATE', 'E_IDV_VERIFICATION_COMPLETED']);
+    const hook = await world.subscribe('/poll', [
+      'E_IDV_DOCUMENT_VALIDATE',
+      'E_IDV_VERIFICATION_COMPLETED',
+    ]);
     const started = Date.now();
     const answer = await verifyPending(world, 'testy', 3000);
     expect(answer.status).to.equal('pending');
@@ -71,20 +90,39 @@ describe('pending outcomes by poll: a review decided later completes the verific
     expect(pending).to.include({ kind: 'dl_authenticate', status: 'pending', verified: false });
     expect(pending!.result?.followUp).to.include({ how: 'poll' });
     const id = answer.verificationId;
-    expect(await world.client('docverify', 'service').verification(id)).to.deep.equal({ verificationId: id, status: 'pending' });
-    const held = await world.platform.database.db('docverify.verification_runs').where({ id }).first();
-    expect(held.request_sealed, 'no comparison configured: nothing of the request is kept').to.equal(null);
+    expect(await world.client('docverify', 'service').verification(id)).to.deep.equal({
+      verificationId: id,
+      status: 'pending',
+    });
+    const held = await world.platform.database
+      .db('docverify.verification_runs')
+      .where({ id })
+      .first();
+    expect(
+      held.request_sealed,
+      'no comparison configured: nothing of the request is kept',
+    ).to.equal(null);
 
     const done = await waitFor(world, id);
     expect(Date.now() - started, 'decided 3 s later').to.be.at.least(2900);
     expect(done.status).to.equal('completed');
     expect(done.result?.status).to.equal('verified');
-    expect(done.result?.certifications[0]).to.include({ kind: 'dl_authenticate', status: 'verified', verified: true, verifier: 'provider' });
+    expect(done.result?.certifications[0]).to.include({
+      kind: 'dl_authenticate',
+      status: 'verified',
+      verified: true,
+      verifier: 'provider',
+    });
     const events = await eventsFor(world, '/poll', hook.secret, id, 2);
-    expect(events.map((e) => e.eventName).sort()).to.deep.equal(['E_IDV_DOCUMENT_VALIDATE', 'E_IDV_VERIFICATION_COMPLETED']);
-    expect(events.find((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED')?.data.status).to.equal('verified');
+    expect(events.map((e) => e.eventName).sort()).to.deep.equal([
+      'E_IDV_DOCUMENT_VALIDATE',
+      'E_IDV_VERIFICATION_COMPLETED',
+    ]);
+    expect(
+      events.find((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED')?.data.status,
+    ).to.equal('verified');
     expect(JSON.stringify(events)).not.to.match(/McTestface|doc-p/);
-  }); // prettier-ignore
+  });
 
   it("compares the caller's names with the document the decided review yields, images not kept", async () => {
     const { community } = world.platform;
@@ -93,19 +131,43 @@ describe('pending outcomes by poll: a review decided later completes the verific
       tenantId: community.tenantId,
       tag: 'kyc-compare',
       dl_authenticate: [{ verifier: 'provider' }],
-      settings: { dataComparisonAttributes: [{ module: 'lastname check', criteria: { value: 'eq' } }] },
+      settings: {
+        dataComparisonAttributes: [{ module: 'lastname check', criteria: { value: 'eq' } }],
+      },
     });
     expect(made.status).to.equal(200);
-    const document = { id: 'doc-c', type: 'dl', lastName: 'McTestface', front_image: reviewImage('testy', 1000) };
-    const res = await admin.encryptedRequest<VerifyResult>('POST', '/verify', { dvcID: 'kyc-compare', verifications: ['dl_authenticate'], document });
+    const document = {
+      id: 'doc-c',
+      type: 'dl',
+      lastName: 'McTestface',
+      front_image: reviewImage('testy', 1000),
+    };
+    const res = await admin.encryptedRequest<VerifyResult>('POST', '/verify', {
+      dvcID: 'kyc-compare',
+      verifications: ['dl_authenticate'],
+      document,
+    });
     expect(res.body.status).to.equal('pending');
-    const held = await world.platform.database.db('docverify.verification_runs').where({ id: res.body.verificationId }).first();
+    const held = await world.platform.database
+      .db('docverify.verification_runs')
+      .where({ id: res.body.verificationId })
+      .first();
     expect(held.request_sealed, 'the names are held for the comparison').to.be.a('string');
-    const opened = await platformKeyring(world.platform).open(held.request_sealed, res.body.verificationId);
-    expect(JSON.parse(opened).document).to.deep.equal({ id: 'doc-c', type: 'dl', lastName: 'McTestface' });
+    const opened = await platformKeyring(world.platform).open(
+      held.request_sealed,
+      res.body.verificationId,
+    );
+    expect(JSON.parse(opened).document).to.deep.equal({
+      id: 'doc-c',
+      type: 'dl',
+      lastName: 'McTestface',
+    });
     const done = await waitFor(world, res.body.verificationId);
-    expect(done.result?.certifications.map((c) => [c.kind, c.status])).to.deep.equal([['dl_authenticate', 'verified'], ['data_comparison', 'verified']]);
-  }); // prettier-ignore
+    expect(done.result?.certifications.map((c) => [c.kind, c.status])).to.deep.equal([
+      ['dl_authenticate', 'verified'],
+      ['data_comparison', 'verified'],
+    ]);
+  });
 
   it('a review never decided settles inconclusive when the follow-up deadline passes', async () => {
     const answer = await verifyPending(world, 'testy', 600_000);
@@ -114,8 +176,10 @@ describe('pending outcomes by poll: a review decided later completes the verific
     expect(done.status).to.equal('completed');
     expect(done.result?.status).to.equal('not_verified');
     expect(done.result?.certifications[0]?.status).to.equal('inconclusive');
-    expect(done.result?.certifications[0]?.result?.reasons).to.deep.equal(['follow_up_deadline_passed']);
-  }); // prettier-ignore
+    expect(done.result?.certifications[0]?.result?.reasons).to.deep.equal([
+      'follow_up_deadline_passed',
+    ]);
+  });
 });
 
 describe('pending outcomes by callback: the provider calls POST /connector-callback/{verifierId}', function () {
@@ -137,25 +201,40 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
       workerEnv: { FOLLOW_UP_MAX_POLL_MS: '60000' },
     });
     const { community } = world.platform;
-    const res = await world.client('docverify', 'service').request<{ id: string }>('GET', `/verifier/community/${community.id}/provider`);
+    const res = await world
+      .client('docverify', 'service')
+      .request<{ id: string }>('GET', `/verifier/community/${community.id}/provider`);
     verifierId = res.body.id;
-  }); // prettier-ignore
+  });
   after(async () => world?.stop());
 
   /** Posts `body` as the provider would, signed (v2) with `secret` at `at` (ms). */
-  const callBack = (query: string, body: string, secret = 'sandbox-key', at = Date.now(), id = verifierId) => {
+  const callBack = (
+    query: string,
+    body: string,
+    secret = 'sandbox-key',
+    at = Date.now(),
+    id = verifierId,
+  ) => {
     const timestamp = String(Math.floor(at / 1000));
     const target = `/connector-callback/${id}?${query}`;
     const signature = callbackSignature(secret, { timestamp, method: 'POST', target, body });
     return fetch(`${gatewayUrl}${target}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-callback-timestamp': timestamp, 'x-callback-signature': signature },
+      headers: {
+        'content-type': 'application/json',
+        'x-callback-timestamp': timestamp,
+        'x-callback-signature': signature,
+      },
       body,
     });
-  }; // prettier-ignore
+  };
 
   it('a declined review reaches the caller and the webhook through the callback', async () => {
-    const hook = await world.subscribe('/callback', ['E_IDV_DOCUMENT_VALIDATE', 'E_IDV_VERIFICATION_COMPLETED']);
+    const hook = await world.subscribe('/callback', [
+      'E_IDV_DOCUMENT_VALIDATE',
+      'E_IDV_VERIFICATION_COMPLETED',
+    ]);
     const answer = await verifyPending(world, 'forged', 3000);
     expect(answer.status).to.equal('pending');
     expect(answer.certifications[0]?.result?.followUp).to.include({ how: 'callback' });
@@ -164,8 +243,10 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
     expect(done.result?.certifications[0]).to.include({ status: 'not_verified', verified: false });
     expect(done.result?.certifications[0]?.result?.reasons).to.deep.equal(['tampering_detected']);
     const events = await eventsFor(world, '/callback', hook.secret, answer.verificationId, 2);
-    expect(events.find((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED')?.data.status).to.equal('not_verified');
-  }); // prettier-ignore
+    expect(
+      events.find((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED')?.data.status,
+    ).to.equal('not_verified');
+  });
 
   it('refuses a bad or stale signature (401) and an unknown verifier, run or kind (404)', async () => {
     const answer = await verifyPending(world, 'testy', 600_000);
@@ -173,16 +254,47 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
     const reference = answer.certifications[0]!.result!.followUp!.reference;
     const body = JSON.stringify({ reviewId: reference, decision: 'approved', reasons: [] });
     expect((await callBack(query, body, 'sandbox-other')).status, 'wrong secret').to.equal(401);
-    expect((await callBack(query, body, 'sandbox-key', Date.now() - 600_000)).status, 'stale').to.equal(401);
-    const unsigned = await fetch(`${gatewayUrl}/connector-callback/${verifierId}?${query}`, { method: 'POST', body });
+    expect(
+      (await callBack(query, body, 'sandbox-key', Date.now() - 600_000)).status,
+      'stale',
+    ).to.equal(401);
+    const unsigned = await fetch(`${gatewayUrl}/connector-callback/${verifierId}?${query}`, {
+      method: 'POST',
+      body,
+    });
     expect(unsigned.status, 'unsigned').to.equal(401);
     expect((await unsigned.json()) as object).to.include({ statusCode: 401 });
-    expect((await callBack(query, body, 'sandbox-key', Date.now(), '00000000-0000-4000-8000-000000000000')).status, 'unknown verifier').to.equal(404);
-    expect((await callBack(`verificationId=00000000-0000-4000-8000-000000000000&kind=dl_authenticate`, body)).status, 'unknown run').to.equal(404);
-    expect((await callBack(`verificationId=${answer.verificationId}&kind=face_compare`, body)).status, 'kind not pending').to.equal(404);
+    expect(
+      (
+        await callBack(
+          query,
+          body,
+          'sandbox-key',
+          Date.now(),
+          '00000000-0000-4000-8000-000000000000',
+        )
+      ).status,
+      'unknown verifier',
+    ).to.equal(404);
+    expect(
+      (
+        await callBack(
+          `verificationId=00000000-0000-4000-8000-000000000000&kind=dl_authenticate`,
+          body,
+        )
+      ).status,
+      'unknown run',
+    ).to.equal(404);
+    expect(
+      (await callBack(`verificationId=${answer.verificationId}&kind=face_compare`, body)).status,
+      'kind not pending',
+    ).to.equal(404);
     expect((await callBack(query, '{not json')).status, 'not JSON').to.equal(400);
-    expect((await world.client('docverify', 'service').verification(answer.verificationId)).status, 'still pending').to.equal('pending');
-  }); // prettier-ignore
+    expect(
+      (await world.client('docverify', 'service').verification(answer.verificationId)).status,
+      'still pending',
+    ).to.equal('pending');
+  });
 
   it('a replayed callback is refused, a fresh one after the end changes nothing, one event only', async () => {
     const hook = await world.subscribe('/replay', ['E_IDV_VERIFICATION_COMPLETED']);
@@ -202,5 +314,5 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const events = await eventsFor(world, '/replay', hook.secret, answer.verificationId, 1);
     expect(events).to.have.length(1);
-  }); // prettier-ignore
+  });
 });

@@ -255,7 +255,8 @@ describe('rate limits per licence, per community and per tenant', function () {
       [await licenceOf([third!.id]), third!.id],
     ] as const;
     // before: three licences, three times a licence's 5; the tenant's 12 hold them all
-    for (const [key, id] of keys.slice(0, 2)) for (let i = 0; i < 5; i++) through(await call(base, key, id));
+    for (const [key, id] of keys.slice(0, 2))
+      for (let i = 0; i < 5; i++) through(await call(base, key, id));
     const [key, id] = keys[2];
     for (let i = 0; i < 2; i++) through(await call(base, key, id));
     const refused = await call(base, key, id);
@@ -267,7 +268,7 @@ describe('rate limits per licence, per community and per tenant', function () {
     // another tenant's licence is not held back
     const other = await freshCommunity(1);
     through(await call(base, other.licences[0]!.licenseKey, other.community.id));
-  }); // prettier-ignore
+  });
 
   it('a route naming no community charges the licence and its tenant, none of its communities', async () => {
     const base = platform.services.docverify.url;
@@ -277,15 +278,19 @@ describe('rate limits per licence, per community and per tenant', function () {
     for (let i = 0; i < 3; i++) {
       const answer = await environment(key);
       expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-      expect(answer.headers.get('ratelimit-policy')).to.equal('"licence";q=5;w=25, "tenant";q=12;w=60');
+      expect(answer.headers.get('ratelimit-policy')).to.equal(
+        '"licence";q=5;w=25, "tenant";q=12;w=60',
+      );
     }
     // before: each of those took a request from both communities' buckets too
     for (const id of [community.id, second!.id]) {
       const named = await call(base, key, id);
       through(named);
-      expect(named.headers.get('ratelimit'), id).to.match(/^"licence";r=\d+;t=\d+, "community";r=7;t=\d+, "tenant";r=\d+;t=\d+$/);
+      expect(named.headers.get('ratelimit'), id).to.match(
+        /^"licence";r=\d+;t=\d+, "community";r=7;t=\d+, "tenant";r=\d+;t=\d+$/,
+      );
     }
-  }); // prettier-ignore
+  });
 
   it('writes nothing for a 429: its request id stays unspent; a replay spends no budget', async () => {
     const base = platform.services.docverify.url;
@@ -312,42 +317,63 @@ describe('rate limits per licence, per community and per tenant', function () {
     limited(refused);
     expect(refused.headers.get('retry-after')).to.match(/^[1-5]$/);
     expect(refused.headers.get('ratelimit')).to.match(/^"licence";r=0;t=\d+/);
-    const rows = await db('platform.request_nonces').whereIn('uuid', [first, unspent]).pluck('uuid');
+    const rows = await db('platform.request_nonces')
+      .whereIn('uuid', [first, unspent])
+      .pluck('uuid');
     expect(rows).to.deep.equal([first]);
     // before: the 429 had spent it, so the same request sent again was a replay (401); now it is a
     // request never seen (refused by the limit again, or admitted should a refill have come)
     const again = await call(base, key, community.id, unspent);
     expect(again.status, JSON.stringify(again.body)).to.be.oneOf([429, 404]);
-  }); // prettier-ignore
+  });
 
   it("counts the licence's requests to every service: event intake and the EAM context are limited alike", async () => {
     const { tenant, community, licences } = await freshCommunity(1);
     const key = licences[0]!.licenseKey;
-    for (let i = 0; i < 5; i++) through(await call(platform.services.docverify.url, key, community.id));
+    for (let i = 0; i < 5; i++)
+      through(await call(platform.services.docverify.url, key, community.id));
     await settle();
     const signed = async (service: 'webhooks' | 'oauth', path: string, init: RequestInit = {}) => {
       const base = platform.services[service].url;
       const keys = (await (await fetch(`${base}/publickeys`)).json()) as { publicKey: string };
       const headers = credentialHeaders({ licenseKey: key, servicePublicKey: keys.publicKey });
-      const res = await fetch(`${base}${path}`, { ...init, headers: { ...headers, 'content-type': 'application/json' } });
-      return { status: res.status, headers: res.headers, body: (await res.json()) as Answer['body'] };
+      const res = await fetch(`${base}${path}`, {
+        ...init,
+        headers: { ...headers, 'content-type': 'application/json' },
+      });
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: (await res.json()) as Answer['body'],
+      };
     };
     const answers = [
-      await signed('webhooks', `/tenant/${tenant.id}/community/${community.id}/event/E_IDV_DOCUMENT_VALIDATE`, {
-        method: 'PUT',
-        body: JSON.stringify({ dvcID: 'kyc-basic', docType: 'passport', status: 'verified' }),
-      }),
-      await signed('oauth', `/community/${community.name}/v1/interaction/${randomUUID()}/eam-context`),
+      await signed(
+        'webhooks',
+        `/tenant/${tenant.id}/community/${community.id}/event/E_IDV_DOCUMENT_VALIDATE`,
+        {
+          method: 'PUT',
+          body: JSON.stringify({ dvcID: 'kyc-basic', docType: 'passport', status: 'verified' }),
+        },
+      ),
+      await signed(
+        'oauth',
+        `/community/${community.name}/v1/interaction/${randomUUID()}/eam-context`,
+      ),
     ];
     for (const refused of answers) {
       limited(refused);
       expect(refused.body).to.include({ statusCode: 429, error: 'Too Many Requests' });
       expect(refused.body.message).to.match(/rate limit of this licence reached/);
       expect(refused.headers.get('retry-after')).to.match(/^[1-5]$/);
-      expect(refused.headers.get('ratelimit-policy')).to.equal('"licence";q=5;w=25, "community";q=8;w=40, "tenant";q=12;w=60');
-      expect(refused.headers.get('ratelimit')).to.match(/^"licence";r=0;t=\d+, "community";r=3;t=\d+, "tenant";r=7;t=\d+$/);
+      expect(refused.headers.get('ratelimit-policy')).to.equal(
+        '"licence";q=5;w=25, "community";q=8;w=40, "tenant";q=12;w=60',
+      );
+      expect(refused.headers.get('ratelimit')).to.match(
+        /^"licence";r=0;t=\d+, "community";r=3;t=\d+, "tenant";r=7;t=\d+$/,
+      );
     }
-  }); // prettier-ignore
+  });
 
   it('two gateway replicas share one bucket through PostgreSQL', async () => {
     const [a, b] = [platform.services.docverify.url, second.server.url];

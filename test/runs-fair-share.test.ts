@@ -38,30 +38,58 @@ describe('verification runs: a community flooding its dead verifier does not sta
     const b = w.client('serviceElsewhere');
     const other = w.platform.otherCommunity;
     const closed = `http://127.0.0.1:${await freePort()}`;
-    const verifier = await b.request('PUT', `/verifier/community/${other.id}`, { name: 'dead faces', tag: 'deadfaces', type: 'face_compare_b', connectorUrl: closed, config: { apiKey: 'sandbox-key' } });
-    const config = await b.request('PUT', `/verificationConfig/community/${other.id}`, { tenantId: other.tenantId, tag: 'kyc-b', face_compare: [{ verifier: 'deadfaces' }] });
+    const verifier = await b.request('PUT', `/verifier/community/${other.id}`, {
+      name: 'dead faces',
+      tag: 'deadfaces',
+      type: 'face_compare_b',
+      connectorUrl: closed,
+      config: { apiKey: 'sandbox-key' },
+    });
+    const config = await b.request('PUT', `/verificationConfig/community/${other.id}`, {
+      tenantId: other.tenantId,
+      tag: 'kyc-b',
+      face_compare: [{ verifier: 'deadfaces' }],
+    });
     expect([verifier.status, config.status]).to.deep.equal([200, 200]);
-  }); // prettier-ignore
+  });
   after(async () => w?.stop());
 
   const faces = (w: SessionWorld, dvcID: string, id: string): VerifyRequest => ({
     dvcID,
     verifications: dvcID === 'kyc-b' ? ['face_compare'] : ['face_compare', 'face_liveness'],
-    document: { id, type: 'selfie', liveId: w.images.selfie.toString('base64'), image2: Buffer.from('FACE:testy').toString('base64') },
-  }); // prettier-ignore
+    document: {
+      id,
+      type: 'selfie',
+      liveId: w.images.selfie.toString('base64'),
+      image2: Buffer.from('FACE:testy').toString('base64'),
+    },
+  });
 
   /** A session of A with every side captured, ready to submit. */
   async function capturedSession(): Promise<{ sessionId: string; submit: () => Promise<number> }> {
     const caller = w.client('service');
-    const created = await caller.createSession('kyc-session', { tenantDNS: 'bank.example', communityName: w.platform.community.name, userUID: 'user-testy-fair' });
+    const created = await caller.createSession('kyc-session', {
+      tenantDNS: 'bank.example',
+      communityName: w.platform.community.name,
+      userUID: 'user-testy-fair',
+    });
     const page = w.page(new URL(created.url).pathname.split('/').at(-1)!);
     expect((await page.get('/session')).status).to.equal(200);
-    expect((await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION })).status).to.equal(200);
+    expect(
+      (await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION })).status,
+    ).to.equal(200);
     expect((await page.post('/document-type', { documentType: 'DL' })).status).to.equal(200);
-    for (const [side, bytes, type] of [['front', w.images.front, 'image/png'], ['back', w.images.back, 'image/png'], ['selfie', w.images.selfie, 'image/jpeg']] as const)
+    for (const [side, bytes, type] of [
+      ['front', w.images.front, 'image/png'],
+      ['back', w.images.back, 'image/png'],
+      ['selfie', w.images.selfie, 'image/jpeg'],
+    ] as const)
       expect((await page.put(side, bytes, type)).body, side).to.deep.include({ accepted: true });
-    return { sessionId: created.sessionId, submit: async () => (await page.post('/submit')).status };
-  } // prettier-ignore
+    return {
+      sessionId: created.sessionId,
+      submit: async () => (await page.post('/submit')).status,
+    };
+  }
 
   it("completes A's async run and session in seconds while B's runs fail after their retries", async () => {
     const a = w.client('service');
@@ -91,10 +119,20 @@ describe('verification runs: a community flooding its dead verifier does not sta
     // B's runs end failed, each after its first try and RETRIES retries, well before their deadline
     const db = w.platform.database.db;
     const ids = flood.map((f) => f.verificationId);
-    const ended = await eventually('B runs to end', async () => {
-      const rows = (await db('docverify.verification_runs').whereIn('id', ids)) as { status: string; failure: string | null; starts: number; created_at: Date; ended_at: Date | null }[];
-      return rows.every((r) => r.status !== 'processing') ? rows : undefined;
-    }, 25_000); // prettier-ignore
+    const ended = await eventually(
+      'B runs to end',
+      async () => {
+        const rows = (await db('docverify.verification_runs').whereIn('id', ids)) as {
+          status: string;
+          failure: string | null;
+          starts: number;
+          created_at: Date;
+          ended_at: Date | null;
+        }[];
+        return rows.every((r) => r.status !== 'processing') ? rows : undefined;
+      },
+      25_000,
+    );
     expect(new Set(ended.map((r) => `${r.status}:${r.failure}`))).to.deep.equal(
       new Set(['failed:no_verifier_in_time']),
     );
@@ -128,7 +166,10 @@ describe('verification runs: a tenant with many communities holds no more than i
     const communities = [w.platform.otherCommunity];
     for (let i = 1; i < COMMUNITIES; i++)
       communities.push(await tenants.createCommunity(tenantId, `${communities[0]!.name}-${i}`));
-    const licence = await new LicenceStore(db).create({ level: 'service', communityIds: communities.map((c) => c.id) });
+    const licence = await new LicenceStore(db).create({
+      level: 'service',
+      communityIds: communities.map((c) => c.id),
+    });
     flooder = new IdvClient({ baseUrl: w.url, licenseKey: licence.licenseKey });
     // B's verifiers' connector type has no worker here: its jobs wait in a queue nobody takes from
     stalled = connectorQueue('face_compare_a', w.platform.env.CONNECTOR_QUEUE_PREFIX);
@@ -136,11 +177,24 @@ describe('verification runs: a tenant with many communities holds no more than i
     await (await connection.createChannel()).assertQueue(stalled, { durable: false });
     await connection.close();
     for (const [i, c] of communities.entries()) {
-      const verifier = await flooder.request('PUT', `/verifier/community/${c.id}`, { name: 'stalled faces', tag: 'stalled', type: 'face_compare_a', connectorUrl: w.sandbox.url, config: {} });
-      const config = await flooder.request('PUT', `/verificationConfig/community/${c.id}`, { tenantId, tag: `kyc-t${i}`, face_compare: [{ verifier: 'stalled' }] });
-      expect([verifier.status, config.status], JSON.stringify([verifier.body, config.body])).to.deep.equal([200, 200]);
+      const verifier = await flooder.request('PUT', `/verifier/community/${c.id}`, {
+        name: 'stalled faces',
+        tag: 'stalled',
+        type: 'face_compare_a',
+        connectorUrl: w.sandbox.url,
+        config: {},
+      });
+      const config = await flooder.request('PUT', `/verificationConfig/community/${c.id}`, {
+        tenantId,
+        tag: `kyc-t${i}`,
+        face_compare: [{ verifier: 'stalled' }],
+      });
+      expect(
+        [verifier.status, config.status],
+        JSON.stringify([verifier.body, config.body]),
+      ).to.deep.equal([200, 200]);
     }
-  }); // prettier-ignore
+  });
   after(async () => {
     await w?.stop();
     if (stalled) await deleteQueues(w.platform.env.AMQP_URL!, [stalled]);
@@ -152,16 +206,27 @@ describe('verification runs: a tenant with many communities holds no more than i
         flooder.verifyAsync({
           dvcID: `kyc-t${i % COMMUNITIES}`,
           verifications: ['face_compare'],
-          document: { id: `doc-t${i}`, type: 'selfie', liveId: w.images.selfie.toString('base64'), image2: Buffer.from('FACE:testy').toString('base64') },
+          document: {
+            id: `doc-t${i}`,
+            type: 'selfie',
+            liveId: w.images.selfie.toString('base64'),
+            image2: Buffer.from('FACE:testy').toString('base64'),
+          },
         }),
       ),
-    ); // prettier-ignore
+    );
     const db = w.platform.database.db;
     const ids = flood.map((f) => f.verificationId);
     const startedOfB = async () =>
       Number(
-        ((await db('docverify.verification_runs').whereIn('id', ids).where('starts', '>', 0).count({ n: '*' }).first()) as { n: string }).n,
-      ); // prettier-ignore
+        (
+          (await db('docverify.verification_runs')
+            .whereIn('id', ids)
+            .where('starts', '>', 0)
+            .count({ n: '*' })
+            .first()) as { n: string }
+        ).n,
+      );
     // B's tries that got a slot hold it: wait until they did
     await eventually('B runs in their slots', async () =>
       (await startedOfB()) >= 4 ? true : undefined,
@@ -171,8 +236,13 @@ describe('verification runs: a tenant with many communities holds no more than i
     const { verificationId } = await a.verifyAsync({
       dvcID: 'kyc-session',
       verifications: ['face_compare', 'face_liveness'],
-      document: { id: 'doc-a', type: 'selfie', liveId: w.images.selfie.toString('base64'), image2: Buffer.from('FACE:testy').toString('base64') },
-    }); // prettier-ignore
+      document: {
+        id: 'doc-a',
+        type: 'selfie',
+        liveId: w.images.selfie.toString('base64'),
+        image2: Buffer.from('FACE:testy').toString('base64'),
+      },
+    });
     // before: B's 16 tries held every slot for RUN_ATTEMPT_MS (90 s), A's run waited behind them
     const run = await a.waitForVerification(verificationId, { intervalMs: 50, timeoutMs: 30_000 });
     expect(run.status).to.equal('completed');

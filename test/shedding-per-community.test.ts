@@ -19,10 +19,20 @@ describe('POST /verify sheds per community', function () {
     // B: its own verifier and config on the same connector type (so the same queue) as A's
     const b = world.client('docverify', 'serviceElsewhere');
     const other = world.platform.otherCommunity;
-    const verifier = await b.request('PUT', `/verifier/community/${other.id}`, { name: 'provider', tag: 'provider', type: 'face_compare_b', connectorUrl: world.sandbox.url, config: { apiKey: 'sandbox-key' } });
-    const config = await b.request('PUT', `/verificationConfig/community/${other.id}`, { tenantId: other.tenantId, tag: 'kyc', face_compare: [{ verifier: 'provider' }] });
+    const verifier = await b.request('PUT', `/verifier/community/${other.id}`, {
+      name: 'provider',
+      tag: 'provider',
+      type: 'face_compare_b',
+      connectorUrl: world.sandbox.url,
+      config: { apiKey: 'sandbox-key' },
+    });
+    const config = await b.request('PUT', `/verificationConfig/community/${other.id}`, {
+      tenantId: other.tenantId,
+      tag: 'kyc',
+      face_compare: [{ verifier: 'provider' }],
+    });
     expect([verifier.status, config.status]).to.deep.equal([200, 200]);
-  }); // prettier-ignore
+  });
   after(() => world?.stop());
 
   const verify = async (licence: 'service' | 'serviceElsewhere') => {

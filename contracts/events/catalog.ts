@@ -118,7 +118,11 @@ export const ReviewOpened = Type.Object(
 export const ReviewDecided = Type.Object(
   {
     ...reviewIds,
-    decision: Type.Union([Type.Literal('approve'), Type.Literal('decline'), Type.Literal('resubmit')]), // prettier-ignore
+    decision: Type.Union([
+      Type.Literal('approve'),
+      Type.Literal('decline'),
+      Type.Literal('resubmit'),
+    ]),
     reasonCode: Type.String(),
     stage: Type.Union([Type.Literal('single'), Type.Literal('first'), Type.Literal('second')]),
     fromState: Type.String(),

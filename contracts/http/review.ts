@@ -129,7 +129,9 @@ export const ReviewCaseSummary = Type.Object(
   {
     caseId: uuid,
     state: State,
-    verificationId: Type.String({ description: 'the verification under review, as its caller knows it' }), // prettier-ignore
+    verificationId: Type.String({
+      description: 'the verification under review, as its caller knows it',
+    }),
     sessionId: nullable(Type.String({ description: 'its session; null for an async /verify' })),
     openedAt: at,
     dueAt: nullable(at),
@@ -197,7 +199,10 @@ export const ReviewCase = Type.Object(
     openedAt: at,
     dueAt: nullable(at),
     overdue: Type.Boolean(),
-    holdUntil: Type.String({ format: 'date-time', description: 'the case expires (its run fails) then' }), // prettier-ignore
+    holdUntil: Type.String({
+      format: 'date-time',
+      description: 'the case expires (its run fails) then',
+    }),
     decidedAt: nullable(at),
     assignee: nullable(Type.String()),
     kind: Type.Union([Type.Literal('session'), Type.Literal('async_verify')]),
@@ -239,18 +244,27 @@ export const ReviewCaseData = Type.Object(
     caseId: uuid,
     reviewedVerificationId: Type.String(),
     given: Type.Record(Type.String(), Type.String(), {
-      description: "what the caller sent: the request's data members (async) or the session's (userUID...)",
-    }), // prettier-ignore
+      description:
+        "what the caller sent: the request's data members (async) or the session's (userUID...)",
+    }),
     extracted: Type.Array(
       Type.Object(
-        { kind: Type.String(), verifier: Type.String(), fields: Type.Record(Type.String(), Type.String()) }, // prettier-ignore
+        {
+          kind: Type.String(),
+          verifier: Type.String(),
+          fields: Type.Record(Type.String(), Type.String()),
+        },
         { additionalProperties: false },
       ),
       { description: 'what each document check read from the document' },
     ),
     images: Type.Array(
       Type.Object(
-        { name: Type.String({ description: 'front | back | passport | selfie' }), mediaType: Type.String(), bytes: Type.Integer() }, // prettier-ignore
+        {
+          name: Type.String({ description: 'front | back | passport | selfie' }),
+          mediaType: Type.String(),
+          bytes: Type.Integer(),
+        },
         { additionalProperties: false },
       ),
       { description: 'GET .../images/{name} serves each' },
@@ -263,7 +277,10 @@ export type ReviewCaseData = Static<typeof ReviewCaseData>;
 export const ReviewDecisionBody = Type.Object(
   {
     decision: Decision,
-    reasonCode: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'GET /review/reasons lists them' }), // prettier-ignore
+    reasonCode: Type.String({
+      pattern: '^[a-z][a-z0-9_]{0,63}$',
+      description: 'GET /review/reasons lists them',
+    }),
     note: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
   },
   { $id: 'http/reviewDecisionBody', additionalProperties: false },

@@ -6,11 +6,24 @@ describe('contracts: document images', () => {
   it('lists every image and image link of the document, and nothing else', () => {
     expect([...DOCUMENT_IMAGE_MEMBERS].sort()).to.deep.equal(
       [
-        'liveId', 'liveIdUrl', 'image', 'imageUrl', 'image1', 'image1Url', 'image2', 'image2Url',
-        'front_image', 'back_image', 'barcode_image', 'front_image_flash', 'front_image_url',
-        'back_image_url', 'barcode_image_url', 'front_image_flash_url',
+        'liveId',
+        'liveIdUrl',
+        'image',
+        'imageUrl',
+        'image1',
+        'image1Url',
+        'image2',
+        'image2Url',
+        'front_image',
+        'back_image',
+        'barcode_image',
+        'front_image_flash',
+        'front_image_url',
+        'back_image_url',
+        'barcode_image_url',
+        'front_image_flash_url',
       ].sort(),
-    ); // prettier-ignore
+    );
   });
 
   it('keeps the data a comparison needs and drops the images', () => {

@@ -34,15 +34,20 @@ async function page(
     method: init.method,
     headers: {
       authorization: `Bearer ${token}`,
-      ...(init.body !== undefined ? { 'content-type': json ? 'application/json' : (init.type ?? 'image/png') } : {}), // prettier-ignore
+      ...(init.body !== undefined
+        ? { 'content-type': json ? 'application/json' : (init.type ?? 'image/png') }
+        : {}),
     },
-    ...(init.body !== undefined ? { body: json ? JSON.stringify(init.body) : new Uint8Array(init.body as Buffer) } : {}), // prettier-ignore
+    ...(init.body !== undefined
+      ? { body: json ? JSON.stringify(init.body) : new Uint8Array(init.body as Buffer) }
+      : {}),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${init.method} /capture-api${path}: ${res.status} ${text}`);
   // an image the page's checks refused answers 200 with its verdict: say which, not a later 409
   const verdict = JSON.parse(text) as { accepted?: boolean };
-  if (verdict.accepted === false) throw new Error(`${init.method} /capture-api${path}: refused ${text}`); // prettier-ignore
+  if (verdict.accepted === false)
+    throw new Error(`${init.method} /capture-api${path}: refused ${text}`);
 }
 
 /**
@@ -62,7 +67,11 @@ async function sendImage(send: () => Promise<void>): Promise<void> {
 
 /** One open review case of the dev community: the one there is, or a new one. */
 export async function devReviewCase(place: DevReviewPlace): Promise<ReviewCaseSummary> {
-  const client = new IdvClient({ baseUrl: place.docverifyUrl, licenseKey: place.licenseKey, keyPair: place.keyPair }); // prettier-ignore
+  const client = new IdvClient({
+    baseUrl: place.docverifyUrl,
+    licenseKey: place.licenseKey,
+    keyPair: place.keyPair,
+  });
   const open = await client.review.cases(place.communityId, { state: 'open', limit: 1 });
   if (open.items[0]) return open.items[0];
   const made = await client.request('PUT', `/verificationConfig/community/${place.communityId}`, {
@@ -77,16 +86,25 @@ export async function devReviewCase(place: DevReviewPlace): Promise<ReviewCaseSu
   });
   if (made.status !== 200 && made.status !== 409)
     throw new Error(`config ${DEV_REVIEW_CONFIG}: ${made.status} ${JSON.stringify(made.body)}`);
-  const session = await client.createSession(DEV_REVIEW_CONFIG, { documentType: 'DL', metadata: { source: 'make run' } }); // prettier-ignore
-  const capture = (path: string, init: Parameters<typeof page>[3]) => page(place.docverifyUrl, session.url, path, init); // prettier-ignore
+  const session = await client.createSession(DEV_REVIEW_CONFIG, {
+    documentType: 'DL',
+    metadata: { source: 'make run' },
+  });
+  const capture = (path: string, init: Parameters<typeof page>[3]) =>
+    page(place.docverifyUrl, session.url, path, init);
   await capture('/session', { method: 'GET' });
-  await capture('/consent', { method: 'POST', body: { accepted: true, textVersion: CONSENT_TEXT_VERSION } }); // prettier-ignore
+  await capture('/consent', {
+    method: 'POST',
+    body: { accepted: true, textVersion: CONSENT_TEXT_VERSION },
+  });
   const front = await png(licenceFront(), 'DOC:testy', 'FACE:testy');
   const back = await png(await licenceBack(), 'DOC:testy');
   const selfie = await jpeg(selfieImage(480, 640, 5), 'FACE:fakey');
   await sendImage(() => capture('/images/front', { method: 'PUT', body: front }));
   await sendImage(() => capture('/images/back', { method: 'PUT', body: back }));
-  await sendImage(() => capture('/images/selfie', { method: 'PUT', body: selfie, type: 'image/jpeg' })); // prettier-ignore
+  await sendImage(() =>
+    capture('/images/selfie', { method: 'PUT', body: selfie, type: 'image/jpeg' }),
+  );
   await capture('/submit', { method: 'POST' });
   for (const until = Date.now() + 60_000; Date.now() < until;) {
     const listed = await client.review.cases(place.communityId, { state: 'open', limit: 100 });

@@ -16,7 +16,9 @@ export interface DevProcess {
 /** The command that starts `proc`: node with tsx, under `nice` for a CPU-bound worker. */
 export function devCommand(proc: DevProcess, nodeArgs: string[] = []): [string, string[]] {
   const node = [...nodeArgs, '--import', 'tsx', proc.entry];
-  return proc.nice ? ['nice', ['-n', String(proc.nice), process.execPath, ...node]] : [process.execPath, node]; // prettier-ignore
+  return proc.nice
+    ? ['nice', ['-n', String(proc.nice), process.execPath, ...node]]
+    : [process.execPath, node];
 }
 
 export function devProcesses(env: Record<string, string | undefined>): DevProcess[] {

@@ -115,7 +115,10 @@ if (failed.length > 0) {
   const urls = processes
     .filter((p) => p.healthUrl)
     // the console at the address its cookies and its issuer's redirect are made for
-    .map((p) => `  ${p.name.padEnd(20)} ${p.name === 'console' ? credentials.console.url : p.healthUrl!.replace('/healthz', '')}`); // prettier-ignore
+    .map(
+      (p) =>
+        `  ${p.name.padEnd(20)} ${p.name === 'console' ? credentials.console.url : p.healthUrl!.replace('/healthz', '')}`,
+    );
   const base = (name: string) =>
     processes.find((p) => p.name === name)!.healthUrl!.replace('/healthz', '');
   const session = await devSession(

@@ -148,7 +148,10 @@ function deployment(
             {
               ...container,
               securityContext,
-              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }, ...[MASTER_KEYS, ...extra].map((v) => v.mount)], // prettier-ignore
+              volumeMounts: [
+                { name: 'tmp', mountPath: '/tmp' },
+                ...[MASTER_KEYS, ...extra].map((v) => v.mount),
+              ],
             },
           ],
           volumes: [{ name: 'tmp', emptyDir: {} }, ...[MASTER_KEYS, ...extra].map((v) => v.volume)],

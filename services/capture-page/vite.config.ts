@@ -25,7 +25,11 @@ function precompress(): Plugin {
             params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
           });
           this.emitFile({ type: 'asset', fileName: `${fileName}.br`, source: br });
-          this.emitFile({ type: 'asset', fileName: `${fileName}.gz`, source: gzipSync(bytes, { level: 9 }) }); // prettier-ignore
+          this.emitFile({
+            type: 'asset',
+            fileName: `${fileName}.gz`,
+            source: gzipSync(bytes, { level: 9 }),
+          });
         }
       },
     },

@@ -20,11 +20,21 @@ describe('faults: a gateway killed mid-run', function () {
     w = await startSessionWorld({ name: 'run-kill' });
     const admin = w.client('service');
     const c = w.platform.community;
-    const slow = await admin.request('PUT', `/verifier/community/${c.id}`, { name: 'slow faces', tag: 'slowfaces', type: 'face_compare_b', connectorUrl: `${w.sandbox.url}/s/slow`, config: { apiKey: 'sandbox-key' } });
-    const config = await admin.request('PUT', `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag: 'slow-faces', face_compare: [{ verifier: 'slowfaces' }] });
+    const slow = await admin.request('PUT', `/verifier/community/${c.id}`, {
+      name: 'slow faces',
+      tag: 'slowfaces',
+      type: 'face_compare_b',
+      connectorUrl: `${w.sandbox.url}/s/slow`,
+      config: { apiKey: 'sandbox-key' },
+    });
+    const config = await admin.request('PUT', `/verificationConfig/community/${c.id}`, {
+      tenantId: c.tenantId,
+      tag: 'slow-faces',
+      face_compare: [{ verifier: 'slowfaces' }],
+    });
     expect([slow.status, config.status]).to.deep.equal([200, 200]);
     w.sandbox.faults.set('slow', { latencyMs: 3000 });
-  }); // prettier-ignore
+  });
   after(async () => {
     for (const p of processes) await p.stop();
     await w?.stop();
@@ -38,35 +48,55 @@ describe('faults: a gateway killed mid-run', function () {
   async function gateway(): Promise<{ process: ServiceProcess; url: string }> {
     const port = await freePort();
     const env = { ...w.platform.env, DOCVERIFY_PORT: String(port), DOCVERIFY_RUNS_QUEUE: queue };
-    const proc = new ServiceProcess('services/docverify-gateway/src/main.ts', env, `http://127.0.0.1:${port}/healthz`);
+    const proc = new ServiceProcess(
+      'services/docverify-gateway/src/main.ts',
+      env,
+      `http://127.0.0.1:${port}/healthz`,
+    );
     processes.push(proc);
     await proc.start();
     return { process: proc, url: `http://127.0.0.1:${port}` };
-  } // prettier-ignore
+  }
 
   it('re-runs the run on another gateway; stored once, one event', async () => {
     const first = await gateway();
     const caller = new IdvClient({ baseUrl: first.url, licenseKey: w.platform.licences.service });
     const face = w.images.selfie.toString('base64');
-    const { verificationId } = await caller.verifyAsync({ dvcID: 'slow-faces', verifications: ['face_compare'], document: { id: 'doc-kill', type: 'selfie', liveId: face, image2: face } });
+    const { verificationId } = await caller.verifyAsync({
+      dvcID: 'slow-faces',
+      verifications: ['face_compare'],
+      document: { id: 'doc-kill', type: 'selfie', liveId: face, image2: face },
+    });
     const db = w.platform.database.db;
-    const runOf = async () => db('docverify.verification_runs').where({ id: verificationId }).first();
+    const runOf = async () =>
+      db('docverify.verification_runs').where({ id: verificationId }).first();
     // the run started and its provider call is under way: kill the gateway that runs it
-    await eventually('the provider call', () => (w.sandbox.faults.callsOf('slow') >= 1 ? true : undefined));
+    await eventually('the provider call', () =>
+      w.sandbox.faults.callsOf('slow') >= 1 ? true : undefined,
+    );
     expect((await runOf()).starts).to.equal(1);
     await first.process.kill();
     expect((await runOf()).status).to.equal('processing');
 
     const second = await gateway();
     const reader = new IdvClient({ baseUrl: second.url, licenseKey: w.platform.licences.service });
-    const done = await reader.waitForVerification(verificationId, { intervalMs: 200, timeoutMs: 60_000 });
+    const done = await reader.waitForVerification(verificationId, {
+      intervalMs: 200,
+      timeoutMs: 60_000,
+    });
     expect(done.status).to.equal('completed');
     expect(done.result?.verificationId).to.equal(verificationId);
-    expect(done.result?.certifications.map((c) => [c.kind, c.verified])).to.deep.equal([['face_compare', true]]);
+    expect(done.result?.certifications.map((c) => [c.kind, c.verified])).to.deep.equal([
+      ['face_compare', true],
+    ]);
     expect((await runOf()).starts).to.equal(2);
     expect(w.sandbox.faults.callsOf('slow')).to.equal(2);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const events = w.events.filter((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED' && (e.data as { verificationId: string }).verificationId === verificationId);
+    const events = w.events.filter(
+      (e) =>
+        e.eventName === 'E_IDV_VERIFICATION_COMPLETED' &&
+        (e.data as { verificationId: string }).verificationId === verificationId,
+    );
     expect(events).to.have.length(1);
-  }); // prettier-ignore
+  });
 });

@@ -143,9 +143,16 @@ describe('docker-compose.yml', () => {
 
   it('gives the capture checker a service of its own, scaled alone like a connector type', () => {
     const service = compose.services.capture_checker;
-    expect(service?.command).to.deep.equal(['node', '--import', 'tsx', 'services/capture-checker/src/main.ts']); // prettier-ignore
+    expect(service?.command).to.deep.equal([
+      'node',
+      '--import',
+      'tsx',
+      'services/capture-checker/src/main.ts',
+    ]);
     expect(service?.ports ?? []).to.deep.equal([]);
-    expect(service?.environment?.CAPTURE_CHECK_QUEUE).to.equal(compose.services['docverify-gateway']?.environment?.CAPTURE_CHECK_QUEUE); // prettier-ignore
+    expect(service?.environment?.CAPTURE_CHECK_QUEUE).to.equal(
+      compose.services['docverify-gateway']?.environment?.CAPTURE_CHECK_QUEUE,
+    );
   });
 
   it('gives the CPU-bound workers a lower CPU weight than the request path, in compose and make run', () => {
@@ -161,7 +168,10 @@ describe('docker-compose.yml', () => {
       'capture-checker',
     ];
     expect(niced.map((p) => [p.name, p.nice])).to.deep.equal(nicedNames.map((n) => [n, 10]));
-    expect(devCommand(niced[0]!)).to.deep.equal(['nice', ['-n', '10', process.execPath, '--import', 'tsx', niced[0]!.entry]]); // prettier-ignore
+    expect(devCommand(niced[0]!)).to.deep.equal([
+      'nice',
+      ['-n', '10', process.execPath, '--import', 'tsx', niced[0]!.entry],
+    ]);
   });
 
   it('runs the migrations once, before every service that uses the database', () => {
@@ -232,8 +242,15 @@ describe('docker-compose.yml', () => {
     }
     // unset: empty (this text-level interpolation leaves a YAML null where Compose has '')
     expect([env.CONSOLE_CLIENT_ID ?? '', env.CONSOLE_CLIENT_SECRET ?? '']).to.deep.equal(['', '']);
-    const given = load({ MASTER_KEY, CONSOLE_CLIENT_ID: 'cl_fake', CONSOLE_CLIENT_SECRET: 'fake-secret' }); // prettier-ignore
-    expect(given.services.console?.environment).to.include({ CONSOLE_CLIENT_ID: 'cl_fake', CONSOLE_CLIENT_SECRET: 'fake-secret' }); // prettier-ignore
+    const given = load({
+      MASTER_KEY,
+      CONSOLE_CLIENT_ID: 'cl_fake',
+      CONSOLE_CLIENT_SECRET: 'fake-secret',
+    });
+    expect(given.services.console?.environment).to.include({
+      CONSOLE_CLIENT_ID: 'cl_fake',
+      CONSOLE_CLIENT_SECRET: 'fake-secret',
+    });
   });
 
   it('starts every HTTP service with a health check on its /healthz', () => {

@@ -33,7 +33,9 @@ describe('Dockerfile', () => {
       const build = `npm run build -w ${workspace}`;
       const stage = [...byStage].find(([, lines]) => lines.some((l) => l.includes(build)))?.[0];
       expect(stage, workspace).to.be.a('string').and.not.equal('runtime');
-      expect(runtime, workspace).to.include(`COPY --from=${stage} --chown=root:root /app/${dir} ${dir}`); // prettier-ignore
+      expect(runtime, workspace).to.include(
+        `COPY --from=${stage} --chown=root:root /app/${dir} ${dir}`,
+      );
     }
   });
 

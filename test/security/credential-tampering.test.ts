@@ -29,42 +29,80 @@ const now = () => Math.floor(Date.now() / 1000);
 const ROWS: { name: string; make: (ctx: Ctx) => Headers }[] = [
   ...[-3600, -61, 61, 3600].map((offset) => ({
     name: `ts ${offset} s from now`,
-    make: (c: Ctx) => credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key, tsOffset: offset }),
+    make: (c: Ctx) =>
+      credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key, tsOffset: offset }),
   })),
   ...(['licensekey', 'requestid'] as const).flatMap((header) => [
     ...[0, 10, 16, 31, 32].map((bytes) => ({
       name: `${header} truncated to ${bytes} bytes`,
-      make: (c: Ctx) => { const h = credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key }); return { ...h, [header]: truncate(h[header]!, bytes) }; },
+      make: (c: Ctx) => {
+        const h = credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key });
+        return { ...h, [header]: truncate(h[header]!, bytes) };
+      },
     })),
-    ...[['GCM tag', -1], ['IV', 0], ['ciphertext', 17]].map(([part, index]) => ({
+    ...[
+      ['GCM tag', -1],
+      ['IV', 0],
+      ['ciphertext', 17],
+    ].map(([part, index]) => ({
       name: `${header} with a tampered ${part}`,
-      make: (c: Ctx) => { const h = credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key }); return { ...h, [header]: flip(h[header]!, index as number) }; },
+      make: (c: Ctx) => {
+        const h = credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key });
+        return { ...h, [header]: flip(h[header]!, index as number) };
+      },
     })),
   ]),
-  { name: 'publickey swapped for another caller\'s', make: (c) => ({ ...credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key }), publickey: newCaller().publicKey }) },
-  { name: 'publickey swapped for the service\'s own', make: (c) => ({ ...credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key }), publickey: c.key }) },
-  { name: 'headers sealed for another service', make: (c) => credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.otherKey }) },
-  { name: 'licensekey and requestid swapped', make: (c) => { const h = credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key }); return { ...h, licensekey: h.requestid!, requestid: h.licensekey! }; } },
-  ...([
-    ['ts as a string', { appid: 'a', uuid: randomUUID(), ts: String(now()) }],
-    ['ts far out of range', { appid: 'a', uuid: randomUUID(), ts: 1e300 }],
-    ['ts negative', { appid: 'a', uuid: randomUUID(), ts: -1 }],
-    ['uuid an object', { appid: 'a', uuid: { $ne: null }, ts: now() }],
-    ['uuid empty', { appid: 'a', uuid: '', ts: now() }],
-    // uuid with NUL: see known-bugs.test.ts
-    ['uuid of 6,000 characters', { appid: 'a', uuid: 'u'.repeat(6000), ts: now() }],
-    ['appid missing', { uuid: randomUUID(), ts: now() }],
-    ['an array', [1, 2, 3]],
-    ['null', null],
-  ] as const).map(([name, requestId]) => ({
+  {
+    name: "publickey swapped for another caller's",
+    make: (c) => ({
+      ...credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key }),
+      publickey: newCaller().publicKey,
+    }),
+  },
+  {
+    name: "publickey swapped for the service's own",
+    make: (c) => ({
+      ...credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key }),
+      publickey: c.key,
+    }),
+  },
+  {
+    name: 'headers sealed for another service',
+    make: (c) => credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.otherKey }),
+  },
+  {
+    name: 'licensekey and requestid swapped',
+    make: (c) => {
+      const h = credentialHeaders({ licenseKey: c.licence, servicePublicKey: c.key });
+      return { ...h, licensekey: h.requestid!, requestid: h.licensekey! };
+    },
+  },
+  ...(
+    [
+      ['ts as a string', { appid: 'a', uuid: randomUUID(), ts: String(now()) }],
+      ['ts far out of range', { appid: 'a', uuid: randomUUID(), ts: 1e300 }],
+      ['ts negative', { appid: 'a', uuid: randomUUID(), ts: -1 }],
+      ['uuid an object', { appid: 'a', uuid: { $ne: null }, ts: now() }],
+      ['uuid empty', { appid: 'a', uuid: '', ts: now() }],
+      // uuid with NUL: see known-bugs.test.ts
+      ['uuid of 6,000 characters', { appid: 'a', uuid: 'u'.repeat(6000), ts: now() }],
+      ['appid missing', { uuid: randomUUID(), ts: now() }],
+      ['an array', [1, 2, 3]],
+      ['null', null],
+    ] as const
+  ).map(([name, requestId]) => ({
     name: `requestid JSON: ${name}`,
     make: (c: Ctx) => {
       const caller = newCaller();
       const k = shared(caller, c.key);
-      return { publickey: caller.publicKey, licensekey: seal(k, c.licence), requestid: seal(k, JSON.stringify(requestId)) };
+      return {
+        publickey: caller.publicKey,
+        licensekey: seal(k, c.licence),
+        requestid: seal(k, JSON.stringify(requestId)),
+      };
     },
   })),
-]; // prettier-ignore
+];
 
 describe('security: tampered credentials and bodies', function () {
   this.timeout(60_000);
@@ -87,7 +125,9 @@ describe('security: tampered credentials and bodies', function () {
       for (const row of ROWS) {
         const res = await fetch(`${base}/servicekeys`, { headers: row.make(ctx) });
         const body: unknown = await res.json();
-        answers[row.name] = isErrorBody(body, res.status) ? String(res.status) : `${res.status} ${JSON.stringify(body)}`; // prettier-ignore
+        answers[row.name] = isErrorBody(body, res.status)
+          ? String(res.status)
+          : `${res.status} ${JSON.stringify(body)}`;
       }
       expect(answers).to.deep.equal(Object.fromEntries(ROWS.map((r) => [r.name, '401'])));
     });

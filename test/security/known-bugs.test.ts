@@ -49,9 +49,15 @@ describe('security: regressions of the bugs the suites found', function () {
   // fixed: a NUL character in a JSON body string stored in a text column (verifier name, webhook name) is 500
   it('NUL in a body string is 400, not 500', async () => {
     const c = world.platform.community;
-    await send('docverify', 'PUT', `/verifier/community/${c.id}`, { ...verifierBody(), name: 'a\u0000b' });
-    await send('webhooks', 'PUT', `/tenant/${c.tenantId}/community/${c.id}/webhook`, { ...webhookBody(), name: 'a\u0000b' });
-  }); // prettier-ignore
+    await send('docverify', 'PUT', `/verifier/community/${c.id}`, {
+      ...verifierBody(),
+      name: 'a\u0000b',
+    });
+    await send('webhooks', 'PUT', `/tenant/${c.tenantId}/community/${c.id}/webhook`, {
+      ...webhookBody(),
+      name: 'a\u0000b',
+    });
+  });
 
   // fixed: POST /verify whose decrypted request has verifications [{}, {"toString":0}] is 500 (ajv uniqueItems calls fast-deep-equal, which calls the own toString)
   it('an own toString member inside verifications is 400, not 500', async () => {
@@ -81,11 +87,19 @@ describe('security: regressions of the bugs the suites found', function () {
     for (const service of ['oauth', 'docverify', 'webhooks'] as const) {
       const caller = newCaller();
       const key = shared(caller, await world.publicKey(service));
-      const requestId = { appid: 'a', uuid: `x\u0000${randomUUID()}`, ts: Math.floor(Date.now() / 1000) };
+      const requestId = {
+        appid: 'a',
+        uuid: `x\u0000${randomUUID()}`,
+        ts: Math.floor(Date.now() / 1000),
+      };
       const res = await fetch(`${world.platform.services[service].url}/servicekeys`, {
-        headers: { publickey: caller.publicKey, licensekey: seal(key, world.licences.system), requestid: seal(key, JSON.stringify(requestId)) },
+        headers: {
+          publickey: caller.publicKey,
+          licensekey: seal(key, world.licences.system),
+          requestid: seal(key, JSON.stringify(requestId)),
+        },
       });
       expect(res.status, service).to.equal(401);
     }
-  }); // prettier-ignore
+  });
 });

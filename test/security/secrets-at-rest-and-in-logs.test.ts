@@ -41,7 +41,12 @@ describe('security: no secret or personal data in plain text at rest or in the l
   const tokens: Record<string, string> = {};
   const tokenFindings: string[] = [];
 
-  const call = async (service: 'docverify' | 'webhooks', method: string, path: string, body: unknown) => {
+  const call = async (
+    service: 'docverify' | 'webhooks',
+    method: string,
+    path: string,
+    body: unknown,
+  ) => {
     const res = await fetch(world.platform.services[service].url + path, {
       method,
       headers: { ...(await world.headers(service, 'system')), 'content-type': 'application/json' },
@@ -50,7 +55,7 @@ describe('security: no secret or personal data in plain text at rest or in the l
     const answer = (await res.json()) as Record<string, unknown>;
     expect(res.status, JSON.stringify(answer)).to.be.within(200, 299);
     return answer;
-  }; // prettier-ignore
+  };
 
   before(async () => {
     capture = captureServiceLogs();
@@ -58,13 +63,25 @@ describe('security: no secret or personal data in plain text at rest or in the l
     sink = await startSink();
     world = await startSecurityWorld({ LOG_LEVEL: 'trace', CONNECTOR_QUEUE_PREFIX: prefix });
     const env = world.platform.env;
-    const worker = await startConnectorWorker({ AMQP_URL: env.AMQP_URL!, MASTER_KEY: env.MASTER_KEY!, LOG_LEVEL: 'trace', CONNECTOR_QUEUE_PREFIX: prefix, CONNECTOR_TYPE: 'identity_data' });
+    const worker = await startConnectorWorker({
+      AMQP_URL: env.AMQP_URL!,
+      MASTER_KEY: env.MASTER_KEY!,
+      LOG_LEVEL: 'trace',
+      CONNECTOR_QUEUE_PREFIX: prefix,
+      CONNECTOR_TYPE: 'identity_data',
+    });
     stops.push(() => worker.stop());
     await worker.broker.waitUntilConnected(15_000);
-    const dispatcher = await startWebhookDispatcher({ ...env, WEBHOOK_DISPATCHER_PORT: '0', WEBHOOK_EVENTS_QUEUE: eventsQueue, WEBHOOK_SSRF_ALLOW: '127.0.0.1/32', WEBHOOK_POLL_MS: '100' });
+    const dispatcher = await startWebhookDispatcher({
+      ...env,
+      WEBHOOK_DISPATCHER_PORT: '0',
+      WEBHOOK_EVENTS_QUEUE: eventsQueue,
+      WEBHOOK_SSRF_ALLOW: '127.0.0.1/32',
+      WEBHOOK_POLL_MS: '100',
+    });
     stops.push(() => dispatcher.stop());
     await dispatcher.runtime.broker.waitUntilConnected(15_000);
-  }); // prettier-ignore
+  });
   after(async () => {
     capture?.restore();
     for (const stop of stops) await stop().catch(() => undefined);
@@ -80,29 +97,69 @@ describe('security: no secret or personal data in plain text at rest or in the l
     await call('docverify', 'PUT', `/verifier/community/${c.id}`, verifier);
     const idle = verifierBody(secrets.idleVerifierSecret);
     await call('docverify', 'PUT', `/verifier/community/${c.id}`, idle);
-    await call('docverify', 'PATCH', `/verifier/community/${c.id}/${idle.tag}`, { config: { apiKey: secrets.idleVerifierSecret } }); // prettier-ignore
+    await call('docverify', 'PATCH', `/verifier/community/${c.id}/${idle.tag}`, {
+      config: { apiKey: secrets.idleVerifierSecret },
+    });
     const config = configBody(c, verifier.tag);
     await call('docverify', 'PUT', `/verificationConfig/community/${c.id}`, config);
 
     const scope = `/tenant/${c.tenantId}/community/${c.id}`;
-    const basic = await call('webhooks', 'PUT', `${scope}/webhook`, { ...webhookBody({ username: 'testy', password: secrets.basicPassword }, 'basic'), api: { type: 'POST', url: `${sink.url}/basic`, authType: 'basic', credential: { username: 'testy', password: secrets.basicPassword } } }); // prettier-ignore
-    const apiKey = await call('webhooks', 'PUT', `${scope}/webhook`, { ...webhookBody(), api: { type: 'POST', url: `${sink.url}/key`, authType: 'api_key', credential: { keyName: 'x-api-key', keyValue: secrets.apiKeyValue } } }); // prettier-ignore
-    const rotated = await call('webhooks', 'PATCH', `${scope}/webhook/${String(basic._id)}`, { rotateSecret: true }); // prettier-ignore
+    const basic = await call('webhooks', 'PUT', `${scope}/webhook`, {
+      ...webhookBody({ username: 'testy', password: secrets.basicPassword }, 'basic'),
+      api: {
+        type: 'POST',
+        url: `${sink.url}/basic`,
+        authType: 'basic',
+        credential: { username: 'testy', password: secrets.basicPassword },
+      },
+    });
+    const apiKey = await call('webhooks', 'PUT', `${scope}/webhook`, {
+      ...webhookBody(),
+      api: {
+        type: 'POST',
+        url: `${sink.url}/key`,
+        authType: 'api_key',
+        credential: { keyName: 'x-api-key', keyValue: secrets.apiKeyValue },
+      },
+    });
+    const rotated = await call('webhooks', 'PATCH', `${scope}/webhook/${String(basic._id)}`, {
+      rotateSecret: true,
+    });
     secrets.signingSecret = String(basic.secret);
     secrets.otherSigningSecret = String(apiKey.secret);
     secrets.rotatedSigningSecret = String(rotated.secret);
 
-    const sealed = await world.encrypted('docverify', world.licences.community, verifyRequest(config.tag)); // prettier-ignore
-    const res = await fetch(`${world.platform.services.docverify.url}/verify`, { method: 'POST', headers: { ...sealed.headers, 'content-type': 'application/json' }, body: sealed.body }); // prettier-ignore
+    const sealed = await world.encrypted(
+      'docverify',
+      world.licences.community,
+      verifyRequest(config.tag),
+    );
+    const res = await fetch(`${world.platform.services.docverify.url}/verify`, {
+      method: 'POST',
+      headers: { ...sealed.headers, 'content-type': 'application/json' },
+      body: sealed.body,
+    });
     expect(res.status, await res.clone().text()).to.equal(200);
     // the verification's event reaches both webhooks, each callback carrying its credential
     const received = await sink.waitFor(2, undefined, 20_000);
     expect(received.map((r) => r.path).sort()).to.deep.equal(['/basic', '/key']);
-    expect(received.find((r) => r.path === '/key')?.headers['x-api-key']).to.equal(secrets.apiKeyValue); // prettier-ignore
+    expect(received.find((r) => r.path === '/key')?.headers['x-api-key']).to.equal(
+      secrets.apiKeyValue,
+    );
 
-    const client = await createOauthClient({ db: world.platform.database.db, keyring: platformKeyring(world.platform) }, { community: c.name, redirectUris: [], grantTypes: ['client_credentials'] }); // prettier-ignore
+    const client = await createOauthClient(
+      { db: world.platform.database.db, keyring: platformKeyring(world.platform) },
+      { community: c.name, redirectUris: [], grantTypes: ['client_credentials'] },
+    );
     secrets.clientSecret = client.client_secret;
-    const token = await fetch(`${world.platform.services.oauth.url}/community/${c.name}/v1/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` }, body: 'grant_type=client_credentials' }); // prettier-ignore
+    const token = await fetch(`${world.platform.services.oauth.url}/community/${c.name}/v1/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+      },
+      body: 'grant_type=client_credentials',
+    });
     expect(token.status).to.equal(200);
     tokens.accessToken = String(((await token.json()) as { access_token: string }).access_token);
     for (const [name, key] of Object.entries(world.licences)) secrets[`licence ${name}`] = key;
@@ -110,19 +167,23 @@ describe('security: no secret or personal data in plain text at rest or in the l
     await new Promise((r) => setTimeout(r, 300)); // let the last log lines flush
 
     const db = world.platform.database.db;
-    const tables = await db('pg_tables').select('schemaname', 'tablename').whereNotIn('schemaname', ['pg_catalog', 'information_schema']); // prettier-ignore
+    const tables = await db('pg_tables')
+      .select('schemaname', 'tablename')
+      .whereNotIn('schemaname', ['pg_catalog', 'information_schema']);
     expect(tables.length).to.be.greaterThan(5);
     const found: string[] = [];
     for (const { schemaname, tablename } of tables as { schemaname: string; tablename: string }[]) {
       const rows = await db.raw(`SELECT t::text AS row FROM "${schemaname}"."${tablename}" t`);
       for (const { row } of rows.rows as { row: string }[])
         for (const [name, value] of [...Object.entries(secrets), ...Object.entries(tokens)])
-          if (row.toLowerCase().includes(value.toLowerCase())) (tokens[name] ? tokenFindings : found).push(`${schemaname}.${tablename}: ${name}`);
-    } // prettier-ignore
+          if (row.toLowerCase().includes(value.toLowerCase()))
+            (tokens[name] ? tokenFindings : found).push(`${schemaname}.${tablename}: ${name}`);
+    }
     expect(capture.lines.length).to.be.greaterThan(20);
     for (const line of capture.lines)
       for (const [name, value] of [...Object.entries(secrets), ...Object.entries(tokens)])
-        if (line.toLowerCase().includes(value.toLowerCase())) found.push(`log: ${name} in ${line.slice(0, 300)}`); // prettier-ignore
+        if (line.toLowerCase().includes(value.toLowerCase()))
+          found.push(`log: ${name} in ${line.slice(0, 300)}`);
     expect([...new Set(found)]).to.deep.equal([]);
   });
 

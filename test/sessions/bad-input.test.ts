@@ -26,15 +26,22 @@ describe('sessions: bad input gets a clear 4xx', function () {
   this.timeout(180_000);
   let w: SessionWorld;
   before(async () => {
-    w = await startSessionWorld({ name: 'session-bad', platform: { SESSION_IMAGE_MAX_BYTES: String(1024 * 1024) } });
-  }); // prettier-ignore
+    w = await startSessionWorld({
+      name: 'session-bad',
+      platform: { SESSION_IMAGE_MAX_BYTES: String(1024 * 1024) },
+    });
+  });
   after(async () => w?.stop());
 
   const create = async (sessionRequest: Record<string, unknown> = {}, dvcID = 'kyc-session') => {
     const caller = w.client('service');
-    return caller.request<{ sessionId: string; url: string }>('POST', '/document_share_session/create', {
-      data: await caller.encryptJson({ dvcID, sessionRequest }),
-    }); // prettier-ignore
+    return caller.request<{ sessionId: string; url: string }>(
+      'POST',
+      '/document_share_session/create',
+      {
+        data: await caller.encryptJson({ dvcID, sessionRequest }),
+      },
+    );
   };
   const capturing = async (documentType = 'DL') => {
     const res = await create({ documentType });
@@ -48,51 +55,119 @@ describe('sessions: bad input gets a clear 4xx', function () {
     expect((await create({}, 'no-such-config')).status).to.equal(404);
     const admin = w.client('service');
     const c = w.platform.community;
-    await admin.request('PUT', `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag: 'docs-only', dl_authenticate: [{ verifier: 'review' }] });
+    await admin.request('PUT', `/verificationConfig/community/${c.id}`, {
+      tenantId: c.tenantId,
+      tag: 'docs-only',
+      dl_authenticate: [{ verifier: 'review' }],
+    });
     const face = await create({}, 'docs-only');
     expect(face.status).to.equal(400);
-    expect(JSON.stringify(face.body)).to.contain('/sessionRequest/journeyType').and.contain('face_compare');
-    const passport = await create({ journeyType: 'DOCUMENT_VERIFICATION_ONLY', documentType: 'PASSPORT' }, 'docs-only');
+    expect(JSON.stringify(face.body))
+      .to.contain('/sessionRequest/journeyType')
+      .and.contain('face_compare');
+    const passport = await create(
+      { journeyType: 'DOCUMENT_VERIFICATION_ONLY', documentType: 'PASSPORT' },
+      'docs-only',
+    );
     expect(passport.status).to.equal(400);
     expect(JSON.stringify(passport.body)).to.contain('/sessionRequest/documentType');
-    expect((await create({ journeyType: 'DOCUMENT_VERIFICATION_ONLY', documentType: 'DL' }, 'docs-only')).status).to.equal(200);
-    for (const bad of [{ redirectUrl: 'http://bank.example/done' }, { redirectUrl: 'javascript:alert(1)' }, { documentType: 'VISA' }, { userUID: 'x'.repeat(201) }, { metadata: { nested: { no: 1 } } }, { locale: 'english' }, { extra: true }]) {
+    expect(
+      (await create({ journeyType: 'DOCUMENT_VERIFICATION_ONLY', documentType: 'DL' }, 'docs-only'))
+        .status,
+    ).to.equal(200);
+    for (const bad of [
+      { redirectUrl: 'http://bank.example/done' },
+      { redirectUrl: 'javascript:alert(1)' },
+      { documentType: 'VISA' },
+      { userUID: 'x'.repeat(201) },
+      { metadata: { nested: { no: 1 } } },
+      { locale: 'english' },
+      { extra: true },
+    ]) {
       const res = await create(bad);
       expect(res.status, JSON.stringify(bad)).to.equal(400);
       isErrorBody(res.body, 400);
     }
     const caller = w.client('service');
-    const plain = await caller.request('POST', '/document_share_session/create', { dvcID: 'kyc-session', sessionRequest: {} });
+    const plain = await caller.request('POST', '/document_share_session/create', {
+      dvcID: 'kyc-session',
+      sessionRequest: {},
+    });
     expect(plain.status).to.equal(400);
-    const undecryptable = await caller.request('POST', '/document_share_session/create', { data: 'bm90IGVuY3J5cHRlZA==' });
+    const undecryptable = await caller.request('POST', '/document_share_session/create', {
+      data: 'bm90IGVuY3J5cHRlZA==',
+    });
     expect(undecryptable.status).to.equal(400);
     const community = w.client('community');
-    expect((await community.request('POST', '/document_share_session/create', { data: await community.encryptJson({ dvcID: 'kyc-session', sessionRequest: {} }) })).status, 'any valid licence of the community').to.equal(200);
-  }); // prettier-ignore
+    expect(
+      (
+        await community.request('POST', '/document_share_session/create', {
+          data: await community.encryptJson({ dvcID: 'kyc-session', sessionRequest: {} }),
+        })
+      ).status,
+      'any valid licence of the community',
+    ).to.equal(200);
+  });
 
   it('result and cancel: another community, another config, an unknown or malformed id: 404', async () => {
     const { body } = await create();
-    const ask = (licence: 'service' | 'serviceElsewhere' | 'system', ref: Record<string, unknown>, path = 'result') =>
-      w.client(licence).encryptedRequest<SessionView>('POST', `/document_share_session/${path}`, ref);
-    expect((await ask('service', { dvcID: 'kyc-session', sessionId: body.sessionId })).status).to.equal(200);
-    expect((await ask('system', { dvcID: 'kyc-session', sessionId: body.sessionId })).status).to.equal(200);
-    expect((await ask('serviceElsewhere', { dvcID: 'kyc-session', sessionId: body.sessionId })).status).to.equal(404);
-    expect((await ask('serviceElsewhere', { dvcID: 'kyc-session', sessionId: body.sessionId }, 'cancel')).status).to.equal(404);
-    expect((await ask('service', { dvcID: 'docs-only', sessionId: body.sessionId })).status).to.equal(404);
-    expect((await ask('service', { dvcID: 'kyc-session', sessionId: '00000000-0000-4000-8000-000000000000' })).status).to.equal(404);
-    expect((await ask('service', { dvcID: 'kyc-session', sessionId: 'not-a-uuid' })).status).to.equal(404);
+    const ask = (
+      licence: 'service' | 'serviceElsewhere' | 'system',
+      ref: Record<string, unknown>,
+      path = 'result',
+    ) =>
+      w
+        .client(licence)
+        .encryptedRequest<SessionView>('POST', `/document_share_session/${path}`, ref);
+    expect(
+      (await ask('service', { dvcID: 'kyc-session', sessionId: body.sessionId })).status,
+    ).to.equal(200);
+    expect(
+      (await ask('system', { dvcID: 'kyc-session', sessionId: body.sessionId })).status,
+    ).to.equal(200);
+    expect(
+      (await ask('serviceElsewhere', { dvcID: 'kyc-session', sessionId: body.sessionId })).status,
+    ).to.equal(404);
+    expect(
+      (await ask('serviceElsewhere', { dvcID: 'kyc-session', sessionId: body.sessionId }, 'cancel'))
+        .status,
+    ).to.equal(404);
+    expect(
+      (await ask('service', { dvcID: 'docs-only', sessionId: body.sessionId })).status,
+    ).to.equal(404);
+    expect(
+      (
+        await ask('service', {
+          dvcID: 'kyc-session',
+          sessionId: '00000000-0000-4000-8000-000000000000',
+        })
+      ).status,
+    ).to.equal(404);
+    expect(
+      (await ask('service', { dvcID: 'kyc-session', sessionId: 'not-a-uuid' })).status,
+    ).to.equal(404);
     expect((await ask('service', { dvcID: 'kyc-session' })).status).to.equal(400);
-  }); // prettier-ignore
+  });
 
   it('refuses a replayed request (the same requestid twice): 401', async () => {
     const caller = w.client('service');
     const headers = { ...(await caller.headers()), 'content-type': 'application/json' };
-    const body = JSON.stringify({ data: await caller.encryptJson({ dvcID: 'kyc-session', sessionRequest: {} }) });
-    const first = await fetch(`${w.url}/document_share_session/create`, { method: 'POST', headers, body });
+    const body = JSON.stringify({
+      data: await caller.encryptJson({ dvcID: 'kyc-session', sessionRequest: {} }),
+    });
+    const first = await fetch(`${w.url}/document_share_session/create`, {
+      method: 'POST',
+      headers,
+      body,
+    });
     expect(first.status).to.equal(200);
-    const replay = await fetch(`${w.url}/document_share_session/create`, { method: 'POST', headers, body });
+    const replay = await fetch(`${w.url}/document_share_session/create`, {
+      method: 'POST',
+      headers,
+      body,
+    });
     expect(replay.status).to.equal(401);
-  }); // prettier-ignore
+  });
 
   it('page and page API: unknown token 404, no or malformed bearer 401, an unknown side 404', async () => {
     const unknown = 'A'.repeat(43);
@@ -104,12 +179,15 @@ describe('sessions: bad input gets a clear 4xx', function () {
       isErrorBody(res.body, 404);
     }
     expect((await fetch(`${w.url}/capture-api/session`)).status).to.equal(401);
-    expect((await fetch(`${w.url}/capture-api/session`, { headers: { authorization: 'Basic abc' } })).status).to.equal(401);
+    expect(
+      (await fetch(`${w.url}/capture-api/session`, { headers: { authorization: 'Basic abc' } }))
+        .status,
+    ).to.equal(401);
     const { page } = await capturing();
     expect((await page.put('left', w.images.front)).status).to.equal(404);
     expect((await fetch(`${w.url}/capture/assets/..%2Findex.html`)).status).to.equal(404);
     expect((await fetch(`${w.url}/capture/assets/.hidden`)).status).to.equal(404);
-  }); // prettier-ignore
+  });
 
   it('uploads: 415 other media types, 413 over the limit, 409 a side not in the journey, 400 no body', async () => {
     const { page } = await capturing('DL');
@@ -124,26 +202,51 @@ describe('sessions: bad input gets a clear 4xx', function () {
     expect((passport.body as { message: string }).message).to.contain('not part of this journey');
     expect((await page.put('front', Buffer.alloc(0), 'image/png')).status).to.equal(400);
     // none of these counted as an attempt
-    expect((await page.get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({});
-  }); // prettier-ignore
+    expect(
+      (await page.get<{ attempts: Record<string, number> }>('/session')).body.attempts,
+    ).to.deep.equal({});
+  });
 
   /**
    * A PUT of `total` bytes written as fast as the gateway reads them; writing stops when the answer
    * arrives, and with `hold` the request stays open after the bytes until aborted.
    */
-  const rawUpload = (token: string, total: number, opts: { contentLength?: number; hold?: boolean } = {}) => {
+  const rawUpload = (
+    token: string,
+    total: number,
+    opts: { contentLength?: number; hold?: boolean } = {},
+  ) => {
     let sent = 0;
     const req = http.request(`${w.url}/capture-api/images/front`, {
       method: 'PUT',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png', ...(opts.contentLength ? { 'content-length': String(opts.contentLength) } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'image/png',
+        ...(opts.contentLength ? { 'content-length': String(opts.contentLength) } : {}),
+      },
     });
     req.on('error', () => {}); // the gateway closes a refused upload's connection
-    const response = new Promise<{ status: number; retryAfter: string | undefined; body: unknown; sentBefore: number }>((resolve, reject) => {
+    const response = new Promise<{
+      status: number;
+      retryAfter: string | undefined;
+      body: unknown;
+      sentBefore: number;
+    }>((resolve, reject) => {
       req.on('response', (res) => {
         const sentBefore = sent;
         let text = '';
-        res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: JSON.parse(text) as unknown, sentBefore }));
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => (text += c))
+          .on('error', reject);
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            retryAfter: res.headers['retry-after'],
+            body: JSON.parse(text) as unknown,
+            sentBefore,
+          }),
+        );
       });
     });
     let answered = false;
@@ -153,17 +256,20 @@ describe('sessions: bad input gets a clear 4xx', function () {
       while (!answered && !req.destroyed && sent < total) {
         const n = Math.min(chunk.length, total - sent);
         sent += n;
-        if (!req.write(chunk.subarray(0, n))) await Promise.race([new Promise((r) => req.once('drain', r)), response.catch(() => {})]);
+        if (!req.write(chunk.subarray(0, n)))
+          await Promise.race([new Promise((r) => req.once('drain', r)), response.catch(() => {})]);
       }
       if (!answered && !opts.hold) req.end();
     })();
     return { response, abort: () => req.destroy() };
-  }; // prettier-ignore
+  };
 
   it('uploads: an unknown token is refused before its body is read; one upload per session at a time (429), released on abort', async () => {
     // 20 MB with no length (the 413 on Content-Length does not apply): answered 404 while the client is still sending
     const unknown = await rawUpload('A'.repeat(43), 20 * 1024 * 1024).response;
-    console.log(`      unknown token: ${unknown.status} after ${Math.round(unknown.sentBefore / 1024)} KB of 20 MB`);
+    console.log(
+      `      unknown token: ${unknown.status} after ${Math.round(unknown.sentBefore / 1024)} KB of 20 MB`,
+    );
     expect(unknown.status).to.equal(404);
     isErrorBody(unknown.body, 404);
     // what was sent sits in the loopback's socket buffers (a few MB), not in the gateway
@@ -176,7 +282,9 @@ describe('sessions: bad input gets a clear 4xx', function () {
     const second = await page.put('front', w.images.front);
     expect(second.status).to.equal(429);
     isErrorBody(second.body, 429);
-    expect((second.body as { message: string }).message).to.contain('another photo of this session is being uploaded');
+    expect((second.body as { message: string }).message).to.contain(
+      'another photo of this session is being uploaded',
+    );
     const withHeader = await rawUpload(token, 10).response;
     expect(withHeader.status).to.equal(429);
     expect(Number(withHeader.retryAfter)).to.be.at.least(1);
@@ -190,8 +298,10 @@ describe('sessions: bad input gets a clear 4xx', function () {
     expect(next.status).to.equal(200);
     expect((next.body as { accepted: boolean }).accepted).to.equal(true);
     // none of the refused uploads counted as an attempt
-    expect((await page.get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({ front: 1 });
-  }); // prettier-ignore
+    expect(
+      (await page.get<{ attempts: Record<string, number> }>('/session')).body.attempts,
+    ).to.deep.equal({ front: 1 });
+  });
 
   it('checks each capture, counts it, refuses retakes beyond retryCount and keeps what passed', async () => {
     // retryCount 1: two captures of a document side; selfieRetryCount 2: three selfies
@@ -209,30 +319,50 @@ describe('sessions: bad input gets a clear 4xx', function () {
     ] as const;
     const left: number[] = [];
     for (const [side, image, type, problems] of verdicts) {
-      const res = await page.put<{ accepted: boolean; problems: { code: string; message: string }[]; attemptsLeft: number }>(side, image, type);
+      const res = await page.put<{
+        accepted: boolean;
+        problems: { code: string; message: string }[];
+        attemptsLeft: number;
+      }>(side, image, type);
       expect(res.status, `${side} ${problems.join()}`).to.equal(200);
       expect(res.body.accepted, `${side} ${problems.join()}`).to.equal(problems.length === 0);
-      expect(res.body.problems.map((p) => p.code), side).to.deep.equal(problems);
+      expect(
+        res.body.problems.map((p) => p.code),
+        side,
+      ).to.deep.equal(problems);
       for (const p of res.body.problems) expect(p.message).to.be.a('string').with.length.above(10);
       left.push(res.body.attemptsLeft);
     }
     expect(left).to.deep.equal([1, 0, 1, 0, 2, 1, 0]);
     // front and selfie are out of retakes; back passed and stays; a retake of back is refused too
-    for (const [side, image] of [['front', bytes], ['selfie', bytes], ['back', bytes]] as const) {
+    for (const [side, image] of [
+      ['front', bytes],
+      ['selfie', bytes],
+      ['back', bytes],
+    ] as const) {
       const res = await page.put(side, image);
       expect(res.status, side).to.equal(409);
       expect((res.body as { message: string }).message).to.contain('no retakes');
     }
-    const view = await page.get<{ accepted: Record<string, boolean>; attempts: Record<string, number> }>('/session');
+    const view = await page.get<{
+      accepted: Record<string, boolean>;
+      attempts: Record<string, number>;
+    }>('/session');
     expect(view.body.accepted).to.deep.equal({ front: false, back: true, selfie: false });
     expect(view.body.attempts).to.deep.equal({ front: 2, back: 2, selfie: 3 });
-    const kept = await w.platform.database.db('docverify.session_images').where({ session_id: sessionId });
+    const kept = await w.platform.database
+      .db('docverify.session_images')
+      .where({ session_id: sessionId });
     expect(kept.map((r: { side: string }) => r.side)).to.deep.equal(['back']);
     // submitted with sides that never passed: the run fails the session, naming why
     expect((await page.post('/submit')).status).to.equal(200);
     const caller = w.client('service');
     for (let i = 0; i < 100; i++) {
-      const res = await caller.encryptedRequest<SessionView>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId });
+      const res = await caller.encryptedRequest<SessionView>(
+        'POST',
+        '/document_share_session/result',
+        { dvcID: 'kyc-session', sessionId },
+      );
       if (res.body.status !== 'INPROGRESS') {
         expect(res.body).to.include({ status: 'FAILED', failure: 'capture_incomplete' });
         return;
@@ -240,7 +370,7 @@ describe('sessions: bad input gets a clear 4xx', function () {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect.fail('the session never failed');
-  }); // prettier-ignore
+  });
 
   it('one side out of retakes unaccepted: the session may be submitted at once, and fails capture_incomplete', async () => {
     const { sessionId, page } = await capturing('DL');
@@ -256,27 +386,50 @@ describe('sessions: bad input gets a clear 4xx', function () {
     expect((await page.post('/submit')).status).to.equal(200);
     const caller = w.client('service');
     for (let i = 0; i < 100; i++) {
-      const res = await caller.encryptedRequest<SessionView>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId });
-      if (res.body.status !== 'INPROGRESS') return void expect(res.body).to.include({ status: 'FAILED', failure: 'capture_incomplete' });
+      const res = await caller.encryptedRequest<SessionView>(
+        'POST',
+        '/document_share_session/result',
+        { dvcID: 'kyc-session', sessionId },
+      );
+      if (res.body.status !== 'INPROGRESS')
+        return void expect(res.body).to.include({
+          status: 'FAILED',
+          failure: 'capture_incomplete',
+        });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect.fail('the session never failed');
-  }); // prettier-ignore
+  });
 
   it("a config's branding: a logo that is what it says, small and at most 1024 px a side, https links", async () => {
     const admin = w.client('service');
     const c = w.platform.community;
     const put = (branding: Record<string, unknown>) =>
-      admin.request<{ message: string }>('PUT', `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag: `branded-${Math.random().toString(36).slice(2, 8)}`, face_compare: [{ verifier: 'faces' }], settings: { branding } }); // prettier-ignore
-    const dataUrl = (type: string, bytes: Buffer) => `data:image/${type};base64,${bytes.toString('base64')}`;
+      admin.request<{ message: string }>('PUT', `/verificationConfig/community/${c.id}`, {
+        tenantId: c.tenantId,
+        tag: `branded-${Math.random().toString(36).slice(2, 8)}`,
+        face_compare: [{ verifier: 'faces' }],
+        settings: { branding },
+      });
+    const dataUrl = (type: string, bytes: Buffer) =>
+      `data:image/${type};base64,${bytes.toString('base64')}`;
     const logo = await png(documentImage(64, 32));
     expect((await put({ name: 'Testy Bank', logo: dataUrl('png', logo) })).status).to.equal(200);
     for (const [branding, says] of [
       [{ name: 'Testy Bank', logo: dataUrl('webp', logo) }, 'not what its data URL says'],
       [{ name: 'Testy Bank', logo: dataUrl('png', hugePngHeader(4000, 4000)) }, 'at most 1024 px'],
-      [{ name: 'Testy Bank', logo: dataUrl('png', Buffer.from('not an image at all')) }, 'image that can be read'],
-      [{ name: 'Testy Bank', logo: dataUrl('jpeg', await jpeg(documentImage(64, 32))) }, 'settings/branding/logo'],
-      [{ name: 'Testy Bank', privacyPolicyUrl: 'http://bank.example/privacy' }, 'settings/branding/privacyPolicyUrl'],
+      [
+        { name: 'Testy Bank', logo: dataUrl('png', Buffer.from('not an image at all')) },
+        'image that can be read',
+      ],
+      [
+        { name: 'Testy Bank', logo: dataUrl('jpeg', await jpeg(documentImage(64, 32))) },
+        'settings/branding/logo',
+      ],
+      [
+        { name: 'Testy Bank', privacyPolicyUrl: 'http://bank.example/privacy' },
+        'settings/branding/privacyPolicyUrl',
+      ],
       [{ name: 'Testy Bank', primaryColor: 'red' }, 'settings/branding/primaryColor'],
       [{ logo: dataUrl('png', logo) }, 'name'],
     ] as const) {
@@ -284,20 +437,25 @@ describe('sessions: bad input gets a clear 4xx', function () {
       expect(res.status, says).to.equal(400);
       expect(JSON.stringify(res.body), says).to.contain(says);
     }
-  }); // prettier-ignore
+  });
 
   it('page steps out of order: 409 with what to do; a fixed document type cannot change', async () => {
     const res = await create({ documentType: 'DL' });
     const page = w.page(tokenOf(res.body.url));
     expect((await page.post('/submit')).status, 'submit before consent').to.equal(409);
-    expect((await page.post('/consent', { accepted: false, textVersion: CONSENT_TEXT_VERSION })).status).to.equal(400);
+    expect(
+      (await page.post('/consent', { accepted: false, textVersion: CONSENT_TEXT_VERSION })).status,
+    ).to.equal(400);
     await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
-    expect((await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION })).status, 'consent twice').to.equal(200);
+    expect(
+      (await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION })).status,
+      'consent twice',
+    ).to.equal(200);
     const change = await page.post('/document-type', { documentType: 'PASSPORT' });
     expect(change.status).to.equal(409);
     expect((await page.post('/document-type', { documentType: 'VISA' })).status).to.equal(400);
     const early = await page.post('/submit');
     expect(early.status).to.equal(409);
     expect((early.body as { message: string }).message).to.contain('front, back, selfie');
-  }); // prettier-ignore
+  });
 });

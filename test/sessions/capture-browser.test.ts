@@ -94,7 +94,9 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await screen(j.page, 'consent');
     expect(await heading(j.page).textContent()).to.equal('Before you start');
     // the heading takes the focus once the screen has rendered (an effect after the paint)
-    await eventually('the heading focused', async () => ((await j.page.evaluate('document.activeElement?.tagName')) === 'H1' ? true : undefined)); // prettier-ignore
+    await eventually('the heading focused', async () =>
+      (await j.page.evaluate('document.activeElement?.tagName')) === 'H1' ? true : undefined,
+    );
     if (shots) await j.shot('consent');
     await j.page.getByLabel('I have read and agree to this').check();
     await j.page.getByRole('button', { name: 'I agree, continue' }).click();
@@ -137,7 +139,9 @@ describe('capture page in a browser (built page, real gateway)', function () {
     ] as const) {
       await screen(j.page, `capture-${side}`);
       await j.shot(`capture-${side}`);
-      await j.page.locator(`#upload-${side}`).setInputFiles({ name: file, mimeType: type, buffer: bytes });
+      await j.page
+        .locator(`#upload-${side}`)
+        .setInputFiles({ name: file, mimeType: type, buffer: bytes });
       if (side !== 'selfie') {
         await screen(j.page, 'review');
         await j.shot(`review-${side}`);
@@ -164,12 +168,21 @@ describe('capture page in a browser (built page, real gateway)', function () {
     const direct = await caller().encryptedRequest<VerifyResult>('POST', '/verify', {
       dvcID: 'kyc-session',
       verifications: ['dl_authenticate', 'document_liveness', 'face_compare', 'face_liveness'],
-      document: { id: s.sessionId, type: 'dl', front_image: b64(w.images.front), back_image: b64(w.images.back), barcode_image: b64(w.images.back), image: b64(w.images.front), liveId: b64(w.images.selfie), image2: b64(w.images.front) },
-    }); // prettier-ignore
+      document: {
+        id: s.sessionId,
+        type: 'dl',
+        front_image: b64(w.images.front),
+        back_image: b64(w.images.back),
+        barcode_image: b64(w.images.back),
+        image: b64(w.images.front),
+        liveId: b64(w.images.selfie),
+        image2: b64(w.images.front),
+      },
+    });
     expect(direct.status).to.equal(200);
     const kinds = (r: VerifyResult) => r.certifications.map((c) => [c.kind, c.verified]);
     expect(kinds(done.result as VerifyResult)).to.deep.equal(kinds(direct.body));
-  }); // prettier-ignore
+  });
 
   it('passport fixed by the caller: no document choice, the photo page with its review, the selfie', async () => {
     const s = await newSession({ documentType: 'PASSPORT' });
@@ -181,17 +194,21 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await screen(j.page, 'capture-passport');
     expect(await j.page.locator('.eyebrow').textContent()).to.equal('Step 1 of 2');
     await j.shot('capture-passport');
-    await j.page.locator('#upload-passport').setInputFiles({ name: 'passport.jpg', mimeType: 'image/jpeg', buffer: w.images.passport });
+    await j.page
+      .locator('#upload-passport')
+      .setInputFiles({ name: 'passport.jpg', mimeType: 'image/jpeg', buffer: w.images.passport });
     await screen(j.page, 'review');
     await j.page.getByRole('button', { name: 'Use this photo' }).click();
     await screen(j.page, 'capture-selfie');
-    await j.page.locator('#upload-selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: w.images.selfie });
+    await j.page
+      .locator('#upload-selfie')
+      .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: w.images.selfie });
     await j.page.getByRole('button', { name: 'Send', exact: true }).click();
     await screen(j.page, 'final-completed');
     const done = await caller().sessionResult('kyc-session', s.sessionId);
     expect(done).to.include({ status: 'COMPLETED', documentType: 'PASSPORT' });
     expect(done.attempts).to.deep.equal({ passport: 1, selfie: 1 });
-  }); // prettier-ignore
+  });
 
   it('camera journey: fake camera for both sides, the selfie taken by itself once the face is steady, the detector loaded only then', async () => {
     const s = await newSession();
@@ -340,14 +357,21 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.shot('handoff');
     // the phone: the same link through the page API
     const phone = w.page(s.token);
-    expect((await phone.post('/consent', { accepted: true, textVersion: 'biometric-consent-v1' })).status).to.equal(200);
+    expect(
+      (await phone.post('/consent', { accepted: true, textVersion: 'biometric-consent-v1' }))
+        .status,
+    ).to.equal(200);
     expect((await phone.post('/document-type', { documentType: 'DL' })).status).to.equal(200);
-    for (const [side, bytes, type] of [['front', w.images.front, 'image/png'], ['back', w.images.back, 'image/png'], ['selfie', w.images.selfie, 'image/jpeg']] as const)
+    for (const [side, bytes, type] of [
+      ['front', w.images.front, 'image/png'],
+      ['back', w.images.back, 'image/png'],
+      ['selfie', w.images.selfie, 'image/jpeg'],
+    ] as const)
       expect((await phone.put(side, bytes, type)).status).to.equal(200);
     expect((await phone.post('/submit')).status).to.equal(200);
     await screen(j.page, 'final-completed');
     await j.shot('final-completed');
-  }); // prettier-ignore
+  });
 
   it('desktop handoff declined: "continue on this device" goes on to the consent', async () => {
     const s = await newSession();
@@ -361,12 +385,14 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.reload();
     await screen(j.page, 'consent');
     // the watch behind every journey sees a violation: an inline style and script are refused
-    await j.page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<div style="color:red">x</div>'); const s = document.createElement('script'); s.textContent = 'window.ran = 1'; document.body.append(s);`);
+    await j.page.evaluate(
+      `document.body.insertAdjacentHTML('beforeend', '<div style="color:red">x</div>'); const s = document.createElement('script'); s.textContent = 'window.ran = 1'; document.body.append(s);`,
+    );
     await j.page.waitForTimeout(200);
     expect(await j.page.evaluate('window.ran')).to.equal(undefined);
     expect(j.problems.filter((p) => p.startsWith('csp:'))).to.have.length.greaterThanOrEqual(2);
     j.problems.length = 0;
-  }); // prettier-ignore
+  });
 
   it('a session cancelled while its page is open shows its end at the next action', async () => {
     const s = await newSession();
@@ -396,7 +422,9 @@ describe('capture page in a browser (built page, real gateway)', function () {
     expect(j.page.url()).to.equal(s.pageUrl);
     await j.page.getByRole('button', { name: 'Driving licence' }).click();
     await screen(j.page, 'capture-front');
-    expect((await w.page(s.token).get<{ documentType: string }>('/session')).body.documentType).to.equal('DL');
+    expect(
+      (await w.page(s.token).get<{ documentType: string }>('/session')).body.documentType,
+    ).to.equal('DL');
     // a type the caller fixed offers no way back to a choice
     const fixed = await newSession({ documentType: 'DL' });
     await j.page.goto(fixed.pageUrl);
@@ -405,11 +433,16 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.getByRole('button', { name: 'I agree, continue' }).click();
     await screen(j.page, 'capture-front');
     expect(await j.page.getByRole('button', { name: 'Use another document' }).count()).to.equal(0);
-  }); // prettier-ignore
+  });
 
   it("Spanish: from the browser's languages or the caller's locale, switched on the page and kept on reload", async () => {
     // a browser that asks for Spanish, a caller that named no locale
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'es-ES', isMobile: true, hasTouch: true }); // prettier-ignore
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'es-ES',
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     const s = await newSession();
     await page.goto(s.pageUrl);
@@ -454,39 +487,70 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.getByRole('button', { name: 'I do not agree' }).click();
     await j.page.getByRole('button', { name: 'Yes, stop' }).click();
     await screen(j.page, 'ended-declined');
-    expect(await j.page.getByRole('link', { name: 'Go back to the service' }).getAttribute('href')).to.equal(REDIRECT);
+    expect(
+      await j.page.getByRole('link', { name: 'Go back to the service' }).getAttribute('href'),
+    ).to.equal(REDIRECT);
     await j.shot('declined');
-    expect(await caller().sessionResult('kyc-session', s.sessionId)).to.include({ status: 'DECLINED', state: 'declined' });
-  }); // prettier-ignore
+    expect(await caller().sessionResult('kyc-session', s.sessionId)).to.include({
+      status: 'DECLINED',
+      state: 'declined',
+    });
+  });
 
   it("branding: the business's name, logo and colour on every screen, its privacy policy at the consent, its help", async () => {
     const c = w.platform.community;
     const logo = `data:image/png;base64,${(await png(documentImage(96, 48, 3))).toString('base64')}`;
-    const branding = { name: 'Testy Bank', primaryColor: '#7a1f5c', logo, privacyPolicyUrl: 'https://bank.example/privacy', supportUrl: 'https://bank.example/help' }; // prettier-ignore
+    const branding = {
+      name: 'Testy Bank',
+      primaryColor: '#7a1f5c',
+      logo,
+      privacyPolicyUrl: 'https://bank.example/privacy',
+      supportUrl: 'https://bank.example/help',
+    };
     const made = await caller().request('PUT', `/verificationConfig/community/${c.id}`, {
       tenantId: c.tenantId,
       tag: 'kyc-branded',
       dl_authenticate: [{ verifier: 'review' }],
       face_compare: [{ verifier: 'faces' }],
       settings: { branding },
-    }); // prettier-ignore
+    });
     expect(made.status, JSON.stringify(made.body)).to.equal(200);
     const created = await caller().createSession('kyc-branded', { userUID: 'user-testy-branded' });
     const j = await journey('branding');
     await j.page.goto(created.url.replace(/^https?:\/\/[^/]+/, w.url));
     await screen(j.page, 'consent');
     expect(await j.page.locator('.brand-name').textContent()).to.equal('Testy Bank');
-    expect(await j.page.evaluate(`document.querySelector('.brand-logo').naturalWidth`)).to.equal(96);
+    expect(await j.page.evaluate(`document.querySelector('.brand-logo').naturalWidth`)).to.equal(
+      96,
+    );
     // the logo comes once, at its own address: the session view names it, never carries it
-    const view = await w.page(new URL(created.url).pathname.split('/').at(-1)!).get<{ branding: Record<string, string> }>('/session'); // prettier-ignore
+    const view = await w
+      .page(new URL(created.url).pathname.split('/').at(-1)!)
+      .get<{ branding: Record<string, string> }>('/session');
     expect(view.body.branding).to.not.have.property('logo');
-    expect(view.body.branding.logoUrl).to.match(/^\/capture\/[A-Za-z0-9_-]+\/logo\?v=[0-9a-f]{16}$/);
+    expect(view.body.branding.logoUrl).to.match(
+      /^\/capture\/[A-Za-z0-9_-]+\/logo\?v=[0-9a-f]{16}$/,
+    );
     const served = await fetch(`${w.url}${view.body.branding.logoUrl}`);
-    expect([served.status, served.headers.get('content-type'), served.headers.get('cache-control')]).to.deep.equal([200, 'image/png', 'private, max-age=31536000, immutable']); // prettier-ignore
-    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(logo.split(',')[1]!, 'base64'))).to.equal(true); // prettier-ignore // prettier-ignore
-    expect(await j.page.evaluate(`getComputedStyle(document.querySelector('.button.primary')).backgroundColor`)).to.equal('rgb(122, 31, 92)'); // prettier-ignore
-    expect(await j.page.getByRole('link', { name: 'Privacy policy of Testy Bank' }).getAttribute('href')).to.equal(branding.privacyPolicyUrl); // prettier-ignore
-    expect(await j.page.getByRole('link', { name: 'Help' }).getAttribute('href')).to.equal(branding.supportUrl); // prettier-ignore
+    expect([
+      served.status,
+      served.headers.get('content-type'),
+      served.headers.get('cache-control'),
+    ]).to.deep.equal([200, 'image/png', 'private, max-age=31536000, immutable']);
+    expect(
+      Buffer.from(await served.arrayBuffer()).equals(Buffer.from(logo.split(',')[1]!, 'base64')),
+    ).to.equal(true);
+    expect(
+      await j.page.evaluate(
+        `getComputedStyle(document.querySelector('.button.primary')).backgroundColor`,
+      ),
+    ).to.equal('rgb(122, 31, 92)');
+    expect(
+      await j.page.getByRole('link', { name: 'Privacy policy of Testy Bank' }).getAttribute('href'),
+    ).to.equal(branding.privacyPolicyUrl);
+    expect(await j.page.getByRole('link', { name: 'Help' }).getAttribute('href')).to.equal(
+      branding.supportUrl,
+    );
     await j.shot('consent-branded');
     // without a support page, help is the page's own tips
     const plain = await newSession();
@@ -495,7 +559,7 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.locator('summary', { hasText: 'Help' }).click();
     await j.page.getByText('Use your phone if you can').waitFor();
     await j.shot('help');
-  }); // prettier-ignore
+  });
 
   it('first load: at most 70 kB transferred, the script and styles compressed', async () => {
     const j = await journey('first-load');
@@ -503,9 +567,13 @@ describe('capture page in a browser (built page, real gateway)', function () {
     const sizes: { url: string; bytes: number; encoding: string | undefined }[] = [];
     j.page.on('requestfinished', (request) => {
       void Promise.all([request.sizes(), request.response()]).then(([size, response]) =>
-        sizes.push({ url: request.url(), bytes: size.responseBodySize + size.responseHeadersSize, encoding: response?.headers()['content-encoding'] }),
+        sizes.push({
+          url: request.url(),
+          bytes: size.responseBodySize + size.responseHeadersSize,
+          encoding: response?.headers()['content-encoding'],
+        }),
       );
-    }); // prettier-ignore
+    });
     await j.page.goto(s.pageUrl, { waitUntil: 'networkidle' });
     await screen(j.page, 'consent');
     expect(sizes.map((r) => r.url).filter(isDetectorFile), 'on the first load').to.deep.equal([]);
@@ -525,8 +593,16 @@ describe('capture page in a browser (built page, real gateway)', function () {
     const slow = await noisePng(250, 200);
     const cdp = await j.context.newCDPSession(j.page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 100, downloadThroughput: 500_000, uploadThroughput: 20_000 }); // prettier-ignore
-    const choose = () => j.page.locator('#upload-front').setInputFiles({ name: 'slow.png', mimeType: 'image/png', buffer: slow }); // prettier-ignore
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 100,
+      downloadThroughput: 500_000,
+      uploadThroughput: 20_000,
+    });
+    const choose = () =>
+      j.page
+        .locator('#upload-front')
+        .setInputFiles({ name: 'slow.png', mimeType: 'image/png', buffer: slow });
     await choose();
     await screen(j.page, 'review');
     await j.page.getByRole('button', { name: 'Use this photo' }).click();
@@ -534,28 +610,44 @@ describe('capture page in a browser (built page, real gateway)', function () {
       .getByText(/Sending your photo… \d+%/)
       .first()
       .waitFor();
-    await eventually('some of it sent', async () => ((await j.page.locator('progress').getAttribute('value')) !== '0' ? true : undefined)); // prettier-ignore
+    await eventually('some of it sent', async () =>
+      (await j.page.locator('progress').getAttribute('value')) !== '0' ? true : undefined,
+    );
     await j.shot('upload-progress');
     await j.page.getByRole('button', { name: 'Stop sending' }).click();
     await screen(j.page, 'capture-front');
     await j.page.getByRole('alert').getByText('Sending stopped. No attempt was used.').waitFor();
     await j.shot('upload-stopped');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }); // prettier-ignore
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     // the connection drops mid-upload
     await j.page.route('**/capture-api/images/**', (route) => route.abort('connectionreset'));
     await choose();
     await screen(j.page, 'review');
     await j.page.getByRole('button', { name: 'Use this photo' }).click();
-    await j.page.getByRole('alert').getByText(/The connection dropped while your photo was being sent/).waitFor(); // prettier-ignore
+    await j.page
+      .getByRole('alert')
+      .getByText(/The connection dropped while your photo was being sent/)
+      .waitFor();
     await j.shot('upload-dropped');
     await j.page.unroute('**/capture-api/images/**');
-    expect((await w.page(s.token).get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({}); // prettier-ignore
+    expect(
+      (await w.page(s.token).get<{ attempts: Record<string, number> }>('/session')).body.attempts,
+    ).to.deep.equal({});
     // and the photo goes through once the line is back, on its first attempt
-    await j.page.locator('#upload-front').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: w.images.front }); // prettier-ignore
+    await j.page
+      .locator('#upload-front')
+      .setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: w.images.front });
     await screen(j.page, 'review');
     await j.page.getByRole('button', { name: 'Use this photo' }).click();
     await screen(j.page, 'capture-back');
-    expect((await w.page(s.token).get<{ attempts: Record<string, number> }>('/session')).body.attempts).to.deep.equal({ front: 1 }); // prettier-ignore
+    expect(
+      (await w.page(s.token).get<{ attempts: Record<string, number> }>('/session')).body.attempts,
+    ).to.deep.equal({ front: 1 });
   });
 
   it('bad input: unknown and ended links, no image, oversize, retakes beyond the limit', async () => {
@@ -593,7 +685,12 @@ describe('capture page in a browser (built page, real gateway)', function () {
     // a file that claims to be a PNG is caught on the device: nothing sent, no attempt used
     await upload('fake.png', 'image/png', Buffer.from('this is not a png'));
     await alert.getByText('This file is not a picture we can read').waitFor();
-    expect(await w.page(s.token).get<{ attempts: Record<string, number> }>('/session').then((r) => r.body.attempts)).to.deep.equal({}); // prettier-ignore
+    expect(
+      await w
+        .page(s.token)
+        .get<{ attempts: Record<string, number> }>('/session')
+        .then((r) => r.body.attempts),
+    ).to.deep.equal({});
 
     // two blurred photos: the first says what is wrong and that one attempt is left
     const blurredFront = await png(blurred(documentImage(), 14), 'DOC:testy');

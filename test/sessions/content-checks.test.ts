@@ -33,9 +33,13 @@ const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 async function capturing(w: SessionWorld, documentType: string, journeyType?: string) {
   const caller = w.client('service');
   const sessionRequest = { documentType, ...(journeyType ? { journeyType } : {}) };
-  const res = await caller.request<{ sessionId: string; url: string }>('POST', '/document_share_session/create', {
-    data: await caller.encryptJson({ dvcID: 'kyc-session', sessionRequest }),
-  }); // prettier-ignore
+  const res = await caller.request<{ sessionId: string; url: string }>(
+    'POST',
+    '/document_share_session/create',
+    {
+      data: await caller.encryptJson({ dvcID: 'kyc-session', sessionRequest }),
+    },
+  );
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   const page = w.page(tokenOf(res.body.url));
   await page.get('/session');
@@ -66,7 +70,11 @@ describe('sessions: content checks of captured images', function () {
   before(async () => {
     // generous limits: what the checks say must not depend on how busy the cores are
     const limits = { CAPTURE_MRZ_CHECK_MS: '60000', CAPTURE_CONTENT_CHECK_MS: '60000' };
-    w = await startSessionWorld({ name: 'session-content', platform: limits, settings: { retryCount: 3, selfieRetryCount: 4 } }); // prettier-ignore
+    w = await startSessionWorld({
+      name: 'session-content',
+      platform: limits,
+      settings: { retryCount: 3, selfieRetryCount: 4 },
+    });
   });
   after(async () => w?.stop());
 
@@ -84,7 +92,9 @@ describe('sessions: content checks of captured images', function () {
 
   it('an ID card back needs its barcode too', async () => {
     const { put } = await capturing(w, 'IDCARD');
-    expect(codes(await put('back', await png(documentImage(1000, 630, 21))))).to.deep.equal(['barcode_unreadable']); // prettier-ignore
+    expect(codes(await put('back', await png(documentImage(1000, 630, 21))))).to.deep.equal([
+      'barcode_unreadable',
+    ]);
     expect((await put('back', await png(await licenceBack()))).accepted).to.equal(true);
   });
 
@@ -104,7 +114,9 @@ describe('sessions: content checks of captured images', function () {
 
   it('a selfie of an empty room or a landscape is no_face; the generated face is accepted', async () => {
     const { sessionId, put } = await capturing(w, 'DL');
-    expect(codes(await put('selfie', await jpeg(selfieImage(480, 640, 11, false)), 'image/jpeg'))).to.deep.equal(['no_face']); // prettier-ignore
+    expect(
+      codes(await put('selfie', await jpeg(selfieImage(480, 640, 11, false)), 'image/jpeg')),
+    ).to.deep.equal(['no_face']);
     expect(codes(await put('selfie', await png(landscapeImage())))).to.deep.equal(['no_face']);
     expect(codes(await put('selfie', await png(await licenceBack())))).to.deep.equal(['no_face']);
     const face = await put('selfie', await jpeg(selfieImage(), 'FACE:testy'), 'image/jpeg');
@@ -136,9 +148,13 @@ describe('sessions: content checks of captured images', function () {
     const cut = await face.put('front', await png(licenceFrontWithoutPortrait()));
     expect(codes(cut)).to.deep.equal(['no_face']);
     expect(cut.problems[0]!.message).to.contain('portrait');
-    expect((await face.put('front', await png(licenceFront(), 'DOC:testy', 'FACE:testy'))).accepted).to.equal(true); // prettier-ignore
+    expect(
+      (await face.put('front', await png(licenceFront(), 'DOC:testy', 'FACE:testy'))).accepted,
+    ).to.equal(true);
     const docs = await capturing(w, 'DL', 'DOCUMENT_VERIFICATION_ONLY');
-    expect((await docs.put('front', await png(licenceFrontWithoutPortrait()))).accepted).to.equal(true); // prettier-ignore
+    expect((await docs.put('front', await png(licenceFrontWithoutPortrait()))).accepted).to.equal(
+      true,
+    );
   });
 
   it('the whole face journey goes through with the checked images and completes', async () => {
@@ -148,7 +164,11 @@ describe('sessions: content checks of captured images', function () {
     expect((await page.post('/submit')).status).to.equal(200);
     const caller = w.client('service');
     const done = await eventually('the session to complete', async () => {
-      const res = await caller.encryptedRequest<{ status: string }>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId }); // prettier-ignore
+      const res = await caller.encryptedRequest<{ status: string }>(
+        'POST',
+        '/document_share_session/result',
+        { dvcID: 'kyc-session', sessionId },
+      );
       return res.body.status === 'COMPLETED' ? res.body : undefined;
     });
     expect(done).to.include({ status: 'COMPLETED', state: 'completed', documentType: 'PASSPORT' });
@@ -160,14 +180,21 @@ describe('sessions: a check that did not run never accepts the capture', functio
   let w: SessionWorld;
   before(async () => {
     // no worker thread answers within 1 ms, no OCR engine starts within 100 ms
-    w = await startSessionWorld({ name: 'session-slowcheck', platform: { CAPTURE_MRZ_CHECK_MS: '100', CAPTURE_CONTENT_CHECK_MS: '1' } }); // prettier-ignore
+    w = await startSessionWorld({
+      name: 'session-slowcheck',
+      platform: { CAPTURE_MRZ_CHECK_MS: '100', CAPTURE_CONTENT_CHECK_MS: '1' },
+    });
   });
   after(async () => w?.stop());
 
   /** The verdict of a check that did not run: not accepted, not stored, no retake spent. */
   async function unchecked(page: PageClient, sessionId: string, side: string, verdict: Verdict) {
-    const { body } = await page.get<{ settings: { retryCount: number; selfieRetryCount: number }; attempts: Record<string, number> }>('/session'); // prettier-ignore
-    const allowed = 1 + (side === 'selfie' ? body.settings.selfieRetryCount : body.settings.retryCount); // prettier-ignore
+    const { body } = await page.get<{
+      settings: { retryCount: number; selfieRetryCount: number };
+      attempts: Record<string, number>;
+    }>('/session');
+    const allowed =
+      1 + (side === 'selfie' ? body.settings.selfieRetryCount : body.settings.retryCount);
     expect(verdict).to.deep.include({ accepted: false, attemptsLeft: allowed });
     expect(codes(verdict)).to.deep.equal(['check_unavailable']);
     expect(body.attempts[side] ?? 0).to.equal(0);
@@ -182,7 +209,12 @@ describe('sessions: a check that did not run never accepts the capture', functio
 
   it('blank images whose barcode or face check overruns are never accepted (back, selfie)', async () => {
     const { sessionId, page, put } = await capturing(w, 'DL');
-    await unchecked(page, sessionId, 'back', await put('back', await png(documentImage(1000, 630, 13)))); // prettier-ignore
+    await unchecked(
+      page,
+      sessionId,
+      'back',
+      await put('back', await png(documentImage(1000, 630, 13))),
+    );
     await unchecked(page, sessionId, 'selfie', await put('selfie', await png(landscapeImage())));
     expect((await page.post('/submit')).status).to.equal(409);
   });

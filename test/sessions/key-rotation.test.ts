@@ -18,19 +18,34 @@ describe('master key rotation while traffic runs', function () {
   this.timeout(180_000);
   let w: SessionWorld;
   before(async () => {
-    w = await startSessionWorld({ name: 'rotation', settings: { dataRetention: { pii_retention_off: false, pii_retention_ttl: 3600 } } }); // prettier-ignore
+    w = await startSessionWorld({
+      name: 'rotation',
+      settings: { dataRetention: { pii_retention_off: false, pii_retention_ttl: 3600 } },
+    });
   });
   after(async () => w?.stop());
 
   const admin = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', ADMIN, ...args], { env: { ...process.env, ...w.platform.env } }); // prettier-ignore
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', ADMIN, ...args], {
+      env: { ...process.env, ...w.platform.env },
+    });
     return JSON.parse(stdout) as Record<string, unknown>;
   };
 
   it('loses nothing and answers no 5xx while the key rotates, and the old key retires', async () => {
     const caller = w.client('service');
     const b64 = (b: Buffer) => b.toString('base64');
-    const request = { dvcID: 'kyc-session', verifications: ['face_compare'], document: { id: 'rotation', type: 'dl', image: b64(w.images.front), image2: b64(w.images.front), liveId: b64(w.images.selfie) } }; // prettier-ignore
+    const request = {
+      dvcID: 'kyc-session',
+      verifications: ['face_compare'],
+      document: {
+        id: 'rotation',
+        type: 'dl',
+        image: b64(w.images.front),
+        image2: b64(w.images.front),
+        liveId: b64(w.images.selfie),
+      },
+    };
     const statuses: number[] = [];
     const kept: string[] = [];
     const runs: string[] = [];
@@ -51,7 +66,18 @@ describe('master key rotation while traffic runs', function () {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }),
       loop(async () => {
-        const created = await caller.encryptedRequest<{ sessionId: string; url: string }>('POST', '/document_share_session/create', { dvcID: 'kyc-session', sessionRequest: { tenantDNS: 'bank.example', communityName: w.platform.community.name, userUID: 'user-rotation' } }); // prettier-ignore
+        const created = await caller.encryptedRequest<{ sessionId: string; url: string }>(
+          'POST',
+          '/document_share_session/create',
+          {
+            dvcID: 'kyc-session',
+            sessionRequest: {
+              tenantDNS: 'bank.example',
+              communityName: w.platform.community.name,
+              userUID: 'user-rotation',
+            },
+          },
+        );
         statuses.push(created.status);
         const page = w.page(tokenOf(created.body.url));
         await page.get('/session');
@@ -59,7 +85,8 @@ describe('master key rotation while traffic runs', function () {
         await page.post('/document-type', { documentType: 'DL' });
         const upload = await page.put('front', w.images.front, 'image/png');
         statuses.push(upload.status);
-        if (upload.status === 200 && (upload.body as { accepted?: boolean }).accepted) sessions.push(created.body.sessionId); // prettier-ignore
+        if (upload.status === 200 && (upload.body as { accepted?: boolean }).accepted)
+          sessions.push(created.body.sessionId);
       }),
       loop(async () => {
         // reads of what was kept before and during the rotation
@@ -68,7 +95,9 @@ describe('master key rotation while traffic runs', function () {
         statuses.push((await caller.request('GET', `/verification/${id}`)).status);
       }),
     ];
-    await eventually('traffic before the rotation', () => (kept.length >= 5 && sessions.length >= 1 ? true : undefined)); // prettier-ignore
+    await eventually('traffic before the rotation', () =>
+      kept.length >= 5 && sessions.length >= 1 ? true : undefined,
+    );
     const before = (await admin('master-key', 'status')) as { current: string };
     const rotated = await admin('master-key', 'rotate');
     expect(rotated.keyId).to.be.a('string').and.not.equal(before.current);
@@ -89,11 +118,14 @@ describe('master key rotation while traffic runs', function () {
     expect(latest.kek_id).to.equal(rotated.keyId);
     // stragglers (wrapped under the old key within a service's refresh) re-wrapped, the old key retired
     await admin('master-key', 'rewrap');
-    const status = (await admin('master-key', 'status')) as { keys: { keyId: string; values: number }[] }; // prettier-ignore
+    const status = (await admin('master-key', 'status')) as {
+      keys: { keyId: string; values: number }[];
+    };
     expect(status.keys.find((k) => k.keyId === before.current)!.values).to.equal(0);
 
     // nothing lost: every kept result, run and captured image opens
-    for (const id of kept) expect((await caller.request('GET', `/verification/${id}`)).status, id).to.equal(200); // prettier-ignore
+    for (const id of kept)
+      expect((await caller.request('GET', `/verification/${id}`)).status, id).to.equal(200);
     for (const id of runs) {
       const view = await caller.waitForVerification(id, { intervalMs: 100, timeoutMs: 30_000 });
       expect(view.status, id).to.equal('completed');
@@ -105,6 +137,9 @@ describe('master key rotation while traffic runs', function () {
       expect(opened.equals(w.images.front), id).to.equal(true);
     }
     // and the old key retires
-    expect(await admin('master-key', 'retire', '--key-id', before.current)).to.deep.equal({ keyId: before.current, retired: true }); // prettier-ignore
+    expect(await admin('master-key', 'retire', '--key-id', before.current)).to.deep.equal({
+      keyId: before.current,
+      retired: true,
+    });
   });
 });

@@ -58,11 +58,16 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
       runs: new RunStore(db, keyring, w.clock),
       sessions: new SessionStore(db, images, w.clock),
       configs: new VerificationConfigStore(db),
-      outbox: new EventOutbox<EventEnvelope>(db, 'docverify.event_outbox', (e) => broker.publishEvent(e), logger),
+      outbox: new EventOutbox<EventEnvelope>(
+        db,
+        'docverify.event_outbox',
+        (e) => broker.publishEvent(e),
+        logger,
+      ),
       clock: w.clock,
       serviceKey: async () => (await keys.currentKey()).key,
     };
-  }); // prettier-ignore
+  });
   after(async () => {
     await broker?.close();
     await w?.stop();
@@ -72,26 +77,71 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     (await deps.configs.find([w.platform.community.id], 'kyc-session'))[0]!;
 
   /** A run's result as the connectors answered: `pending` kinds not final yet, the others verified. */
-  async function answered(runId: string, kinds: string[], pending: string[]): Promise<VerifyResult> {
+  async function answered(
+    runId: string,
+    kinds: string[],
+    pending: string[],
+  ): Promise<VerifyResult> {
     const key = await deps.serviceKey();
     const proof = proofSigner(key, runId, 'kyc-session');
     const certifications = kinds.map((kind) =>
-      certify(kind as never, {
-        reply: pending.includes(kind)
-          ? { outcome: 'completed', authority: 'agent_review', result: { verified: false, status: 'pending', reasons: ['review_pending'], followUp: { reviewId: `rv-${kind}` } } as never }
-          : { outcome: 'completed', authority: 'face_compare_b', result: { verified: true, status: 'verified', reasons: [] } },
-        verifier: { tag: pending.includes(kind) ? 'review' : 'faces' },
-      }, proof),
+      certify(
+        kind as never,
+        {
+          reply: pending.includes(kind)
+            ? {
+                outcome: 'completed',
+                authority: 'agent_review',
+                result: {
+                  verified: false,
+                  status: 'pending',
+                  reasons: ['review_pending'],
+                  followUp: { reviewId: `rv-${kind}` },
+                } as never,
+              }
+            : {
+                outcome: 'completed',
+                authority: 'face_compare_b',
+                result: { verified: true, status: 'verified', reasons: [] },
+              },
+          verifier: { tag: pending.includes(kind) ? 'review' : 'faces' },
+        },
+        proof,
+      ),
     );
-    return { verificationId: runId, docId: 'doc-p', docType: 'dl', dvcID: 'kyc-session', status: 'not_verified', certifications };
-  } // prettier-ignore
+    return {
+      verificationId: runId,
+      docId: 'doc-p',
+      docType: 'dl',
+      dvcID: 'kyc-session',
+      status: 'not_verified',
+      certifications,
+    };
+  }
 
-  const newRun = async (kind: 'async_verify' | 'session', sessionId: string | null, request?: VerifyRequest): Promise<RunRecord> => {
+  const newRun = async (
+    kind: 'async_verify' | 'session',
+    sessionId: string | null,
+    request?: VerifyRequest,
+  ): Promise<RunRecord> => {
     const c = await config();
     const id = randomUUID();
-    await deps.runs.create({ id, communityId: c.communityId, tenantId: c.tenantId, configId: c.id, dvcID: 'kyc-session', kind, sessionId, ownerLicenceId: null, deadline: new Date(Date.now() + 60_000) }, request);
+    await deps.runs.create(
+      {
+        id,
+        communityId: c.communityId,
+        tenantId: c.tenantId,
+        configId: c.id,
+        dvcID: 'kyc-session',
+        kind,
+        sessionId,
+        ownerLicenceId: null,
+        deadline: new Date(Date.now() + 60_000),
+      },
+      request,
+    );
     return (await deps.runs.start(id))!;
-  }; // prettier-ignore
+  };
 
   const approved = {
     outcome: 'completed' as const,
@@ -100,38 +150,108 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
   };
 
   it('an async run stays pending until the follow-up; then completed, re-signed, with its events', async () => {
-    const request: VerifyRequest = { dvcID: 'kyc-session', verifications: ['dl_authenticate', 'face_compare'], document: { id: 'doc-p', type: 'dl', front_image: 'RkFDRTp0ZXN0eQ==', liveId: 'RkFDRTp0ZXN0eQ==', image2: 'RkFDRTp0ZXN0eQ==' } };
+    const request: VerifyRequest = {
+      dvcID: 'kyc-session',
+      verifications: ['dl_authenticate', 'face_compare'],
+      document: {
+        id: 'doc-p',
+        type: 'dl',
+        front_image: 'RkFDRTp0ZXN0eQ==',
+        liveId: 'RkFDRTp0ZXN0eQ==',
+        image2: 'RkFDRTp0ZXN0eQ==',
+      },
+    };
     const run = await newRun('async_verify', null, request);
     const result = await answered(run.id, ['dl_authenticate', 'face_compare'], ['dl_authenticate']);
-    expect(await recordRunResult(deps, run, await config(), result, ['processing'])).to.equal('pending');
+    expect(await recordRunResult(deps, run, await config(), result, ['processing'])).to.equal(
+      'pending',
+    );
     const caller = w.client('service');
-    expect(await caller.verification(run.id)).to.deep.equal({ verificationId: run.id, status: 'pending' });
+    expect(await caller.verification(run.id)).to.deep.equal({
+      verificationId: run.id,
+      status: 'pending',
+    });
     const stored = await deps.runs.get(run.id);
-    expect(stored?.pending?.dl_authenticate).to.deep.include({ verifier: 'review', followUp: { reviewId: 'rv-dl_authenticate' } });
+    expect(stored?.pending?.dl_authenticate).to.deep.include({
+      verifier: 'review',
+      followUp: { reviewId: 'rv-dl_authenticate' },
+    });
     // parked, it keeps what the follow-up compares, not the images
-    expect(await deps.runs.request(run.id)).to.deep.equal({ ...request, document: { id: 'doc-p', type: 'dl' } });
+    expect(await deps.runs.request(run.id)).to.deep.equal({
+      ...request,
+      document: { id: 'doc-p', type: 'dl' },
+    });
 
-    expect(await settlePendingKind(deps, run.id, 'dl_authenticate', approved)).to.equal('completed');
+    expect(await settlePendingKind(deps, run.id, 'dl_authenticate', approved)).to.equal(
+      'completed',
+    );
     const view: VerificationView = await caller.verification(run.id);
     expect(view.status).to.equal('completed');
     expect(view.result?.status).to.equal('verified');
     const settled = view.result!.certifications.find((c) => c.kind === 'dl_authenticate')!;
-    expect(settled).to.include({ verified: true, status: 'verified', authority: 'agent_review', verifier: 'review' });
-    const { publicKey } = (await (await fetch(`${w.url}/publickeys`)).json()) as { publicKey: string };
+    expect(settled).to.include({
+      verified: true,
+      status: 'verified',
+      authority: 'agent_review',
+      verifier: 'review',
+    });
+    const { publicKey } = (await (await fetch(`${w.url}/publickeys`)).json()) as {
+      publicKey: string;
+    };
     const [header, payload, signature] = settled.proof.split('.') as [string, string, string];
-    expect(verifyMessage(publicKey, `${header}.${payload}`, Buffer.from(signature, 'base64url').toString('base64'))).to.equal(true);
-    expect(JSON.parse(Buffer.from(payload, 'base64url').toString())).to.include({ verificationId: run.id, kind: 'dl_authenticate', status: 'verified' });
-    const event = await eventually('the completion event', () => w.events.find((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED' && (e.data as { verificationId: string }).verificationId === run.id));
+    expect(
+      verifyMessage(
+        publicKey,
+        `${header}.${payload}`,
+        Buffer.from(signature, 'base64url').toString('base64'),
+      ),
+    ).to.equal(true);
+    expect(JSON.parse(Buffer.from(payload, 'base64url').toString())).to.include({
+      verificationId: run.id,
+      kind: 'dl_authenticate',
+      status: 'verified',
+    });
+    const event = await eventually('the completion event', () =>
+      w.events.find(
+        (e) =>
+          e.eventName === 'E_IDV_VERIFICATION_COMPLETED' &&
+          (e.data as { verificationId: string }).verificationId === run.id,
+      ),
+    );
     expect(event.data).to.include({ status: 'verified' });
-    await eventually('the document event', () => w.events.find((e) => e.eventName === 'E_IDV_DOCUMENT_VALIDATE' && (e.data as { verificationId: string }).verificationId === run.id));
-    expect(await settlePendingKind(deps, run.id, 'dl_authenticate', approved), 'a second follow-up').to.equal('not_pending');
-    expect(await deps.runs.request(run.id), 'the request is dropped at the end').to.equal(undefined);
-  }); // prettier-ignore
+    await eventually('the document event', () =>
+      w.events.find(
+        (e) =>
+          e.eventName === 'E_IDV_DOCUMENT_VALIDATE' &&
+          (e.data as { verificationId: string }).verificationId === run.id,
+      ),
+    );
+    expect(
+      await settlePendingKind(deps, run.id, 'dl_authenticate', approved),
+      'a second follow-up',
+    ).to.equal('not_pending');
+    expect(await deps.runs.request(run.id), 'the request is dropped at the end').to.equal(
+      undefined,
+    );
+  });
 
   it('two kinds followed up at once: both settle, the run completes once', async () => {
     const run = await newRun('async_verify', null);
-    await recordRunResult(deps, run, await config(), await answered(run.id, ['dl_authenticate', 'face_compare'], ['dl_authenticate', 'face_compare']), ['processing']);
-    const declined = { ...approved, result: { verified: false, status: 'not_verified' as const, reasons: ['faces_differ'] } };
+    await recordRunResult(
+      deps,
+      run,
+      await config(),
+      await answered(
+        run.id,
+        ['dl_authenticate', 'face_compare'],
+        ['dl_authenticate', 'face_compare'],
+      ),
+      ['processing'],
+    );
+    const declined = {
+      ...approved,
+      result: { verified: false, status: 'not_verified' as const, reasons: ['faces_differ'] },
+    };
     const outcomes = await Promise.all([
       settlePendingKind(deps, run.id, 'dl_authenticate', approved),
       settlePendingKind(deps, run.id, 'face_compare', declined),
@@ -139,10 +259,19 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     expect(outcomes.sort()).to.deep.equal(['completed', 'pending']);
     const view = await w.client('service').verification(run.id);
     expect(view.result?.status).to.equal('not_verified');
-    expect(view.result?.certifications.map((c) => [c.kind, c.status])).to.deep.equal([['dl_authenticate', 'verified'], ['face_compare', 'not_verified']]);
+    expect(view.result?.certifications.map((c) => [c.kind, c.status])).to.deep.equal([
+      ['dl_authenticate', 'verified'],
+      ['face_compare', 'not_verified'],
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(w.events.filter((e) => e.eventName === 'E_IDV_VERIFICATION_COMPLETED' && (e.data as { verificationId: string }).verificationId === run.id)).to.have.length(1);
-  }); // prettier-ignore
+    expect(
+      w.events.filter(
+        (e) =>
+          e.eventName === 'E_IDV_VERIFICATION_COMPLETED' &&
+          (e.data as { verificationId: string }).verificationId === run.id,
+      ),
+    ).to.have.length(1);
+  });
 
   it("a session's run pending keeps it processing (INPROGRESS); the follow-up completes it", async () => {
     const caller = w.client('service');
@@ -157,31 +286,67 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     await deps.sessions.move(sessionId, 'submitted', { patch: { run_id: run.id } });
     await deps.sessions.move(sessionId, 'processing');
     const kinds = ['dl_authenticate', 'document_liveness', 'face_compare', 'face_liveness'];
-    expect(await recordRunResult(deps, run, await config(), await answered(run.id, kinds, ['dl_authenticate']), ['processing'])).to.equal('pending');
-    expect(await caller.sessionResult('kyc-session', sessionId)).to.include({ status: 'INPROGRESS', state: 'processing' });
+    expect(
+      await recordRunResult(
+        deps,
+        run,
+        await config(),
+        await answered(run.id, kinds, ['dl_authenticate']),
+        ['processing'],
+      ),
+    ).to.equal('pending');
+    expect(await caller.sessionResult('kyc-session', sessionId)).to.include({
+      status: 'INPROGRESS',
+      state: 'processing',
+    });
 
-    expect(await settlePendingKind(deps, run.id, 'dl_authenticate', approved)).to.equal('completed');
-    const done: SessionView = await caller.waitForSession('kyc-session', sessionId, { intervalMs: 100, timeoutMs: 10_000 });
+    expect(await settlePendingKind(deps, run.id, 'dl_authenticate', approved)).to.equal(
+      'completed',
+    );
+    const done: SessionView = await caller.waitForSession('kyc-session', sessionId, {
+      intervalMs: 100,
+      timeoutMs: 10_000,
+    });
     expect(done).to.include({ status: 'COMPLETED', verificationId: run.id });
     expect((done.result as VerifyResult).status).to.equal('verified');
-    const completed = await eventually('E_IDV_SESSION_COMPLETED', () => w.eventsNamed('E_IDV_SESSION_COMPLETED', sessionId)[0]);
+    const completed = await eventually(
+      'E_IDV_SESSION_COMPLETED',
+      () => w.eventsNamed('E_IDV_SESSION_COMPLETED', sessionId)[0],
+    );
     expect(completed.data).to.include({ verificationId: run.id, status: 'verified' });
-    expect(await w.platform.database.db('docverify.session_images').where({ session_id: sessionId })).to.have.length(0);
-  }); // prettier-ignore
+    expect(
+      await w.platform.database.db('docverify.session_images').where({ session_id: sessionId }),
+    ).to.have.length(0);
+  });
 
   it('a follow-up answer that comes before its run is parked waits for it, then settles it', async () => {
     const run = await newRun('async_verify', null);
-    const answer: FollowUpAnswer = { verificationId: run.id, kind: 'dl_authenticate', verifierTag: 'review', via: 'poll', answeredAt: Date.now(), reply: approved };
+    const answer: FollowUpAnswer = {
+      verificationId: run.id,
+      kind: 'dl_authenticate',
+      verifierTag: 'review',
+      via: 'poll',
+      answeredAt: Date.now(),
+      reply: approved,
+    };
     await broker.publish('', w.platform.env.DOCVERIFY_FOLLOWUPS_QUEUE!, answer);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect((await deps.runs.get(run.id))?.status, 'still processing, the answer waits').to.equal('processing');
-    await recordRunResult(deps, run, await config(), await answered(run.id, ['dl_authenticate'], ['dl_authenticate']), ['processing']);
+    expect((await deps.runs.get(run.id))?.status, 'still processing, the answer waits').to.equal(
+      'processing',
+    );
+    await recordRunResult(
+      deps,
+      run,
+      await config(),
+      await answered(run.id, ['dl_authenticate'], ['dl_authenticate']),
+      ['processing'],
+    );
     const done = await eventually('the run completed by the waiting answer', async () => {
       const now = await deps.runs.get(run.id);
       return now?.status === 'completed' ? now : undefined;
     });
     expect(done.pending).to.equal(null);
-  }); // prettier-ignore
+  });
 
   it('a session whose document review the agent decides seconds later ends completed', async () => {
     const caller = w.client('service');
@@ -202,12 +367,21 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     });
     expect(waiting.view).to.include({ status: 'INPROGRESS', state: 'processing' });
     expect(Object.keys(waiting.run.pending ?? {})).to.deep.equal(['dl_authenticate']);
-    const done: SessionView = await caller.waitForSession('kyc-agent', sessionId, { intervalMs: 200, timeoutMs: 20_000 });
+    const done: SessionView = await caller.waitForSession('kyc-agent', sessionId, {
+      intervalMs: 200,
+      timeoutMs: 20_000,
+    });
     expect(done).to.include({ status: 'COMPLETED', state: 'completed' });
     const result = done.result as VerifyResult;
     expect(result.status).to.equal('verified');
-    expect(result.certifications.find((c) => c.kind === 'dl_authenticate')).to.include({ status: 'verified', verifier: 'agent' });
-    const completed = await eventually('E_IDV_SESSION_COMPLETED', () => w.eventsNamed('E_IDV_SESSION_COMPLETED', sessionId)[0]);
+    expect(result.certifications.find((c) => c.kind === 'dl_authenticate')).to.include({
+      status: 'verified',
+      verifier: 'agent',
+    });
+    const completed = await eventually(
+      'E_IDV_SESSION_COMPLETED',
+      () => w.eventsNamed('E_IDV_SESSION_COMPLETED', sessionId)[0],
+    );
     expect(completed.data).to.include({ status: 'verified' });
-  }); // prettier-ignore
+  });
 });

@@ -23,12 +23,18 @@ describe('sessions: the result and its images go to the creating licence only, t
   let owner: IdvClient;
   let sameCommunity: IdvClient;
   before(async () => {
-    w = await startSessionWorld({ name: 'session-owner', settings: { dataRetention: { pii_retention_off: false, pii_retention_ttl: -1 } } });
+    w = await startSessionWorld({
+      name: 'session-owner',
+      settings: { dataRetention: { pii_retention_off: false, pii_retention_ttl: -1 } },
+    });
     owner = w.client('community');
     // a second community licence of the same community, as another integration would hold
-    const second = await new LicenceStore(w.platform.database.db).create({ level: 'community', communityIds: [w.platform.community.id] });
+    const second = await new LicenceStore(w.platform.database.db).create({
+      level: 'community',
+      communityIds: [w.platform.community.id],
+    });
     sameCommunity = new IdvClient({ baseUrl: w.url, licenseKey: second.licenseKey });
-  }); // prettier-ignore
+  });
   after(async () => w?.stop());
 
   const db = () => w.platform.database.db;
@@ -38,20 +44,34 @@ describe('sessions: the result and its images go to the creating licence only, t
     (await db()('docverify.verification_runs').where({ id: runId }).first()).result_sealed as
       string | null;
   const result = (client: IdvClient, sessionId: string) =>
-    client.encryptedRequest<SessionView>('POST', '/document_share_session/result', { dvcID: 'kyc-session', sessionId }); // prettier-ignore
+    client.encryptedRequest<SessionView>('POST', '/document_share_session/result', {
+      dvcID: 'kyc-session',
+      sessionId,
+    });
   const verification = async (client: IdvClient, id: string) => {
     const res = await client.request<{ data: string }>('GET', `/verification/${id}`);
-    return { status: res.status, view: res.status === 200 ? await client.decryptJson<VerificationView>(res.body.data) : undefined }; // prettier-ignore
+    return {
+      status: res.status,
+      view:
+        res.status === 200 ? await client.decryptJson<VerificationView>(res.body.data) : undefined,
+    };
   };
 
   /** A passport session of `owner`, captured, submitted and completed (seen by the system licence). */
   async function completedSession() {
-    const created = await owner.createSession('kyc-session', { documentType: 'PASSPORT', userUID: 'user-testy-owner' }); // prettier-ignore
+    const created = await owner.createSession('kyc-session', {
+      documentType: 'PASSPORT',
+      userUID: 'user-testy-owner',
+    });
     const page = w.page(tokenOf(created.url));
     await page.get('/session');
     await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
-    expect((await page.put('passport', w.images.passport, 'image/jpeg')).body).to.include({ accepted: true }); // prettier-ignore
-    expect((await page.put('selfie', w.images.selfie, 'image/jpeg')).body).to.include({ accepted: true }); // prettier-ignore
+    expect((await page.put('passport', w.images.passport, 'image/jpeg')).body).to.include({
+      accepted: true,
+    });
+    expect((await page.put('selfie', w.images.selfie, 'image/jpeg')).body).to.include({
+      accepted: true,
+    });
     expect((await page.post('/submit')).status).to.equal(200);
     const done = await eventually('the session to complete', async () => {
       const seen = await result(w.client('system'), created.sessionId);
@@ -68,12 +88,20 @@ describe('sessions: the result and its images go to the creating licence only, t
 
   /** Every read path of a licence that did not create the session: 404, nothing consumed. */
   async function othersAreRefused(s: { sessionId: string; runId: string }) {
-    for (const [name, client] of [['same community', sameCommunity], ['service', w.client('service')]] as const) {
+    for (const [name, client] of [
+      ['same community', sameCommunity],
+      ['service', w.client('service')],
+    ] as const) {
       expect((await result(client, s.sessionId)).status, `${name}: result`).to.equal(404);
-      expect((await verification(client, s.runId)).status, `${name}: GET /verification`).to.equal(404);
-      const cancel = await client.encryptedRequest('POST', '/document_share_session/cancel', { dvcID: 'kyc-session', sessionId: s.sessionId });
+      expect((await verification(client, s.runId)).status, `${name}: GET /verification`).to.equal(
+        404,
+      );
+      const cancel = await client.encryptedRequest('POST', '/document_share_session/cancel', {
+        dvcID: 'kyc-session',
+        sessionId: s.sessionId,
+      });
       expect(cancel.status, `${name}: cancel`).to.equal(404);
-    } // prettier-ignore
+    }
     const system = await verification(w.client('system'), s.runId);
     expect(system.status).to.equal(200);
     expect(system.view).to.deep.equal({ verificationId: s.runId, status: 'completed' });
@@ -82,15 +110,27 @@ describe('sessions: the result and its images go to the creating licence only, t
   }
 
   /** After the owner's read: no image row, no kept result, nothing of them through the page API. */
-  async function nothingLeft(s: { sessionId: string; runId: string; page: ReturnType<SessionWorld['page']> }) {
+  async function nothingLeft(s: {
+    sessionId: string;
+    runId: string;
+    page: ReturnType<SessionWorld['page']>;
+  }) {
     expect(await imagesOf(s.sessionId)).to.equal(0);
     expect(await keptResult(s.runId)).to.equal(null);
     expect((await s.page.get('/session')).status, 'the page API of an ended session').to.equal(410);
-    expect((await s.page.get('/status')).body).to.deep.equal({ state: 'completed', redirectUrl: null });
+    expect((await s.page.get('/status')).body).to.deep.equal({
+      state: 'completed',
+      redirectUrl: null,
+    });
     expect((await s.page.get('/images/passport')).status, 'no read path for images').to.equal(405);
-    expect((await result(owner, s.sessionId)).body).to.include({ state: 'completed' }).and.not.to.have.property('result');
-    expect((await verification(owner, s.runId)).view).to.deep.equal({ verificationId: s.runId, status: 'completed' });
-  } // prettier-ignore
+    expect((await result(owner, s.sessionId)).body)
+      .to.include({ state: 'completed' })
+      .and.not.to.have.property('result');
+    expect((await verification(owner, s.runId)).view).to.deep.equal({
+      verificationId: s.runId,
+      status: 'completed',
+    });
+  }
 
   it('result poll: other licences cannot consume it; the owner gets it and the images go with it', async () => {
     const s = await completedSession();
@@ -111,19 +151,38 @@ describe('sessions: the result and its images go to the creating licence only, t
   });
 
   it('async and kept /verify results: the same rules for the licence that asked', async () => {
-    const request: VerifyRequest = { dvcID: 'kyc-session', verifications: ['face_compare'], document: { id: 'doc-owner', type: 'selfie', liveId: w.images.selfie.toString('base64'), image2: Buffer.from('FACE:testy').toString('base64') } }; // prettier-ignore
+    const request: VerifyRequest = {
+      dvcID: 'kyc-session',
+      verifications: ['face_compare'],
+      document: {
+        id: 'doc-owner',
+        type: 'selfie',
+        liveId: w.images.selfie.toString('base64'),
+        image2: Buffer.from('FACE:testy').toString('base64'),
+      },
+    };
     const { verificationId: asyncId } = await owner.verifyAsync(request);
     const sync = await owner.encryptedRequest<VerifyResult>('POST', '/verify', request);
     expect(sync.status).to.equal(200);
-    await eventually('the async run to complete', async () => ((await verification(w.client('system'), asyncId)).view?.status === 'completed' ? true : undefined)); // prettier-ignore
+    await eventually('the async run to complete', async () =>
+      (await verification(w.client('system'), asyncId)).view?.status === 'completed'
+        ? true
+        : undefined,
+    );
     for (const id of [asyncId, sync.body.verificationId]) {
       expect((await verification(sameCommunity, id)).status, id).to.equal(404);
       expect((await verification(w.client('service'), id)).status, id).to.equal(404);
-      expect((await verification(w.client('system'), id)).view, id).to.deep.equal({ verificationId: id, status: 'completed' }); // prettier-ignore
+      expect((await verification(w.client('system'), id)).view, id).to.deep.equal({
+        verificationId: id,
+        status: 'completed',
+      });
       expect((await verification(owner, id)).view?.result?.verificationId, id).to.equal(id);
     }
     // read once: the run stays known without its result, the kept result is gone
-    expect((await verification(owner, asyncId)).view).to.deep.equal({ verificationId: asyncId, status: 'completed' }); // prettier-ignore
+    expect((await verification(owner, asyncId)).view).to.deep.equal({
+      verificationId: asyncId,
+      status: 'completed',
+    });
     expect((await verification(owner, sync.body.verificationId)).status).to.equal(404);
   });
 });

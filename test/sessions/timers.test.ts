@@ -13,15 +13,25 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
   let w: SessionWorld;
   before(async () => {
     // the config keeps results (and so images) until retrieved once: the timers' own deletion shows
-    w = await startSessionWorld({ name: 'session-timers', settings: { dataRetention: { pii_retention_off: false, pii_retention_ttl: -1 } } });
-  }); // prettier-ignore
+    w = await startSessionWorld({
+      name: 'session-timers',
+      settings: { dataRetention: { pii_retention_off: false, pii_retention_ttl: -1 } },
+    });
+  });
   after(async () => w?.stop());
 
   const create = async (documentType?: 'DL' | 'PASSPORT') => {
     const caller = w.client('service');
-    const res = await caller.request<{ sessionId: string; url: string }>('POST', '/document_share_session/create', {
-      data: await caller.encryptJson({ dvcID: 'kyc-session', sessionRequest: documentType ? { documentType } : {} }),
-    }); // prettier-ignore
+    const res = await caller.request<{ sessionId: string; url: string }>(
+      'POST',
+      '/document_share_session/create',
+      {
+        data: await caller.encryptJson({
+          dvcID: 'kyc-session',
+          sessionRequest: documentType ? { documentType } : {},
+        }),
+      },
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return { sessionId: res.body.sessionId, token: tokenOf(res.body.url) };
   };
@@ -46,20 +56,30 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     expect(verdict.body, JSON.stringify(verdict.body)).to.include({ accepted: true });
     expect(await imagesOf(s.sessionId)).to.equal(1);
     return { ...s, page };
-  }; // prettier-ignore
+  };
 
   it('cancels a session not yet submitted, once; its page is gone', async () => {
     const { sessionId, token } = await create();
     const caller = w.client('service');
-    const cancelled = await caller.encryptedRequest<SessionView>('POST', '/document_share_session/cancel', { dvcID: 'kyc-session', sessionId });
+    const cancelled = await caller.encryptedRequest<SessionView>(
+      'POST',
+      '/document_share_session/cancel',
+      { dvcID: 'kyc-session', sessionId },
+    );
     expect(cancelled.status).to.equal(200);
     expect(cancelled.body).to.include({ status: 'CANCELLED', state: 'cancelled' });
-    const twice = await caller.encryptedRequest('POST', '/document_share_session/cancel', { dvcID: 'kyc-session', sessionId });
+    const twice = await caller.encryptedRequest('POST', '/document_share_session/cancel', {
+      dvcID: 'kyc-session',
+      sessionId,
+    });
     expect(twice.status).to.equal(409);
     expect((await fetch(`${w.url}/capture/${token}`)).status).to.equal(410);
     await eventually('the event', () => w.eventsNamed('E_IDV_SESSION_CANCELLED', sessionId)[0]);
-    expect(w.eventsNamed('E_IDV_SESSION_CANCELLED', sessionId)[0]!.data).to.deep.include({ state: 'cancelled', from: 'created' });
-  }); // prettier-ignore
+    expect(w.eventsNamed('E_IDV_SESSION_CANCELLED', sessionId)[0]!.data).to.deep.include({
+      state: 'cancelled',
+      from: 'created',
+    });
+  });
 
   it('the person declines on the page: declined, its event, DECLINED to the caller; not once submitted', async () => {
     const { sessionId, token } = await create();
@@ -70,7 +90,10 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     expect(declined.body).to.include({ state: 'declined' });
     expect((await result(sessionId)).body).to.include({ status: 'DECLINED', state: 'declined' });
     await eventually('the event', () => w.eventsNamed('E_IDV_SESSION_DECLINED', sessionId)[0]);
-    expect(w.eventsNamed('E_IDV_SESSION_DECLINED', sessionId)[0]!.data).to.deep.include({ state: 'declined', from: 'opened' });
+    expect(w.eventsNamed('E_IDV_SESSION_DECLINED', sessionId)[0]!.data).to.deep.include({
+      state: 'declined',
+      from: 'opened',
+    });
     // the link is done: the page is gone, and so is declining again
     expect((await page.post('/decline')).status).to.equal(410);
     expect((await fetch(`${w.url}/capture/${token}`)).status).to.equal(410);
@@ -79,17 +102,22 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     await sent.page.put('selfie', w.images.selfie, 'image/jpeg');
     expect((await sent.page.post('/submit')).status).to.equal(200);
     expect((await sent.page.post('/decline')).status).to.equal(409);
-  }); // prettier-ignore
+  });
 
   it("a cancelled session's images follow the retention: here until the result is read once", async () => {
     const { sessionId } = await capturing();
-    const cancelled = await w.client('service').encryptedRequest<SessionView>('POST', '/document_share_session/cancel', { dvcID: 'kyc-session', sessionId });
+    const cancelled = await w
+      .client('service')
+      .encryptedRequest<SessionView>('POST', '/document_share_session/cancel', {
+        dvcID: 'kyc-session',
+        sessionId,
+      });
     expect(cancelled.body.state).to.equal('cancelled');
     // retention ttl -1: kept until the result is read once
     expect(await imagesOf(sessionId)).to.equal(1);
     expect((await result(sessionId)).body.status).to.equal('CANCELLED');
     expect(await imagesOf(sessionId)).to.equal(0);
-  }); // prettier-ignore
+  });
 
   it('expires sessions expireSessionInMin (10080) after their creation, busy or left alone', async () => {
     const fresh = await create();
@@ -104,15 +132,28 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     expect(await stateOf(fresh.sessionId), 'not yet due').to.equal('created');
     w.clock.advance(6 * MINUTE);
     for (const id of [fresh.sessionId, sessionId])
-      await eventually('expiry', async () => ((await stateOf(id)) === 'expired' ? true : undefined));
-    await eventually('the events', () => (w.eventsNamed('E_IDV_SESSION_EXPIRED', sessionId).length && w.eventsNamed('E_IDV_SESSION_EXPIRED', fresh.sessionId).length) || undefined);
-    expect(w.eventsNamed('E_IDV_SESSION_EXPIRED', fresh.sessionId)[0]!.data).to.deep.include({ state: 'expired', from: 'created' });
-    expect(w.eventsNamed('E_IDV_SESSION_EXPIRED', sessionId)[0]!.data).to.deep.include({ from: 'capturing' });
+      await eventually('expiry', async () =>
+        (await stateOf(id)) === 'expired' ? true : undefined,
+      );
+    await eventually(
+      'the events',
+      () =>
+        (w.eventsNamed('E_IDV_SESSION_EXPIRED', sessionId).length &&
+          w.eventsNamed('E_IDV_SESSION_EXPIRED', fresh.sessionId).length) ||
+        undefined,
+    );
+    expect(w.eventsNamed('E_IDV_SESSION_EXPIRED', fresh.sessionId)[0]!.data).to.deep.include({
+      state: 'expired',
+      from: 'created',
+    });
+    expect(w.eventsNamed('E_IDV_SESSION_EXPIRED', sessionId)[0]!.data).to.deep.include({
+      from: 'capturing',
+    });
     expect(w.eventsNamed('E_IDV_SESSION_EXPIRED', sessionId)).to.have.length(1);
     expect((await result(sessionId)).body).to.include({ status: 'EXPIRED' });
     expect(await imagesOf(sessionId)).to.equal(0);
     expect((await fetch(`${w.url}/capture/${fresh.token}`)).status).to.equal(410);
-  }); // prettier-ignore
+  });
 
   it('abandons a session abandonSessionInMin (60) after its last activity; activity pushes it', async () => {
     const { sessionId, page } = await capturing();
@@ -122,14 +163,19 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await stateOf(sessionId), '80 minutes in, 40 after the last call').to.equal('capturing');
     w.clock.advance(21 * MINUTE);
-    await eventually('abandonment', async () => ((await stateOf(sessionId)) === 'abandoned' ? true : undefined));
+    await eventually('abandonment', async () =>
+      (await stateOf(sessionId)) === 'abandoned' ? true : undefined,
+    );
     await eventually('the event', () => w.eventsNamed('E_IDV_SESSION_ABANDONED', sessionId)[0]);
-    expect(w.eventsNamed('E_IDV_SESSION_ABANDONED', sessionId)[0]!.data).to.deep.include({ state: 'abandoned', from: 'capturing' });
+    expect(w.eventsNamed('E_IDV_SESSION_ABANDONED', sessionId)[0]!.data).to.deep.include({
+      state: 'abandoned',
+      from: 'capturing',
+    });
     expect((await page.get('/session')).status).to.equal(410);
     expect((await page.get('/status')).body).to.deep.include({ state: 'abandoned' });
     expect((await result(sessionId)).body).to.include({ status: 'ABANDONED' });
     expect(await imagesOf(sessionId)).to.equal(0);
-  }); // prettier-ignore
+  });
 
   it('applies a due timer on access even before a sweep ran, and never twice', async () => {
     const { sessionId, page } = await capturing();
@@ -139,5 +185,5 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(w.eventsNamed('E_IDV_SESSION_ABANDONED', sessionId)).to.have.length(1);
     expect(w.eventsNamed('E_IDV_SESSION_EXPIRED', sessionId)).to.have.length(0);
-  }); // prettier-ignore
+  });
 });

@@ -123,16 +123,29 @@ describe('sessions: the vendor helper createDocumentSession and pollSessionResul
 
   it('takes documentType in every spelling callers use, and names them on a 400', async () => {
     const spellings: [string, string][] = [
-      ['dl', 'DL'], ['Dl', 'DL'], ['DL', 'DL'],
-      ['ppt', 'PASSPORT'], ['PPT', 'PASSPORT'], ['PASSPORT', 'PASSPORT'], ['passport', 'PASSPORT'],
-      ['idcard', 'IDCARD'], ['IdCard', 'IDCARD'], ['IDCARD', 'IDCARD'],
-    ]; // prettier-ignore
+      ['dl', 'DL'],
+      ['Dl', 'DL'],
+      ['DL', 'DL'],
+      ['ppt', 'PASSPORT'],
+      ['PPT', 'PASSPORT'],
+      ['PASSPORT', 'PASSPORT'],
+      ['passport', 'PASSPORT'],
+      ['idcard', 'IDCARD'],
+      ['IdCard', 'IDCARD'],
+      ['IDCARD', 'IDCARD'],
+    ];
     for (const [given, stored] of spellings) {
       const uuid = crypto.randomUUID(); // the helper sends one fresh UUID as userUID and did
       const created = await post('/document_share_session/create', {
         dvcID: 'kyc-session',
-        sessionRequest: { tenantDNS: 'bank.example', communityName: w.platform.community.name, documentType: given, userUID: uuid, did: uuid },
-      }); // prettier-ignore
+        sessionRequest: {
+          tenantDNS: 'bank.example',
+          communityName: w.platform.community.name,
+          documentType: given,
+          userUID: uuid,
+          did: uuid,
+        },
+      });
       expect(created.status, `${given}: ${JSON.stringify(created.body)}`).to.equal(200);
       const token = new URL((created.body as unknown as Created).url).pathname.split('/').at(-1)!;
       const view = (await w.page(token).get('/session')).body as { documentType: string };

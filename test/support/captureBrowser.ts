@@ -113,7 +113,8 @@ export interface Journey {
 
 let axe: string | undefined;
 /** axe-core's script, read once. */
-const axeSource = () => (axe ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')); // prettier-ignore
+const axeSource = () =>
+  (axe ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
 
 /** A fresh context (phone: touch, 390x844; desktop: mouse, 1280x800) for one journey. */
 export async function openJourney(
@@ -145,13 +146,23 @@ export async function openJourney(
     problems,
     async shot(step) {
       const nn = String(++count).padStart(2, '0');
-      const sizes = phone ? ([['phone', PHONE], ['desktop', DESKTOP]] as const) : ([['desktop', DESKTOP], ['phone', PHONE]] as const); // prettier-ignore
+      const sizes = phone
+        ? ([
+            ['phone', PHONE],
+            ['desktop', DESKTOP],
+          ] as const)
+        : ([
+            ['desktop', DESKTOP],
+            ['phone', PHONE],
+          ] as const);
       for (const [size, viewport] of sizes) {
         await page.setViewportSize(viewport);
         await page.screenshot({ path: `${dir}/${nn}-${step}-${size}.png`, fullPage: true });
         // nothing wider than the screen, and every button a finger can hit (44 px)
         // axe-core (WCAG 2.1 A and AA), evaluated through DevTools, which the page's CSP does not govern
-        const violations = (await page.evaluate(`${axeSource()}; axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[]; // prettier-ignore
+        const violations = (await page.evaluate(
+          `${axeSource()}; axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+        )) as string[];
         for (const violation of violations)
           problems.push(`axe: ${step} at ${size} size: ${violation}`);
         const wide = await page.evaluate(
@@ -160,7 +171,8 @@ export async function openJourney(
         if (wide) problems.push(`layout: ${step} overflows sideways at ${size} size`);
         for (const button of await page.locator('.button').all()) {
           const box = await button.boundingBox();
-          if (box && box.height < 44) problems.push(`layout: a ${box.height}px button on ${step} at ${size} size`); // prettier-ignore
+          if (box && box.height < 44)
+            problems.push(`layout: a ${box.height}px button on ${step} at ${size} size`);
         }
       }
       await page.setViewportSize(phone ? PHONE : DESKTOP);

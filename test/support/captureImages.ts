@@ -98,7 +98,8 @@ export function portraitPhoto(skin: Rgb, width = 720, height = 960, seed = 3, no
   const pixel = (x: number, y: number): Rgb => {
     const face = ellipse(x, y, cx, cy, rx, ry);
     if (face > 1) {
-      if (y > height * 0.72 && ellipse(x, y, cx, height * 1.05, width * 0.48, height * 0.33) <= 1) return [40, 60, 110]; // prettier-ignore
+      if (y > height * 0.72 && ellipse(x, y, cx, height * 1.05, width * 0.48, height * 0.33) <= 1)
+        return [40, 60, 110];
       if (ellipse(x, y, cx, cy - ry * 0.25, rx * 1.12, ry * 0.95) <= 1) return hair;
       if (y > cy + ry * 0.6 && y < height * 0.78 && Math.abs(x - cx) < rx * 0.55) return tone(0.85);
       const t = y / height;

@@ -115,8 +115,12 @@ export async function oauthParty(
     const verifier = randomBytes(32).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
     const proof = signProofJwt(await serviceKeySecret(), {
-      sub: account.accountId, aud: issuer, iat: now, exp: now + 60, jti: randomUUID(),
-    }); // prettier-ignore
+      sub: account.accountId,
+      aud: issuer,
+      iat: now,
+      exp: now + 60,
+      jti: randomUUID(),
+    });
     const form = {
       client_id: web.client_id,
       response_type: 'code',

@@ -196,7 +196,12 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
         ppt_authenticate: [{ verifier: 'session-docs' }],
         face_compare: [{ verifier: 'provider' }],
         // a logo, so the page's logo address answers
-        settings: { branding: { name: 'Testy Bank', logo: `data:image/png;base64,${(await png(documentImage(64, 32))).toString('base64')}` } }, // prettier-ignore
+        settings: {
+          branding: {
+            name: 'Testy Bank',
+            logo: `data:image/png;base64,${(await png(documentImage(64, 32))).toString('base64')}`,
+          },
+        },
       });
     })();
     await sessionConfig;
@@ -224,7 +229,6 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
   // an agent review worker, a verifier of it and a config, made on first use
   let reviewer: Promise<{ worker: RunningWorker; verifierId: string }> | undefined;
   const pendingReview = async () => {
-    // prettier-ignore
     reviewer ??= (async () => {
       const worker = await startConnectorWorker({
         AMQP_URL: platform.env.AMQP_URL!,

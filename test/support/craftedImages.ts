@@ -65,7 +65,9 @@ export function pngBomb(): Buffer {
 
 /** A baseline frame header (SOF0) of `width` x `height`, 3 components sampled 4:2:0. */
 export function sof0(width: number, height: number): Buffer {
-  const sof = Buffer.from([0xff, 0xc0, 0, 17, 8, 0, 0, 0, 0, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]); // prettier-ignore
+  const sof = Buffer.from([
+    0xff, 0xc0, 0, 17, 8, 0, 0, 0, 0, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1,
+  ]);
   sof.writeUInt16BE(height, 5);
   sof.writeUInt16BE(width, 7);
   return sof;

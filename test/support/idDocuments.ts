@@ -69,7 +69,13 @@ export async function licenceBack(text = aamva(), width = 1000, height = 630): P
 export async function cameraFrame(width = 1280, height = 720): Promise<Image> {
   // a greyer card than documentImage's: a camera's video range brightens the frame by about 8%
   const image = new Jimp({ width, height, color: 0xb4bac2ff });
-  drawPortrait(image, Math.round(width * 0.33), 24, Math.round(width * 0.34), Math.round(height * 0.66)); // prettier-ignore
+  drawPortrait(
+    image,
+    Math.round(width * 0.33),
+    24,
+    Math.round(width * 0.34),
+    Math.round(height * 0.66),
+  );
   const barcode = await Jimp.read(await pdf417Png(aamva(), 3));
   image.composite(barcode, Math.round((width - barcode.width) / 2), height - barcode.height - 10);
   return image;
@@ -77,7 +83,12 @@ export async function cameraFrame(width = 1280, height = 720): Promise<Image> {
 
 /** MRZ lines as black OCR-B text on white, `size` pixels a line, as PNG bytes. */
 export async function mrzPng(lines: string[], size = 32): Promise<Buffer> {
-  const fontFile = path.join(path.dirname(require.resolve('bwip-js/node')), '..', 'fonts', 'OCRB7.ttf'); // prettier-ignore
+  const fontFile = path.join(
+    path.dirname(require.resolve('bwip-js/node')),
+    '..',
+    'fonts',
+    'OCRB7.ttf',
+  );
   await PImage.registerFont(fontFile, 'OCR-B').load();
   const [width, height] = [Math.ceil(size * 0.75 * 44) + 80, size * (lines.length + 2)];
   const image = PImage.make(width, height);

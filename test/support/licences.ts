@@ -3,10 +3,25 @@ import bwipjs from 'bwip-js/node';
 
 export function aamva(over: Record<string, string> = {}): string {
   const fields: Record<string, string> = {
-    DAQ: 'L00000001', DCS: 'MCTESTFACE', DAC: 'TESTY', DAD: 'Q', DBD: '08242020', DBB: '01311970',
-    DBA: '01312035', DBC: '1', DAG: '1 TEST ST', DAI: 'ANYTOWN', DAJ: 'AZ', DAK: '850010000',
-    DCF: '0000000001', DCG: 'USA', DDE: 'N', DDF: 'N', DDG: 'N', ...over,
-  }; // prettier-ignore
+    DAQ: 'L00000001',
+    DCS: 'MCTESTFACE',
+    DAC: 'TESTY',
+    DAD: 'Q',
+    DBD: '08242020',
+    DBB: '01311970',
+    DBA: '01312035',
+    DBC: '1',
+    DAG: '1 TEST ST',
+    DAI: 'ANYTOWN',
+    DAJ: 'AZ',
+    DAK: '850010000',
+    DCF: '0000000001',
+    DCG: 'USA',
+    DDE: 'N',
+    DDF: 'N',
+    DDG: 'N',
+    ...over,
+  };
   const body = Object.entries(fields).map(([k, v]) => `${k}${v}`);
   return (
     ['@', '\x1e', 'ANSI 636026080102DL00410288ZA03290015DL' + body.join('\n')].join('\n') + '\r'

@@ -17,7 +17,15 @@ export async function measureMemory<T>(work: () => Promise<T>): Promise<[T, Memo
     const result = await work();
     peakMb = Math.max(peakMb, mb());
     const elapsedMs = Date.now() - started;
-    return [result, { elapsedMs, beforeMb: round(beforeMb), peakMb: round(peakMb), grewMb: round(peakMb - beforeMb) }]; // prettier-ignore
+    return [
+      result,
+      {
+        elapsedMs,
+        beforeMb: round(beforeMb),
+        peakMb: round(peakMb),
+        grewMb: round(peakMb - beforeMb),
+      },
+    ];
   } finally {
     clearInterval(sampler);
   }

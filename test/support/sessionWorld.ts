@@ -136,9 +136,16 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
   const admin = client('service');
   const c = platform.community;
   const verifier = async (tag: string, type: string, config: Record<string, unknown>) => {
-    const res = await admin.request('PUT', `/verifier/community/${c.id}`, { name: tag, tag, type, connectorUrl: sandbox.url, config });
-    if (res.status !== 200) throw new Error(`verifier ${tag}: ${res.status} ${JSON.stringify(res.body)}`);
-  }; // prettier-ignore
+    const res = await admin.request('PUT', `/verifier/community/${c.id}`, {
+      name: tag,
+      tag,
+      type,
+      connectorUrl: sandbox.url,
+      config,
+    });
+    if (res.status !== 200)
+      throw new Error(`verifier ${tag}: ${res.status} ${JSON.stringify(res.body)}`);
+  };
   await verifier('review', 'auto_review', { apiKey: 'sandbox-key' });
   await verifier('faces', 'face_compare_b', { apiKey: 'sandbox-key' });
   await verifier('live', 'liveness', { apiKey: 'sandbox-key', documentApiKey: 'sandbox-key' });
@@ -193,9 +200,15 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
     return {
       get: (path) => call('GET', path),
       post: (path, body) =>
-        call('POST', path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? undefined : 'application/json'),
-      put: (side, bytes, type = 'image/png') => call('PUT', `/images/${side}`, new Uint8Array(bytes), type),
-    }; // prettier-ignore
+        call(
+          'POST',
+          path,
+          body === undefined ? undefined : JSON.stringify(body),
+          body === undefined ? undefined : 'application/json',
+        ),
+      put: (side, bytes, type = 'image/png') =>
+        call('PUT', `/images/${side}`, new Uint8Array(bytes), type),
+    };
   };
 
   return {

@@ -26,13 +26,31 @@ const installed = () => {
 
 export function softHsmToken(label = 'idv-test'): SoftHsmToken {
   if (!installed())
-    throw new Error(`SoftHSM2 is not installed here (softhsm2-util, ${SOFTHSM_MODULE}): run make install, which installs the Debian package softhsm2`); // prettier-ignore
+    throw new Error(
+      `SoftHSM2 is not installed here (softhsm2-util, ${SOFTHSM_MODULE}): run make install, which installs the Debian package softhsm2`,
+    );
   const dir = mkdtempSync(join(tmpdir(), 'idv-softhsm-'));
   mkdirSync(join(dir, 'tokens'));
   const conf = join(dir, 'softhsm2.conf');
-  writeFileSync(conf, `directories.tokendir = ${join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`); // prettier-ignore
+  writeFileSync(
+    conf,
+    `directories.tokendir = ${join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`,
+  );
   const token = { tokenLabel: label, pin: '1234-test', soPin: '5678-test' };
-  execFileSync('softhsm2-util', ['--init-token', '--free', '--label', token.tokenLabel, '--pin', token.pin, '--so-pin', token.soPin], { stdio: 'ignore', env: { ...process.env, SOFTHSM2_CONF: conf } }); // prettier-ignore
+  execFileSync(
+    'softhsm2-util',
+    [
+      '--init-token',
+      '--free',
+      '--label',
+      token.tokenLabel,
+      '--pin',
+      token.pin,
+      '--so-pin',
+      token.soPin,
+    ],
+    { stdio: 'ignore', env: { ...process.env, SOFTHSM2_CONF: conf } },
+  );
   return {
     conf,
     tokenLabel: token.tokenLabel,

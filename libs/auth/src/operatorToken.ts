@@ -10,7 +10,13 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Unavailable } from '@idv/http';
 import { AccessRefused, CredentialRefused } from './refusal.ts';
 
-export const OPERATOR_ROLES = ['reviewer', 'senior_reviewer', 'admin', 'auditor', 'viewer'] as const; // prettier-ignore
+export const OPERATOR_ROLES = [
+  'reviewer',
+  'senior_reviewer',
+  'admin',
+  'auditor',
+  'viewer',
+] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export interface Operator {
@@ -78,7 +84,8 @@ class Recent {
   set(key: string, entry: Entry): void {
     this.entries.delete(key);
     this.entries.set(key, entry);
-    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string); // prettier-ignore
+    while (this.entries.size > this.max)
+      this.entries.delete(this.entries.keys().next().value as string);
   }
   delete(key: string, entry: Entry): void {
     if (this.entries.get(key) === entry) this.entries.delete(key);
@@ -124,7 +131,9 @@ export function createOperatorTokens(options: OperatorTokenOptions): OperatorTok
       const pending = asking.get(key);
       if (pending) return pending;
       if (asking.size >= maxInFlight)
-        return Promise.reject(new Unavailable("too many operator tokens are being checked at once", 1)); // prettier-ignore
+        return Promise.reject(
+          new Unavailable('too many operator tokens are being checked at once', 1),
+        );
       const operator = ask(token);
       asking.set(key, operator);
       // an issuer that is away or busy is not a refusal: nothing is remembered, the next call asks again
@@ -171,7 +180,10 @@ export interface OperatorRule {
  */
 export class StepUpRequired extends CredentialRefused {
   constructor(readonly maxAgeSeconds: number) {
-    super('stale', `this action needs a sign-in within the last ${Math.round(maxAgeSeconds / 60)} minutes`); // prettier-ignore
+    super(
+      'stale',
+      `this action needs a sign-in within the last ${Math.round(maxAgeSeconds / 60)} minutes`,
+    );
   }
 }
 
@@ -209,7 +221,10 @@ export function requireOperator(tokens: OperatorTokens, rule: OperatorRule): Req
       })
       .catch((err: unknown) => {
         if (err instanceof StepUpRequired)
-          res.set('WWW-Authenticate', `Bearer error="insufficient_user_authentication", max_age=${err.maxAgeSeconds}`); // prettier-ignore
+          res.set(
+            'WWW-Authenticate',
+            `Bearer error="insufficient_user_authentication", max_age=${err.maxAgeSeconds}`,
+          );
         next(err);
       });
   };

@@ -18,8 +18,18 @@ const COMMUNITY = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
 
 const CLAIMS: Record<string, Record<string, unknown>> = {
-  reviewer: { sub: 'op-1', preferred_username: 'testy-reviewer', roles: ['reviewer'], communities: [COMMUNITY] }, // prettier-ignore
-  everywhere: { sub: 'op-2', preferred_username: 'testy-admin', roles: ['admin', 'superuser'], communities: [] }, // prettier-ignore
+  reviewer: {
+    sub: 'op-1',
+    preferred_username: 'testy-reviewer',
+    roles: ['reviewer'],
+    communities: [COMMUNITY],
+  },
+  everywhere: {
+    sub: 'op-2',
+    preferred_username: 'testy-admin',
+    roles: ['admin', 'superuser'],
+    communities: [],
+  },
   viewer: { sub: 'op-3', roles: ['viewer'], communities: [] },
   // an answer without the communities claim is no operator's (not "every community")
   listless: { sub: 'op-4', roles: ['admin'] },
@@ -43,7 +53,8 @@ describe('auth: operator bearer tokens', function () {
       calls.push(token);
       if (away) return void res.writeHead(502).end();
       if (token === 'fresh') CLAIMS.fresh!.auth_time = Math.floor(Date.now() / 1000) - 60;
-      if (token === 'stale') CLAIMS.stale = { ...CLAIMS.fresh, auth_time: Math.floor(Date.now() / 1000) - 600 }; // prettier-ignore
+      if (token === 'stale')
+        CLAIMS.stale = { ...CLAIMS.fresh, auth_time: Math.floor(Date.now() / 1000) - 600 };
       const claims = CLAIMS[token];
       if (slowMs) await new Promise((r) => setTimeout(r, slowMs));
       res.writeHead(claims ? 200 : 401, { 'content-type': 'application/json' });
@@ -89,7 +100,12 @@ describe('auth: operator bearer tokens', function () {
   it('lets an operator with a role of the rule act on their community, roles it does not know dropped', async () => {
     const mine = await get(COMMUNITY, 'Bearer reviewer');
     expect(mine.status).to.equal(200);
-    expect(await mine.json()).to.deep.equal({ sub: 'op-1', username: 'testy-reviewer', roles: ['reviewer'], communities: [COMMUNITY] }); // prettier-ignore
+    expect(await mine.json()).to.deep.equal({
+      sub: 'op-1',
+      username: 'testy-reviewer',
+      roles: ['reviewer'],
+      communities: [COMMUNITY],
+    });
     const any = await get(OTHER, 'Bearer everywhere');
     expect(((await any.json()) as { roles: string[] }).roles).to.deep.equal(['admin']);
   });
@@ -111,7 +127,9 @@ describe('auth: operator bearer tokens', function () {
     expect((await erase('fresh')).status).to.equal(200);
     const stale = await erase('stale');
     expect(stale.status).to.equal(401);
-    expect(stale.headers.get('www-authenticate')).to.equal('Bearer error="insufficient_user_authentication", max_age=300'); // prettier-ignore
+    expect(stale.headers.get('www-authenticate')).to.equal(
+      'Bearer error="insufficient_user_authentication", max_age=300',
+    );
     // no auth_time said: not recent
     expect((await erase('everywhere')).status).to.equal(401);
   });
@@ -122,16 +140,30 @@ describe('auth: operator bearer tokens', function () {
     expect(res.status).to.equal(503);
     expect(res.headers.get('retry-after')).to.match(/^\d+$/);
     away = false;
-    const capped = createOperatorTokens({ userinfoUrl: `${issuerUrl(issuer)}/v1/userinfo`, maxInFlight: 2 }); // prettier-ignore
+    const capped = createOperatorTokens({
+      userinfoUrl: `${issuerUrl(issuer)}/v1/userinfo`,
+      maxInFlight: 2,
+    });
     slowMs = 300;
     const answers = await Promise.allSettled(['a1', 'a2', 'a3', 'a1'].map((t) => capped.verify(t)));
     slowMs = 0;
-    expect(answers.map((a) => a.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']); // prettier-ignore
-    expect(((answers[2] as PromiseRejectedResult).reason as { statusCode: number }).statusCode).to.equal(503); // prettier-ignore
+    expect(answers.map((a) => a.status)).to.deep.equal([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(
+      ((answers[2] as PromiseRejectedResult).reason as { statusCode: number }).statusCode,
+    ).to.equal(503);
   });
 
   it('keeps known operators while made-up tokens come and go', async () => {
-    const small = createOperatorTokens({ userinfoUrl: `${issuerUrl(issuer)}/v1/userinfo`, maxEntries: 2, maxRefusals: 3 }); // prettier-ignore
+    const small = createOperatorTokens({
+      userinfoUrl: `${issuerUrl(issuer)}/v1/userinfo`,
+      maxEntries: 2,
+      maxRefusals: 3,
+    });
     expect((await small.verify('reviewer'))?.sub).to.equal('op-1');
     for (let i = 0; i < 20; i++) expect(await small.verify(`made-up-${i}`)).to.equal(undefined);
     calls.length = 0;

@@ -63,7 +63,10 @@ export class CheckAdmission {
     if (this.sessions.has(owner.sessionId))
       return { busy: 'another photo of this session is being checked' };
     if (this.total >= this.bounds.total) return { busy: 'the image checks are all busy' };
-    const shareOwner = { tenantId: owner.tenantId ?? owner.communityId, communityId: owner.communityId }; // prettier-ignore
+    const shareOwner = {
+      tenantId: owner.tenantId ?? owner.communityId,
+      communityId: owner.communityId,
+    };
     if (!this.shares.take(shareOwner))
       return { busy: "this service's image checks are all busy", share: true };
     this.sessions.add(owner.sessionId);

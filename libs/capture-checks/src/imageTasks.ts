@@ -77,10 +77,15 @@ export async function runTask(bitmap: Bitmap, job: ImageTask): Promise<TaskResul
 async function mrzImages(bitmap: Bitmap): Promise<TaskResults['mrzPage']> {
   const top = Math.floor(bitmap.height * (1 - MRZ_PAGE_PART));
   const scale = Math.min(1, MRZ_PAGE_SIZE / Math.max(bitmap.width, bitmap.height));
-  const page = new Uint8Array(await greyPng(bitmap, { top, width: Math.round(bitmap.width * scale) })); // prettier-ignore
+  const page = new Uint8Array(
+    await greyPng(bitmap, { top, width: Math.round(bitmap.width * scale) }),
+  );
   const found = findMrzBand(bitmap, top);
   if (!found) return { page };
   const crop = cropBand(bitmap, found);
   const band = levelBand(crop, bandSlope(crop));
-  return { band: new Uint8Array(await greyPng(band, { width: Math.round(band.width * scale) })), page }; // prettier-ignore
+  return {
+    band: new Uint8Array(await greyPng(band, { width: Math.round(band.width * scale) })),
+    page,
+  };
 }

@@ -50,7 +50,10 @@ export class MrzReader {
     const previous = this.turn;
     this.turn = new Promise<void>((resolve) => (release = resolve));
     try {
-      return await this.within(deadline, previous.then(() => this.readInTurn(pngs, deadline, release))); // prettier-ignore
+      return await this.within(
+        deadline,
+        previous.then(() => this.readInTurn(pngs, deadline, release)),
+      );
     } finally {
       this.waiting -= 1;
     }
@@ -66,7 +69,11 @@ export class MrzReader {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<MrzOutcome>((resolve) => {
       timer = setTimeout(
-        () => resolve({ status: 'unchecked', reason: `the MRZ read took over ${this.options.timeoutMs} ms` }), // prettier-ignore
+        () =>
+          resolve({
+            status: 'unchecked',
+            reason: `the MRZ read took over ${this.options.timeoutMs} ms`,
+          }),
         Math.max(0, deadline - Date.now()),
       );
     });

@@ -77,7 +77,10 @@ export const TOO_COSTLY: ProblemFound = {
 
 /** The check did not run (`why`): never an accepted image, never a spent retake. */
 export function checkUnavailable(why: string): ProblemFound {
-  return { code: 'check_unavailable', message: `the image could not be checked (${why}): send it again in a moment` }; // prettier-ignore
+  return {
+    code: 'check_unavailable',
+    message: `the image could not be checked (${why}): send it again in a moment`,
+  };
 }
 
 export const uncheckedIn = (problems: ProblemFound[]): boolean =>

@@ -31,10 +31,22 @@ describe('capture checks: image limits before decoding', function () {
 
   it('refuses the crafted JPEG by its true 8000x6700, the bomb and a 240 MB 16-bit PNG, undecoded', async () => {
     const cases: [string, Buffer, string][] = [
-      ['FF 00 JPEG', jpegStuffedDecoy(), 'the image is 8000x6700 pixels, over the limit of 50 megapixels'],
-      ['1-bit PNG bomb', pngBomb(), 'the image is 10000x10000 pixels, over the limit of 50 megapixels'],
-      ['16-bit RGBA PNG', pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }), 'the image decodes to 240 MB (6000x5000, 4 channels of 16 bits), over the limit of 200 MB'],
-    ]; // prettier-ignore
+      [
+        'FF 00 JPEG',
+        jpegStuffedDecoy(),
+        'the image is 8000x6700 pixels, over the limit of 50 megapixels',
+      ],
+      [
+        '1-bit PNG bomb',
+        pngBomb(),
+        'the image is 10000x10000 pixels, over the limit of 50 megapixels',
+      ],
+      [
+        '16-bit RGBA PNG',
+        pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }),
+        'the image decodes to 240 MB (6000x5000, 4 channels of 16 bits), over the limit of 200 MB',
+      ],
+    ];
     for (const [what, bytes, message] of cases) {
       const [report, use] = await measureMemory(() => check('front', bytes, journey));
       console.log(`      ${what}: refused in ${use.elapsedMs} ms, peak +${use.grewMb} MB`);
@@ -42,21 +54,37 @@ describe('capture checks: image limits before decoding', function () {
     }
     expect(sent).to.deep.equal([]);
     // the same geometry at 8 bits (120 MB decoded) is within the limits and goes on to decoding
-    await check('front', pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 8, colourType: 6 }), journey); // prettier-ignore
+    await check(
+      'front',
+      pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 8, colourType: 6 }),
+      journey,
+    );
     expect(sent).to.deep.equal(['png']);
-  }); // prettier-ignore
+  });
 
   it('a thread that died or a task that failed answers check_unavailable, logged at warn, never throws', async () => {
     const warned: unknown[] = [];
     const logger = { warn: (...args: unknown[]) => void warned.push(args) };
-    for (const failure of [new Error('Worker terminated due to reaching memory limit: JS heap out of memory'), new TypeError('task blew up')]) {
-      const failing = { measure: async () => { throw failure; } } as unknown as QualityPool;
-      const report = await captureChecker(failing, noContentChecks, undefined, logger)('front', await png(documentImage()), journey);
+    for (const failure of [
+      new Error('Worker terminated due to reaching memory limit: JS heap out of memory'),
+      new TypeError('task blew up'),
+    ]) {
+      const failing = {
+        measure: async () => {
+          throw failure;
+        },
+      } as unknown as QualityPool;
+      const report = await captureChecker(
+        failing,
+        noContentChecks,
+        undefined,
+        logger,
+      )('front', await png(documentImage()), journey);
       expect(report.problems.map((p) => p.code)).to.deep.equal(['check_unavailable']);
       expect(report.header?.format).to.equal('png');
     }
     expect(warned).to.have.length(2);
-  }); // prettier-ignore
+  });
 
   it('decodes and measures a 16-bit PNG within the limits', async () => {
     const pool = new QualityPool(1);
@@ -80,7 +108,9 @@ describe('capture checks: image limits before decoding', function () {
       const large = await png(documentImage(4000, 3000, 5));
       const first = pool.measure(large, 'png');
       const started = Date.now();
-      const queued = await pool.run({ task: 'measure' }, await png(documentImage()), 'png', 100).catch((e: unknown) => e); // prettier-ignore
+      const queued = await pool
+        .run({ task: 'measure' }, await png(documentImage()), 'png', 100)
+        .catch((e: unknown) => e);
       console.log(`      queued check timed out after ${Date.now() - started} ms`);
       expect(queued).to.be.instanceOf(CheckTimedOut);
       // it waited, it did not run: the platform's doing, not the image's

@@ -10,7 +10,10 @@ import { noContentChecks } from '../src/contentChecks.ts';
 import { QualityPool } from '../src/qualityPool.ts';
 
 const journey = { journeyType: 'KYC_WITH_FACE_COMPARISON' as const, documentType: 'DL' as const };
-const owner = (community: string, session: string) => ({ communityId: community, sessionId: session }); // prettier-ignore
+const owner = (community: string, session: string) => ({
+  communityId: community,
+  sessionId: session,
+});
 
 describe('capture check admission', function () {
   this.timeout(120_000);
@@ -18,11 +21,17 @@ describe('capture check admission', function () {
   it('admits one check per session, perCommunity per community, total in all; a release frees each', () => {
     const admission = new CheckAdmission({ perTenant: 3, perCommunity: 2, total: 3 });
     const a1 = admission.enter(owner('A', 's1'));
-    expect(admission.enter(owner('A', 's1'))).to.deep.equal({ busy: 'another photo of this session is being checked' }); // prettier-ignore
+    expect(admission.enter(owner('A', 's1'))).to.deep.equal({
+      busy: 'another photo of this session is being checked',
+    });
     const a2 = admission.enter(owner('A', 's2'));
-    expect(admission.enter(owner('A', 's3'))).to.have.property('busy').that.matches(/service's image checks/); // prettier-ignore
+    expect(admission.enter(owner('A', 's3')))
+      .to.have.property('busy')
+      .that.matches(/service's image checks/);
     const b1 = admission.enter(owner('B', 's4'));
-    expect(admission.enter(owner('C', 's5'))).to.deep.equal({ busy: 'the image checks are all busy' }); // prettier-ignore
+    expect(admission.enter(owner('C', 's5'))).to.deep.equal({
+      busy: 'the image checks are all busy',
+    });
     for (const entry of [a1, a2, b1]) if ('release' in entry) entry.release();
     if ('release' in a1) a1.release(); // twice is once
     expect(admission.enter(owner('A', 's1'))).to.have.property('release');
@@ -33,12 +42,18 @@ describe('capture check admission', function () {
 
   it("a tenant's communities together get the tenant's share, another tenant its own", () => {
     const admission = new CheckAdmission({ perTenant: 2, perCommunity: 2, total: 8 });
-    const of = (tenantId: string, communityId: string, sessionId: string) => ({ tenantId, communityId, sessionId }); // prettier-ignore
+    const of = (tenantId: string, communityId: string, sessionId: string) => ({
+      tenantId,
+      communityId,
+      sessionId,
+    });
     const first = admission.enter(of('T', 'c1', 's1'));
     expect(first).to.have.property('release');
     expect(admission.enter(of('T', 'c2', 's2'))).to.have.property('release');
     // a third community of the same tenant is over the tenant's share, though its own is free
-    expect(admission.enter(of('T', 'c3', 's3'))).to.have.property('busy').that.matches(/service's image checks/); // prettier-ignore
+    expect(admission.enter(of('T', 'c3', 's3')))
+      .to.have.property('busy')
+      .that.matches(/service's image checks/);
     expect(admission.enter(of('U', 'c4', 's4'))).to.have.property('release');
     if ('release' in first) first.release();
     expect(admission.enter(of('T', 'c3', 's3'))).to.have.property('release');
@@ -46,7 +61,11 @@ describe('capture check admission', function () {
 
   it('lets a check over its share wait for it until a deadline, as many as `waiting` a tenant', async () => {
     const admission = new CheckAdmission({ perTenant: 1, perCommunity: 1, total: 8, waiting: 1 });
-    const of = (tenantId: string, sessionId: string) => ({ tenantId, communityId: tenantId, sessionId }); // prettier-ignore
+    const of = (tenantId: string, sessionId: string) => ({
+      tenantId,
+      communityId: tenantId,
+      sessionId,
+    });
     const running = admission.enter(of('T', 's1'));
     if (!('release' in running)) throw new Error('the first check is admitted');
     const waiting = admission.admit(of('T', 's2'), Date.now() + 10_000);
@@ -79,7 +98,12 @@ describe('capture check admission', function () {
       const largeMs = Date.now() - started;
       // community A: 8 sessions at once, plus a second upload of one of them
       started = Date.now();
-      const flood = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => check('front', large, journey, owner('A', `a${n}`)).then((r) => ({ r, ms: Date.now() - started }))); // prettier-ignore
+      const flood = [1, 2, 3, 4, 5, 6, 7, 8].map((n) =>
+        check('front', large, journey, owner('A', `a${n}`)).then((r) => ({
+          r,
+          ms: Date.now() - started,
+        })),
+      );
       const again = await check('front', large, journey, owner('A', 'a1'));
       expect(again.problems.map((p) => p.code)).to.deep.equal(['check_unavailable']);
       const other = await check('front', ordinary, journey, owner('B', 'b1'));
@@ -88,7 +112,9 @@ describe('capture check admission', function () {
       // B was measured for real and waited for at most A's share (2 large checks), not all 8
       expect(other.problems).to.deep.equal([]);
       expect(other.measures?.sharpness).to.be.above(40);
-      expect(otherMs, `alone ${ordinaryMs} ms, a large one ${largeMs} ms`).to.be.below(2 * largeMs + ordinaryMs + 3000); // prettier-ignore
+      expect(otherMs, `alone ${ordinaryMs} ms, a large one ${largeMs} ms`).to.be.below(
+        2 * largeMs + ordinaryMs + 3000,
+      );
       // A: its share checked, the rest answered at once, without a long queue
       const codes = floodDone.map(({ r }) => r.problems.map((p) => p.code).join());
       expect(codes.filter((c) => c === '')).to.have.length(2);

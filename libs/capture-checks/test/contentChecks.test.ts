@@ -110,15 +110,22 @@ describe('content checks: faces (SSD MobileNet v1, @idv/faces)', function () {
 describe('content checks: which side gets which check', () => {
   const face = 'KYC_WITH_FACE_COMPARISON' as const;
   const docs = 'DOCUMENT_VERIFICATION_ONLY' as const;
-  it('barcode on a DL or ID back, MRZ on the passport page, a face on the selfie and the face journey\'s document', () => {
+  it("barcode on a DL or ID back, MRZ on the passport page, a face on the selfie and the face journey's document", () => {
     expect(checksFor('back', { journeyType: docs, documentType: 'DL' })).to.deep.equal(['barcode']);
-    expect(checksFor('back', { journeyType: face, documentType: 'IDCARD' })).to.deep.equal(['barcode']);
-    expect(checksFor('passport', { journeyType: docs, documentType: 'PASSPORT' })).to.deep.equal(['mrz']);
-    expect(checksFor('passport', { journeyType: face, documentType: 'PASSPORT' })).to.deep.equal(['mrz', 'face']);
+    expect(checksFor('back', { journeyType: face, documentType: 'IDCARD' })).to.deep.equal([
+      'barcode',
+    ]);
+    expect(checksFor('passport', { journeyType: docs, documentType: 'PASSPORT' })).to.deep.equal([
+      'mrz',
+    ]);
+    expect(checksFor('passport', { journeyType: face, documentType: 'PASSPORT' })).to.deep.equal([
+      'mrz',
+      'face',
+    ]);
     expect(checksFor('selfie', { journeyType: face, documentType: null })).to.deep.equal(['face']);
     expect(checksFor('front', { journeyType: face, documentType: 'DL' })).to.deep.equal(['face']);
     expect(checksFor('front', { journeyType: docs, documentType: 'DL' })).to.deep.equal([]);
-  }); // prettier-ignore
+  });
 });
 
 describe('content checks: bounded, never accepting an unchecked image', function () {
@@ -137,11 +144,14 @@ describe('content checks: bounded, never accepting an unchecked image', function
     });
 
   it('reads the barcode of a licence back and the MRZ of a passport page, noting it', async () => {
-    expect(await run(10_000, 'back', await png(await licenceBack()))).to.deep.equal({ problems: [], notes: { barcodeRead: 1 } });
+    expect(await run(10_000, 'back', await png(await licenceBack()))).to.deep.equal({
+      problems: [],
+      notes: { barcodeRead: 1 },
+    });
     const page = await run(10_000, 'passport', await jpeg(await passportPage()));
     expect(page.problems).to.deep.equal([]);
     expect(page.notes).to.include({ mrzRead: 1, mrzBand: 1 }).and.to.have.property('faceCount', 1);
-  }); // prettier-ignore
+  });
 
   it('a page photographed 1.5 degrees askew reads from its levelled band', async () => {
     const page = await passportPage();
@@ -159,7 +169,7 @@ describe('content checks: bounded, never accepting an unchecked image', function
     const wrong = await run(10_000, 'passport', await jpeg(await passportPage(tampered)));
     expect(wrong.problems.map((p) => p.code)).to.deep.equal(['mrz_unreadable']);
     expect(wrong.notes).to.include({ mrzRead: 0, mrzBand: 0 });
-  }); // prettier-ignore
+  });
 
   it('the MRZ reader reads the images of a page in turn: the first that holds decides', async () => {
     const page = await png(await passportPage());
@@ -173,7 +183,10 @@ describe('content checks: bounded, never accepting an unchecked image', function
     const page = await passportPage();
     const images = await pool.run({ task: 'mrzPage' }, await png(page), 'png');
     const half = await Jimp.read(Buffer.from(images.page));
-    expect([half.width, half.height]).to.deep.equal([page.width, page.height - Math.floor(page.height / 2)]); // prettier-ignore
+    expect([half.width, half.height]).to.deep.equal([
+      page.width,
+      page.height - Math.floor(page.height / 2),
+    ]);
     const { r, g, b } = intToRGBA(half.getPixelColor(half.width / 2, 10));
     expect(r).to.equal(g).and.to.equal(b);
     // the band: the MRZ's two lines (the bottom 120 px of the page) and a margin, not the half page
@@ -185,7 +198,7 @@ describe('content checks: bounded, never accepting an unchecked image', function
     const scaled = await pool.run({ task: 'mrzPage' }, await jpeg(large), 'jpeg');
     expect((await Jimp.read(Buffer.from(scaled.page))).width).to.equal(MRZ_PAGE_SIZE);
     expect((await Jimp.read(Buffer.from(scaled.band!))).width).to.be.at.most(MRZ_PAGE_SIZE);
-  }); // prettier-ignore
+  });
 
   it('a barcode check over its time is check_unavailable, never accepted, and the pool goes on', async () => {
     const report = await run(1, 'back', await png(await licenceBack()));
@@ -223,9 +236,12 @@ describe('content checks: bounded, never accepting an unchecked image', function
   it('reads queued beyond the bound are not made: unchecked at once', async () => {
     const page = await png(await passportPage(TESTY_MRZ));
     const none = new MrzReader({ timeoutMs: 20_000, maxWaiting: 0 });
-    expect(await none.check(page)).to.deep.equal({ status: 'unchecked', reason: 'too many MRZ reads waiting' });
+    expect(await none.check(page)).to.deep.equal({
+      status: 'unchecked',
+      reason: 'too many MRZ reads waiting',
+    });
     await none.close();
     const closed = await none.check(page);
     expect(closed.status).to.equal('unchecked');
-  }); // prettier-ignore
+  });
 });

@@ -28,9 +28,14 @@ describe('capture checks: the MRZ band', () => {
     const band = findMrzBand(page.bitmap, lowerHalf(page.height))!;
     expect(band.top).to.be.above(page.height * 0.8);
     const crop = cropBand(page.bitmap, band);
-    expect([crop.width, crop.height]).to.deep.equal([band.right - band.left, band.bottom - band.top]); // prettier-ignore
+    expect([crop.width, crop.height]).to.deep.equal([
+      band.right - band.left,
+      band.bottom - band.top,
+    ]);
     const at = ((band.top + 5) * page.width + band.left + 5) * 4;
-    expect([...crop.data.subarray((5 * crop.width + 5) * 4, (5 * crop.width + 5) * 4 + 4)]).to.deep.equal([...page.bitmap.data.subarray(at, at + 4)]); // prettier-ignore
+    expect([
+      ...crop.data.subarray((5 * crop.width + 5) * 4, (5 * crop.width + 5) * 4 + 4),
+    ]).to.deep.equal([...page.bitmap.data.subarray(at, at + 4)]);
   });
 
   it('none on a plain card; the lowest busy rows, whatever they are, otherwise', () => {

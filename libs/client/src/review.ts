@@ -17,7 +17,10 @@ import { call, callBytes, jsonResponse, type IdvResponse } from './transport.ts'
 /** What the review calls need of a client: JSON requests and byte answers, with its credentials. */
 export interface ReviewTransport {
   request<T>(method: string, path: string, body?: unknown): Promise<IdvResponse<T>>;
-  requestBytes(method: string, path: string): Promise<{ status: number; headers: Headers; bytes: Buffer }>; // prettier-ignore
+  requestBytes(
+    method: string,
+    path: string,
+  ): Promise<{ status: number; headers: Headers; bytes: Buffer }>;
 }
 
 export interface CaseListOptions {
@@ -116,7 +119,7 @@ export class OperatorClient implements ReviewTransport {
 
   async request<T>(method: string, path: string, body?: unknown): Promise<IdvResponse<T>> {
     const headers = this.headers();
-    const init = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }; // prettier-ignore
+    const init = { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     return jsonResponse<T>(await call(new URL(path, this.options.baseUrl), init));
   }

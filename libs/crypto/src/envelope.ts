@@ -80,7 +80,8 @@ export class DataKey {
   }
 
   open(sealed: string, context = ''): string {
-    if (dataKeyIdOf(sealed) !== this.id) throw new DecryptError('the value is not sealed under this data key'); // prettier-ignore
+    if (dataKeyIdOf(sealed) !== this.id)
+      throw new DecryptError('the value is not sealed under this data key');
     const raw = Buffer.from(sealed.slice(TEXT_PREFIX.length + TEXT_ID_CHARS + 1), 'base64');
     return gcmOpen(this.key, raw, this.aad(context), 'the sealed value').toString('utf8');
   }
@@ -91,7 +92,8 @@ export class DataKey {
   }
 
   openBytes(sealed: Buffer, context = ''): Buffer {
-    if (dataKeyIdOf(sealed) !== this.id) throw new DecryptError('the bytes are not sealed under this data key'); // prettier-ignore
+    if (dataKeyIdOf(sealed) !== this.id)
+      throw new DecryptError('the bytes are not sealed under this data key');
     return gcmOpen(this.key, sealed.subarray(1 + ID_BYTES), this.aad(context), 'the sealed bytes');
   }
 }
@@ -99,8 +101,12 @@ export class DataKey {
 /** The id of the data key a value is sealed under; undefined for anything else (an mk1 value). */
 export function dataKeyIdOf(sealed: string | Buffer): string | undefined {
   if (typeof sealed === 'string') {
-    if (!sealed.startsWith(TEXT_PREFIX) || sealed[TEXT_PREFIX.length + TEXT_ID_CHARS] !== '.') return undefined; // prettier-ignore
-    const raw = Buffer.from(sealed.slice(TEXT_PREFIX.length, TEXT_PREFIX.length + TEXT_ID_CHARS), 'base64url'); // prettier-ignore
+    if (!sealed.startsWith(TEXT_PREFIX) || sealed[TEXT_PREFIX.length + TEXT_ID_CHARS] !== '.')
+      return undefined;
+    const raw = Buffer.from(
+      sealed.slice(TEXT_PREFIX.length, TEXT_PREFIX.length + TEXT_ID_CHARS),
+      'base64url',
+    );
     return raw.length === ID_BYTES ? idOf(raw) : undefined;
   }
   if (sealed.length < 1 + ID_BYTES + 28 || sealed[0] !== BYTES_VERSION) return undefined;
@@ -108,7 +114,8 @@ export function dataKeyIdOf(sealed: string | Buffer): string | undefined {
 }
 
 /** What a wrapped data key is bound to: its KEK and its own id. */
-const wrapAad = (kekId: string, dataKeyId: string) => Buffer.from(`kek:${kekId}|dk:${dataKeyId}`, 'utf8'); // prettier-ignore
+const wrapAad = (kekId: string, dataKeyId: string) =>
+  Buffer.from(`kek:${kekId}|dk:${dataKeyId}`, 'utf8');
 
 /** A data key wrapped under a KEK held in this process (the local provider): 60 bytes. */
 export function wrapDataKey(kek: Buffer, kekId: string, dataKeyId: string, key: Buffer): Buffer {

@@ -27,7 +27,7 @@ export class UnknownKeyError extends Error {
 
 /** A local KEK's id: a fingerprint of the key, so the same key has the same id everywhere. */
 export function localKeyId(key: Buffer): string {
-  return `local-${createHash('sha256').update('idv kek id\0').update(key).digest('hex').slice(0, 16)}`; // prettier-ignore
+  return `local-${createHash('sha256').update('idv kek id\0').update(key).digest('hex').slice(0, 16)}`;
 }
 
 const KEY_FILE = /^(local-[0-9a-f]{16})\.key$/;
@@ -65,7 +65,10 @@ export class LocalKeyProvider implements KeyProvider {
     const key = randomBytes(32);
     const id = localKeyId(key);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(this.dir, `${id}.key`), `${key.toString('base64')}\n`, { flag: 'wx', mode: 0o600 }); // prettier-ignore
+    writeFileSync(join(this.dir, `${id}.key`), `${key.toString('base64')}\n`, {
+      flag: 'wx',
+      mode: 0o600,
+    });
     this.keys.set(id, key);
     return id;
   }
@@ -84,7 +87,10 @@ export class LocalKeyProvider implements KeyProvider {
 
   private required(kekId: string): Buffer {
     const key = this.key(kekId);
-    if (!key) throw new UnknownKeyError(`the key-encryption key ${kekId} is not in MASTER_KEY or MASTER_KEYS_DIR`); // prettier-ignore
+    if (!key)
+      throw new UnknownKeyError(
+        `the key-encryption key ${kekId} is not in MASTER_KEY or MASTER_KEYS_DIR`,
+      );
     return key;
   }
 

@@ -33,7 +33,8 @@ const NOT_AUTHENTIC = new Set([0x05, 0x06, 0x35, 0x40, 0x41]);
 const CKR_CRYPTOKI_ALREADY_INITIALIZED = 0x191;
 const CKR_USER_ALREADY_LOGGED_IN = 0x100;
 
-const codeOf = (err: unknown) => (err instanceof Error && 'code' in err && typeof err.code === 'number' ? err.code : -1); // prettier-ignore
+const codeOf = (err: unknown) =>
+  err instanceof Error && 'code' in err && typeof err.code === 'number' ? err.code : -1;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // the library's login and initialisation are the process's, not a session's: the last provider of
 // a module to close finalises it
@@ -66,13 +67,16 @@ export class Pkcs11KeyProvider implements KeyProvider {
       // loaded here, not on import: only a process that uses this provider needs the native addon
       lib = createRequire(import.meta.url)('pkcs11js') as Pkcs11Js;
     } catch (err) {
-      throw new Error(`KEY_PROVIDER=pkcs11 needs the pkcs11js addon built (npm rebuild pkcs11js): ${String(err)}`); // prettier-ignore
+      throw new Error(
+        `KEY_PROVIDER=pkcs11 needs the pkcs11js addon built (npm rebuild pkcs11js): ${String(err)}`,
+      );
     }
     for (let attempt = 1; ; attempt++) {
       try {
         return Pkcs11KeyProvider.openOnce(lib, options);
       } catch (err) {
-        const unsettled = err instanceof NoSuchToken || codeOf(err) === 5 || codeOf((err as Error).cause) === 5; // prettier-ignore
+        const unsettled =
+          err instanceof NoSuchToken || codeOf(err) === 5 || codeOf((err as Error).cause) === 5;
         if (!unsettled || attempt === 4) throw err;
         await sleep(20 + Math.random() * 80);
       }
@@ -84,7 +88,9 @@ export class Pkcs11KeyProvider implements KeyProvider {
     try {
       token.load(options.module);
     } catch (err) {
-      throw new Error(`PKCS11_MODULE=${options.module} cannot be loaded as a PKCS#11 module: ${(err as Error).message}`); // prettier-ignore
+      throw new Error(
+        `PKCS11_MODULE=${options.module} cannot be loaded as a PKCS#11 module: ${(err as Error).message}`,
+      );
     }
     const users = openModules.get(options.module) ?? 0;
     openModules.set(options.module, users + 1);
@@ -131,15 +137,27 @@ export class Pkcs11KeyProvider implements KeyProvider {
   }
 
   async unwrap(kekId: string, dataKeyId: string, wrapped: Buffer): Promise<Buffer> {
-    if (wrapped.length !== WRAPPED_BYTES) throw new DecryptError(`a wrapped data key is ${WRAPPED_BYTES} bytes`); // prettier-ignore
+    if (wrapped.length !== WRAPPED_BYTES)
+      throw new DecryptError(`a wrapped data key is ${WRAPPED_BYTES} bytes`);
     return this.onToken(async () => {
       // a KEK missing at unwrap is never made: a new key under the old label would open nothing
       const kek = this.required(kekId, await this.key(kekId, false));
-      this.token.C_DecryptInit(this.live(), this.gcm(wrapped.subarray(0, IV_BYTES), kekId, dataKeyId), kek); // prettier-ignore
+      this.token.C_DecryptInit(
+        this.live(),
+        this.gcm(wrapped.subarray(0, IV_BYTES), kekId, dataKeyId),
+        kek,
+      );
       try {
-        return Buffer.from(this.token.C_Decrypt(this.live(), wrapped.subarray(IV_BYTES), Buffer.alloc(WRAPPED_BYTES))); // prettier-ignore
+        return Buffer.from(
+          this.token.C_Decrypt(
+            this.live(),
+            wrapped.subarray(IV_BYTES),
+            Buffer.alloc(WRAPPED_BYTES),
+          ),
+        );
       } catch (err) {
-        if (NOT_AUTHENTIC.has(codeOf(err))) throw new DecryptError('the wrapped data key does not open under its key'); // prettier-ignore
+        if (NOT_AUTHENTIC.has(codeOf(err)))
+          throw new DecryptError('the wrapped data key does not open under its key');
         throw err;
       }
     });
@@ -154,11 +172,19 @@ export class Pkcs11KeyProvider implements KeyProvider {
   }
 
   private login(): void {
-    this.session = this.token.C_OpenSession(this.slot, this.lib.CKF_SERIAL_SESSION | this.lib.CKF_RW_SESSION); // prettier-ignore
+    this.session = this.token.C_OpenSession(
+      this.slot,
+      this.lib.CKF_SERIAL_SESSION | this.lib.CKF_RW_SESSION,
+    );
     try {
-      call(() => this.token.C_Login(this.live(), this.lib.CKU_USER, this.options.pin), CKR_USER_ALREADY_LOGGED_IN); // prettier-ignore
+      call(
+        () => this.token.C_Login(this.live(), this.lib.CKU_USER, this.options.pin),
+        CKR_USER_ALREADY_LOGGED_IN,
+      );
     } catch (err) {
-      throw new Error(`PKCS11_PIN: the token ${this.options.tokenLabel} refused the login (${(err as Error).message})`); // prettier-ignore
+      throw new Error(
+        `PKCS11_PIN: the token ${this.options.tokenLabel} refused the login (${(err as Error).message})`,
+      );
     }
   }
 
@@ -181,7 +207,10 @@ export class Pkcs11KeyProvider implements KeyProvider {
   }
 
   private required(kekId: string, kek: Handle | undefined): Handle {
-    if (!kek) throw new UnknownKeyError(`the key-encryption key ${kekId} is not in the PKCS#11 token ${this.options.tokenLabel}`); // prettier-ignore
+    if (!kek)
+      throw new UnknownKeyError(
+        `the key-encryption key ${kekId} is not in the PKCS#11 token ${this.options.tokenLabel}`,
+      );
     return kek;
   }
 
@@ -191,13 +220,18 @@ export class Pkcs11KeyProvider implements KeyProvider {
     if (cached) return cached;
     for (let attempt = 0; attempt < 20; attempt++) {
       const found = this.find(label);
-      if (found.length > 1) throw new Error(`${found.length} keys in the PKCS#11 token ${this.options.tokenLabel} are labelled ${label}: keep the one the data keys are under`); // prettier-ignore
+      if (found.length > 1)
+        throw new Error(
+          `${found.length} keys in the PKCS#11 token ${this.options.tokenLabel} are labelled ${label}: keep the one the data keys are under`,
+        );
       if (found[0]) return this.remember(label, found[0]);
       if (!create || label !== this.options.initialKeyLabel) return undefined;
       if (this.makeInitial(label)) continue;
       await sleep(10 + Math.random() * 90);
     }
-    throw new Error(`the initial key ${label} could not be made in the PKCS#11 token ${this.options.tokenLabel}: other processes kept making it too, or a key labelled pending:${label} is left from an interrupted start (nothing is under it: delete it)`); // prettier-ignore
+    throw new Error(
+      `the initial key ${label} could not be made in the PKCS#11 token ${this.options.tokenLabel}: other processes kept making it too, or a key labelled pending:${label} is left from an interrupted start (nothing is under it: delete it)`,
+    );
   }
 
   /**
@@ -210,7 +244,9 @@ export class Pkcs11KeyProvider implements KeyProvider {
     const pending = `pending:${label}`;
     const mine = this.generate(pending);
     if (this.find(pending).length === 1 && this.find(label).length === 0) {
-      this.token.C_SetAttributeValue(this.live(), mine, [{ type: this.lib.CKA_LABEL, value: label }]); // prettier-ignore
+      this.token.C_SetAttributeValue(this.live(), mine, [
+        { type: this.lib.CKA_LABEL, value: label },
+      ]);
       return true;
     }
     this.token.C_DestroyObject(this.live(), mine);
@@ -258,7 +294,13 @@ export class Pkcs11KeyProvider implements KeyProvider {
   /** AES-GCM with a 96-bit IV and a 128-bit tag, bound to both ids (PKCS#11 2.40 parameters). */
   private gcm(iv: Buffer, kekId: string, dataKeyId: string): Mechanism {
     const aad = Buffer.from(`kek:${kekId}|dk:${dataKeyId}`, 'utf8'); // envelope.ts's binding
-    const parameter = { type: this.lib.CK_PARAMS_AES_GCM_v240, iv, ivBits: IV_BYTES * 8, aad, tagBits: TAG_BYTES * 8 }; // prettier-ignore
+    const parameter = {
+      type: this.lib.CK_PARAMS_AES_GCM_v240,
+      iv,
+      ivBits: IV_BYTES * 8,
+      aad,
+      tagBits: TAG_BYTES * 8,
+    };
     return { mechanism: this.lib.CKM_AES_GCM, parameter };
   }
 }
@@ -268,7 +310,10 @@ function initialize(token: PKCS11, module: string): void {
     call(() => token.C_Initialize(), CKR_CRYPTOKI_ALREADY_INITIALIZED);
   } catch (err) {
     // SoftHSM2 fails here when the token directory of SOFTHSM2_CONF's file is missing
-    throw new Error(`PKCS11_MODULE=${module} did not initialise (${(err as Error).message}); SoftHSM2: check SOFTHSM2_CONF`, { cause: err }); // prettier-ignore
+    throw new Error(
+      `PKCS11_MODULE=${module} did not initialise (${(err as Error).message}); SoftHSM2: check SOFTHSM2_CONF`,
+      { cause: err },
+    );
   }
 }
 
@@ -290,7 +335,9 @@ function findSlot(token: PKCS11, options: Pkcs11Options): Handle {
     if (label === options.tokenLabel) return slot;
     labels.push(label);
   }
-  throw new NoSuchToken(`PKCS11_TOKEN_LABEL=${options.tokenLabel}: no such token in ${options.module} (it has: ${labels.join(', ') || 'none'})`); // prettier-ignore
+  throw new NoSuchToken(
+    `PKCS11_TOKEN_LABEL=${options.tokenLabel}: no such token in ${options.module} (it has: ${labels.join(', ') || 'none'})`,
+  );
 }
 
 function release(token: PKCS11, module: string): void {

@@ -42,7 +42,7 @@ describe('envelope encryption', () => {
     refused(() => other.open(text, 'verifier:a'));
     // the same key under another id: the id is bound as AAD
     const twin = new DataKey(other.id, key.material());
-    const moved = `dk1.${text.split('.')[1]!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}.${text.split('.')[2]}`; // prettier-ignore
+    const moved = `dk1.${text.split('.')[1]!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}.${text.split('.')[2]}`;
     refused(() => twin.open(moved, 'verifier:a'));
     const bytes = key.sealBytes(Buffer.from('abc'));
     const flipped = Buffer.from(bytes);
@@ -103,14 +103,18 @@ describe('local key provider', () => {
     expect(await provider.hasKey(keyId)).to.equal(false);
     expect(lines.join('\n')).to.contain('does not hold the key its name says');
     let err: unknown;
-    await provider.wrap('local-0000000000000000', DataKey.generate().id, randomBytes(32)).catch((e: unknown) => (err = e)); // prettier-ignore
+    await provider
+      .wrap('local-0000000000000000', DataKey.generate().id, randomBytes(32))
+      .catch((e: unknown) => (err = e));
     expect(err).to.be.instanceOf(UnknownKeyError);
     expect(readFileSync(join(dir, `${keyId}.key`), 'utf8')).to.not.equal('');
   });
 
   it('has nowhere to keep a new key without a directory', async () => {
     let err: unknown;
-    await new LocalKeyProvider(randomBytes(32), undefined).createKey().catch((e: unknown) => (err = e)); // prettier-ignore
+    await new LocalKeyProvider(randomBytes(32), undefined)
+      .createKey()
+      .catch((e: unknown) => (err = e));
     expect((err as Error).message).to.contain('MASTER_KEYS_DIR');
   });
 });

@@ -16,7 +16,11 @@ import { Pkcs11KeyProvider, type Pkcs11Options } from '../src/pkcs11Provider.ts'
 import { SOFTHSM_MODULE, softHsmToken, type SoftHsmToken } from '../../../test/support/softhsm.ts';
 
 const PROVIDER_URL = pathToFileURL(join(import.meta.dirname, '../src/pkcs11Provider.ts')).href;
-const rejection = (work: Promise<unknown>) => work.then(() => undefined, (err: unknown) => err); // prettier-ignore
+const rejection = (work: Promise<unknown>) =>
+  work.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
 
 /** What another process sees: it opens the token, unwraps what it is given and wraps a key. */
 const OTHER_PROCESS = `
@@ -50,7 +54,12 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
   before(async () => {
     token = softHsmToken();
     process.env.SOFTHSM2_CONF = token.conf;
-    options = { module: SOFTHSM_MODULE, tokenLabel: token.tokenLabel, pin: token.pin, initialKeyLabel: 'pkcs11-initial' }; // prettier-ignore
+    options = {
+      module: SOFTHSM_MODULE,
+      tokenLabel: token.tokenLabel,
+      pin: token.pin,
+      initialKeyLabel: 'pkcs11-initial',
+    };
     provider = await Pkcs11KeyProvider.open(options);
   });
   after(() => {
@@ -80,14 +89,24 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
     expect(await provider.hasKey(other)).to.equal(true);
     const dataKeyId = randomUUID();
     const wrapped = await provider.wrap(kekId, dataKeyId, randomBytes(32));
-    expect(await rejection(provider.unwrap(other, dataKeyId, wrapped))).to.be.instanceOf(DecryptError); // prettier-ignore
-    expect(await rejection(provider.unwrap(kekId, randomUUID(), wrapped))).to.be.instanceOf(DecryptError); // prettier-ignore
+    expect(await rejection(provider.unwrap(other, dataKeyId, wrapped))).to.be.instanceOf(
+      DecryptError,
+    );
+    expect(await rejection(provider.unwrap(kekId, randomUUID(), wrapped))).to.be.instanceOf(
+      DecryptError,
+    );
     const flipped = Buffer.from(wrapped);
     flipped[20]! ^= 1;
-    expect(await rejection(provider.unwrap(kekId, dataKeyId, flipped))).to.be.instanceOf(DecryptError); // prettier-ignore
-    expect(await rejection(provider.unwrap(kekId, dataKeyId, wrapped.subarray(1)))).to.be.instanceOf(DecryptError); // prettier-ignore
+    expect(await rejection(provider.unwrap(kekId, dataKeyId, flipped))).to.be.instanceOf(
+      DecryptError,
+    );
+    expect(
+      await rejection(provider.unwrap(kekId, dataKeyId, wrapped.subarray(1))),
+    ).to.be.instanceOf(DecryptError);
     expect(await provider.hasKey('local-0123456789abcdef')).to.equal(false);
-    expect(await rejection(provider.unwrap('pkcs11-0000000000000000', dataKeyId, wrapped))).to.be.instanceOf(UnknownKeyError); // prettier-ignore
+    expect(
+      await rejection(provider.unwrap('pkcs11-0000000000000000', dataKeyId, wrapped)),
+    ).to.be.instanceOf(UnknownKeyError);
     // the session still serves after the refusals
     expect((await provider.unwrap(kekId, dataKeyId, wrapped)).length).to.equal(32);
   });
@@ -118,9 +137,15 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
     try {
       const [kek] = raw.find(kekId);
       const { lib, token, session } = raw;
-      const read = (type: number) => token.C_GetAttributeValue(session, kek!, [{ type }])[0]!.value; // prettier-ignore
+      const read = (type: number) => token.C_GetAttributeValue(session, kek!, [{ type }])[0]!.value;
       expect(() => read(lib.CKA_VALUE)).to.throw(/CKR_ATTRIBUTE_SENSITIVE/);
-      for (const flag of [lib.CKA_TOKEN, lib.CKA_SENSITIVE, lib.CKA_ALWAYS_SENSITIVE, lib.CKA_NEVER_EXTRACTABLE]) expect(read(flag)[0]).to.equal(1); // prettier-ignore
+      for (const flag of [
+        lib.CKA_TOKEN,
+        lib.CKA_SENSITIVE,
+        lib.CKA_ALWAYS_SENSITIVE,
+        lib.CKA_NEVER_EXTRACTABLE,
+      ])
+        expect(read(flag)[0]).to.equal(1);
       for (const flag of [lib.CKA_EXTRACTABLE, lib.CKA_WRAP]) expect(read(flag)[0]).to.equal(0);
       // the token drops every session of this process (and so its login): the provider logs in again
       token.C_CloseAllSessions(raw.slot);
@@ -134,12 +159,19 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
   });
 
   it('names the setting to fix when the module, the token or the PIN is wrong', async () => {
-    const opening = (change: Partial<Pkcs11Options>) => rejection(Pkcs11KeyProvider.open({ ...options, ...change })); // prettier-ignore
-    expect(String(await opening({ module: join(tmpdir(), 'idv-missing-pkcs11.so') }))).to.match(/^Error: PKCS11_MODULE=/); // prettier-ignore
-    expect(String(await opening({ tokenLabel: 'no-such-token' }))).to.match(/^Error: PKCS11_TOKEN_LABEL=no-such-token: .*it has: idv-test/); // prettier-ignore
+    const opening = (change: Partial<Pkcs11Options>) =>
+      rejection(Pkcs11KeyProvider.open({ ...options, ...change }));
+    expect(String(await opening({ module: join(tmpdir(), 'idv-missing-pkcs11.so') }))).to.match(
+      /^Error: PKCS11_MODULE=/,
+    );
+    expect(String(await opening({ tokenLabel: 'no-such-token' }))).to.match(
+      /^Error: PKCS11_TOKEN_LABEL=no-such-token: .*it has: idv-test/,
+    );
     // a PIN is checked only while nothing in this process is logged in: the suite's provider is
     const wrongPin = await rejection(otherProcess({ options: { ...options, pin: 'wrong' } }));
-    expect(String(wrongPin)).to.match(/PKCS11_PIN: the token idv-test refused the login \(CKR_PIN_INCORRECT\)/); // prettier-ignore
+    expect(String(wrongPin)).to.match(
+      /PKCS11_PIN: the token idv-test refused the login \(CKR_PIN_INCORRECT\)/,
+    );
   });
 
   describe('a Keyring over it', () => {
@@ -163,17 +195,23 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
         const key = await gateway.newDataKey({ kind: 'session', id: owner });
         sealed.push({ owner, value: key.seal('Testy McTestface', owner) });
       }
-      for (const { owner, value } of sealed) expect(await worker.open(value, owner)).to.equal('Testy McTestface'); // prettier-ignore
+      for (const { owner, value } of sealed)
+        expect(await worker.open(value, owner)).to.equal('Testy McTestface');
       const initial = provider.initialKeyId();
-      expect(await t.db('keys.master_keys').select('key_id', 'provider')).to.deep.equal([{ key_id: initial, provider: 'pkcs11' }]); // prettier-ignore
+      expect(await t.db('keys.master_keys').select('key_id', 'provider')).to.deep.equal([
+        { key_id: initial, provider: 'pkcs11' },
+      ]);
       const next = await gateway.rotate();
       expect(next).to.match(/^pkcs11-[0-9a-f]{16}$/);
       expect(await gateway.rewrap({ batch: 8 })).to.equal(owners.length);
       // a keyring of the other provider, which has not seen the new KEK yet: it looks it up
       const fresh = new Keyring(t.db, second);
-      for (const { owner, value } of sealed) expect(await fresh.open(value, owner)).to.equal('Testy McTestface'); // prettier-ignore
+      for (const { owner, value } of sealed)
+        expect(await fresh.open(value, owner)).to.equal('Testy McTestface');
       const later = await fresh.newDataKey({ kind: 'session', id: randomUUID() });
-      expect((await t.db('keys.data_keys').where({ id: later.id }).first('kek_id')).kek_id).to.equal(next); // prettier-ignore
+      expect(
+        (await t.db('keys.data_keys').where({ id: later.id }).first('kek_id')).kek_id,
+      ).to.equal(next);
       const status = await gateway.status();
       expect(status.current).to.equal(next);
       expect(status.keys).to.deep.equal([
@@ -193,7 +231,9 @@ describe('PKCS#11 key provider (SoftHSM2)', function () {
     } catch (err) {
       if (!/CKR_CRYPTOKI_ALREADY_INITIALIZED/.test(String(err))) throw err;
     }
-    const slot = token.C_GetSlotList(true).find((s) => token.C_GetTokenInfo(s).label.trim() === options.tokenLabel)!; // prettier-ignore
+    const slot = token
+      .C_GetSlotList(true)
+      .find((s) => token.C_GetTokenInfo(s).label.trim() === options.tokenLabel)!;
     const session = token.C_OpenSession(slot, lib.CKF_SERIAL_SESSION);
     const find = (label: string) => {
       token.C_FindObjectsInit(session, [{ type: lib.CKA_LABEL, value: label }]);

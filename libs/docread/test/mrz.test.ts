@@ -17,11 +17,15 @@ describe('docread: MRZ rules', () => {
 
   it('an MRZ holds when every check digit does, and not when one is off or lines are junk', () => {
     expect(mrzDigitsHold(SPECIMEN)).to.equal(true);
-    expect(mrzDigitsHold([SPECIMEN[0]!, SPECIMEN[1]!.replace('L898902C36', 'L898902C37')])).to.equal(false);
-    expect(mrzDigitsHold([SPECIMEN[0]!, SPECIMEN[1]!.replace('7408122', '7408123')])).to.equal(false);
+    expect(
+      mrzDigitsHold([SPECIMEN[0]!, SPECIMEN[1]!.replace('L898902C36', 'L898902C37')]),
+    ).to.equal(false);
+    expect(mrzDigitsHold([SPECIMEN[0]!, SPECIMEN[1]!.replace('7408122', '7408123')])).to.equal(
+      false,
+    );
     expect(mrzDigitsHold(['HELLO', 'WORLD'])).to.equal(false);
     expect(mrzDigitsHold([])).to.equal(false);
-  }); // prettier-ignore
+  });
 
   it('repair restores a zero misread as O in the document number, led by its check digit', () => {
     const misread = [SPECIMEN[0]!, SPECIMEN[1]!.replace('L898902C36', 'L8989O2C36')];

@@ -27,8 +27,15 @@ describe('http: what the access log writes of a path', () => {
 
   it('masks what looks like a token, however encoded, and nothing else', () => {
     expect(maskCredentialShapes(`/x/${TOKEN}`)).to.equal('/x/:secret');
-    expect(maskCredentialShapes(`/x/%${TOKEN.charCodeAt(0).toString(16)}${TOKEN.slice(1)}`)).to.equal('/x/:secret'); // prettier-ignore
-    const kept = ['/webhook/123e4567-e89b-12d3-a456-426614174000', `/h/${'ab12'.repeat(16)}`, '/community/a-rather-long-community-name-for-tests/x', '/a%20b']; // prettier-ignore
+    expect(
+      maskCredentialShapes(`/x/%${TOKEN.charCodeAt(0).toString(16)}${TOKEN.slice(1)}`),
+    ).to.equal('/x/:secret');
+    const kept = [
+      '/webhook/123e4567-e89b-12d3-a456-426614174000',
+      `/h/${'ab12'.repeat(16)}`,
+      '/community/a-rather-long-community-name-for-tests/x',
+      '/a%20b',
+    ];
     for (const path of kept) expect(maskCredentialShapes(path)).to.equal(path);
     expect(maskCredentialShapes('/a?token=x')).to.equal('/a');
   });

@@ -56,7 +56,10 @@ export async function decodeImage(
     bitmap = await decode(bytes, header, limits, options);
   } catch (err) {
     if (err instanceof ImageRefused) throw err;
-    throw new ImageRefused('undecodable', `the ${header.format} image does not decode: ${(err as Error).message}`); // prettier-ignore
+    throw new ImageRefused(
+      'undecodable',
+      `the ${header.format} image does not decode: ${(err as Error).message}`,
+    );
   }
   // turned upright by its EXIF orientation, which may swap the sides; a scaled one may round apart
   const [width, height] = fitted(header, options.maxSide);
@@ -65,7 +68,10 @@ export async function decodeImage(
   const upright = near(bitmap.width, width) && near(bitmap.height, height);
   const turned = near(bitmap.width, height) && near(bitmap.height, width);
   if (!upright && !turned)
-    throw new ImageRefused('undecodable', `decoded ${bitmap.width}x${bitmap.height}, not the ${width}x${height} of its header`); // prettier-ignore
+    throw new ImageRefused(
+      'undecodable',
+      `decoded ${bitmap.width}x${bitmap.height}, not the ${width}x${height} of its header`,
+    );
   return bitmap;
 }
 
@@ -97,7 +103,12 @@ async function decode(
     autoOrient: true,
   });
   if (options.maxSide)
-    image = image.resize({ width: options.maxSide, height: options.maxSide, fit: 'inside', withoutEnlargement: true }); // prettier-ignore
+    image = image.resize({
+      width: options.maxSide,
+      height: options.maxSide,
+      fit: 'inside',
+      withoutEnlargement: true,
+    });
   const { data, info } = await image
     .toColourspace('srgb') // grey, palette and CMYK alike come out as 3 colours, 8 bits each
     .ensureAlpha()
@@ -108,11 +119,20 @@ async function decode(
 }
 
 /** Adam7 passes: x start, y start, x step, y step (PNG spec 8.2). */
-const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const; // prettier-ignore
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
 
 /** Bytes of filtered rows a PNG's header allows: a filter byte and the packed samples a row. */
 export function pngDataBytes(header: ImageHeader): number {
-  const row = (columns: number) => 1 + Math.ceil((columns * header.channels * header.bitsPerChannel) / 8); // prettier-ignore
+  const row = (columns: number) =>
+    1 + Math.ceil((columns * header.channels * header.bitsPerChannel) / 8);
   if (!header.interlaced) return header.height * row(header.width);
   let allowed = 0;
   for (const [x0, y0, dx, dy] of ADAM7) {
@@ -148,7 +168,10 @@ async function checkPngDataSize(bytes: Buffer, header: ImageHeader): Promise<voi
       }),
     );
   } catch (err) {
-    const why = err === past ? `inflates past the ${allowed} bytes its header allows` : (err as Error).message; // prettier-ignore
+    const why =
+      err === past
+        ? `inflates past the ${allowed} bytes its header allows`
+        : (err as Error).message;
     throw new ImageRefused('undecodable', `the PNG's data ${why}`);
   }
 }

@@ -78,7 +78,10 @@ function countScans(bytes: Buffer, at: number): void {
   let scans = 1;
   for (let ff = bytes.indexOf(SOS_MARKER, at); ff >= 0; ff = bytes.indexOf(SOS_MARKER, ff + 2)) {
     if (++scans > MAX_SCANS)
-      throw new ImageRefused('over_limit', `the JPEG has more than ${MAX_SCANS} scans, over the limit of ${MAX_SCANS}`); // prettier-ignore
+      throw new ImageRefused(
+        'over_limit',
+        `the JPEG has more than ${MAX_SCANS} scans, over the limit of ${MAX_SCANS}`,
+      );
   }
 }
 const SOS_MARKER = Buffer.from([0xff, SOS]);
@@ -122,10 +125,13 @@ function shapeFits(marker: number, body: Buffer): boolean {
     case DRI:
       return body.length === 2;
     case DHT:
-      return tablesFill(body, (at) => 17 + body.subarray(at + 1, at + 17).reduce((a, b) => a + b, 0)); // prettier-ignore
+      return tablesFill(
+        body,
+        (at) => 17 + body.subarray(at + 1, at + 17).reduce((a, b) => a + b, 0),
+      );
     case DQT:
       // Pq 0: 8-bit entries, 1: 16-bit; anything else is no table (NaN ends the walk unfilled)
-      return tablesFill(body, (at) => (body[at]! >> 4 > 1 ? NaN : 1 + 64 * ((body[at]! >> 4) + 1))); // prettier-ignore
+      return tablesFill(body, (at) => (body[at]! >> 4 > 1 ? NaN : 1 + 64 * ((body[at]! >> 4) + 1)));
     default:
       return true;
   }

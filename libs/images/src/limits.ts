@@ -24,7 +24,10 @@ export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
 /** The header of `bytes` when the image is within `limits`; otherwise throws ImageRefused. */
 export function admitImage(bytes: Buffer, limits: ImageLimits): ImageHeader {
   if (bytes.length > limits.maxBytes)
-    throw new ImageRefused('too_large', `the image is ${bytes.length} bytes, over the limit of ${limits.maxBytes}`); // prettier-ignore
+    throw new ImageRefused(
+      'too_large',
+      `the image is ${bytes.length} bytes, over the limit of ${limits.maxBytes}`,
+    );
   const header = readImageHeader(bytes);
   const { width, height, channels, bitsPerChannel } = header;
   if (width * height > limits.maxPixels)

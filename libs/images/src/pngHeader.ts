@@ -58,7 +58,9 @@ export function walkChunks(bytes: Buffer, visit?: (type: number, data: Buffer) =
     if (at + 12 > bytes.length) throw refuse('the chunks end before IEND');
     const length = bytes.readUInt32BE(at);
     if (length > MAX_DIMENSION || at + 12 + length > bytes.length)
-      throw refuse(`chunk ${JSON.stringify(bytes.toString('latin1', at + 4, at + 8))} runs past the end of the file`); // prettier-ignore
+      throw refuse(
+        `chunk ${JSON.stringify(bytes.toString('latin1', at + 4, at + 8))} runs past the end of the file`,
+      );
     if (!isChunkType(bytes, at + 4)) throw refuse('a chunk type that is not four letters');
     const type = bytes.readUInt32BE(at + 4);
     if (type === IHDR) throw refuse('a second IHDR');

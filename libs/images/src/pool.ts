@@ -125,7 +125,8 @@ export class ImagePool<Task> {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.settle({ error: new Error('the image pool is closed') }); // prettier-ignore
+    for (const job of this.queue.splice(0))
+      job.settle({ error: new Error('the image pool is closed') });
     await Promise.all(this.threads.splice(0).map((t) => this.retire(t, new Error('closing'))));
   }
 
@@ -208,7 +209,7 @@ export class ImagePool<Task> {
     thread.job = undefined;
     if (!('error' in reply)) job.settle({ result: reply.result });
     else if (isRefusalReason(reply.refused))
-      job.settle({ error: new ImageRefused(reply.refused, reply.error) }); // prettier-ignore
+      job.settle({ error: new ImageRefused(reply.refused, reply.error) });
     else job.settle({ error: new Error(reply.error) });
     this.dispatch();
   }
@@ -231,6 +232,9 @@ export class ImagePool<Task> {
 /** A thread's own failure: out of its heap is the image's doing, anything else the thread's. */
 function threadFailure(err: Error): Error {
   if ((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
-    return new ImageRefused('over_limit', 'working on the image took more memory than its thread may use'); // prettier-ignore
+    return new ImageRefused(
+      'over_limit',
+      'working on the image took more memory than its thread may use',
+    );
   return err;
 }

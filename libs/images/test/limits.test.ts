@@ -41,26 +41,44 @@ describe('image limits', () => {
     const shape = { width: 6000, height: 5000, colourType: 6 };
     const deep = refused(pngHeaderOnly({ ...shape, bitDepth: 16 }));
     expect(deep).to.include({ reason: 'over_limit', status: 422 });
-    expect(deep.message).to.equal('the image decodes to 240 MB (6000x5000, 4 channels of 16 bits), over the limit of 200 MB'); // prettier-ignore
-    expect(admitImage(pngHeaderOnly({ ...shape, bitDepth: 8 }), DEFAULT_IMAGE_LIMITS)).to.include({ width: 6000, bitsPerChannel: 8 }); // prettier-ignore
-    expect(admitImage(pngHeaderOnly({ width: 5000, height: 4000, colourType: 2, bitDepth: 16 }), DEFAULT_IMAGE_LIMITS)).to.include({ channels: 3 }); // prettier-ignore
+    expect(deep.message).to.equal(
+      'the image decodes to 240 MB (6000x5000, 4 channels of 16 bits), over the limit of 200 MB',
+    );
+    expect(admitImage(pngHeaderOnly({ ...shape, bitDepth: 8 }), DEFAULT_IMAGE_LIMITS)).to.include({
+      width: 6000,
+      bitsPerChannel: 8,
+    });
+    expect(
+      admitImage(
+        pngHeaderOnly({ width: 5000, height: 4000, colourType: 2, bitDepth: 16 }),
+        DEFAULT_IMAGE_LIMITS,
+      ),
+    ).to.include({ channels: 3 });
   });
 
   it('refuses the FF 00 crafted JPEG over the pixel cap by its true frame', () => {
-    expect(refused(jpegStuffedDecoy()).message).to.equal('the image is 8000x6700 pixels, over the limit of 50 megapixels'); // prettier-ignore
+    expect(refused(jpegStuffedDecoy()).message).to.equal(
+      'the image is 8000x6700 pixels, over the limit of 50 megapixels',
+    );
   });
 
   it('refuses a JPEG of over 32 scans (the progressive one that held a decoder), at once; 32 pass', async () => {
     const real = await jpeg(documentImage(320, 200));
     expect(real.subarray(-2).equals(Buffer.from([0xff, 0xd9]))).to.equal(true);
     // a minimal scan: one component, spectral 0-63, one byte of entropy data with a stuffed FF
-    const scan = Buffer.concat([jpegSegment(0xda, Buffer.from([1, 1, 0, 0, 63, 0])), Buffer.from([0x12, 0xff, 0x00])]); // prettier-ignore
-    const withScans = (extra: number) => Buffer.concat([real.subarray(0, -2), ...Array<Buffer>(extra).fill(scan), real.subarray(-2)]); // prettier-ignore
+    const scan = Buffer.concat([
+      jpegSegment(0xda, Buffer.from([1, 1, 0, 0, 63, 0])),
+      Buffer.from([0x12, 0xff, 0x00]),
+    ]);
+    const withScans = (extra: number) =>
+      Buffer.concat([real.subarray(0, -2), ...Array<Buffer>(extra).fill(scan), real.subarray(-2)]);
     expect(admitImage(withScans(31), DEFAULT_IMAGE_LIMITS)).to.include({ width: 320, height: 200 });
     const crafted = withScans(20_000); // ~220 KB of scans
     const started = process.hrtime.bigint();
     const err = refused(crafted);
-    console.log(`      ${crafted.length} bytes of 20001 scans refused in ${Number(process.hrtime.bigint() - started) / 1000} µs`); // prettier-ignore
+    console.log(
+      `      ${crafted.length} bytes of 20001 scans refused in ${Number(process.hrtime.bigint() - started) / 1000} µs`,
+    );
     expect(err).to.include({ reason: 'over_limit', status: 422 });
     expect(err.message).to.equal('the JPEG has more than 32 scans, over the limit of 32');
     expect(refused(withScans(32)).reason).to.equal('over_limit');
@@ -71,8 +89,12 @@ describe('image limits', () => {
       [refused(pngBomb(), { ...DEFAULT_IMAGE_LIMITS, maxBytes: 1000 }), 413, 'Payload Too Large'],
       [refused(Buffer.from('GIF89a')), 415, 'Unsupported Media Type'],
       [refused(pngBomb()), 422, 'Unprocessable Entity'],
-      [refused(pngHeaderOnly({ width: 10, height: 10, bitDepth: 3, colourType: 0 })), 422, 'Unprocessable Entity'],
-    ]; // prettier-ignore
+      [
+        refused(pngHeaderOnly({ width: 10, height: 10, bitDepth: 3, colourType: 0 })),
+        422,
+        'Unprocessable Entity',
+      ],
+    ];
     for (const [err, statusCode, error] of cases) {
       const { error: http, unexpected } = toHttpError(err, []);
       expect(unexpected).to.equal(false);

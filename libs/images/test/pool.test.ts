@@ -33,7 +33,13 @@ describe('image pool', function () {
   this.timeout(60_000);
   const pools: ImagePool<TestTask>[] = [];
   const pool = (options: Partial<ConstructorParameters<typeof ImagePool>[0]> = {}) => {
-    const made = new ImagePool<TestTask>({ script, threads: 1, limits: DEFAULT_IMAGE_LIMITS, timeoutMs: 20_000, ...options }); // prettier-ignore
+    const made = new ImagePool<TestTask>({
+      script,
+      threads: 1,
+      limits: DEFAULT_IMAGE_LIMITS,
+      timeoutMs: 20_000,
+      ...options,
+    });
     pools.push(made);
     return made;
   };
@@ -43,24 +49,59 @@ describe('image pool', function () {
     const images = pool();
     const card = documentImage(320, 200);
     for (const bytes of [await png(card), await jpeg(card), await webp(card)])
-      expect(await images.run<Size>({ task: 'size' }, bytes)).to.deep.equal({ width: 320, height: 200, bytes: 320 * 200 * 4 }); // prettier-ignore
-    const deep = pngFile({ width: 40, height: 30, bitDepth: 16, colourType: 6 }, () => Buffer.alloc(320, 0x7f)); // prettier-ignore
-    expect(await images.run<Size>({ task: 'size' }, deep)).to.deep.equal({ width: 40, height: 30, bytes: 40 * 30 * 4 }); // prettier-ignore
+      expect(await images.run<Size>({ task: 'size' }, bytes)).to.deep.equal({
+        width: 320,
+        height: 200,
+        bytes: 320 * 200 * 4,
+      });
+    const deep = pngFile({ width: 40, height: 30, bitDepth: 16, colourType: 6 }, () =>
+      Buffer.alloc(320, 0x7f),
+    );
+    expect(await images.run<Size>({ task: 'size' }, deep)).to.deep.equal({
+      width: 40,
+      height: 30,
+      bytes: 40 * 30 * 4,
+    });
   });
 
   it('turns a JPEG upright by its EXIF orientation, and scales to the working size a task asks', async () => {
     const images = pool();
-    const card = await sharp(await jpeg(documentImage(640, 400))).withMetadata({ orientation: 6 }).jpeg().toBuffer(); // prettier-ignore
-    expect(await images.run<Size>({ task: 'size' }, card)).to.deep.equal({ width: 400, height: 640, bytes: 400 * 640 * 4 }); // prettier-ignore
-    expect(await images.run<Size>({ task: 'size', maxSide: 320 }, card)).to.deep.equal({ width: 200, height: 320, bytes: 200 * 320 * 4 }); // prettier-ignore
+    const card = await sharp(await jpeg(documentImage(640, 400)))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    expect(await images.run<Size>({ task: 'size' }, card)).to.deep.equal({
+      width: 400,
+      height: 640,
+      bytes: 400 * 640 * 4,
+    });
+    expect(await images.run<Size>({ task: 'size', maxSide: 320 }, card)).to.deep.equal({
+      width: 200,
+      height: 320,
+      bytes: 200 * 320 * 4,
+    });
     const small = await png(documentImage(300, 200));
-    expect(await images.run<Size>({ task: 'size', maxSide: 320 }, small)).to.include({ width: 300, height: 200 }); // prettier-ignore
+    expect(await images.run<Size>({ task: 'size', maxSide: 320 }, small)).to.include({
+      width: 300,
+      height: 200,
+    });
   });
 
   it('makes a grey PNG of a band of rows, scaled down to a width', async () => {
     const images = pool();
-    const grey = Buffer.from(await images.run<Uint8Array>({ task: 'grey', top: 100, width: 160 }, await jpeg(documentImage(640, 400)))); // prettier-ignore
-    expect(readImageHeader(grey)).to.include({ format: 'png', width: 160, height: 75, channels: 1, bitsPerChannel: 8 }); // prettier-ignore
+    const grey = Buffer.from(
+      await images.run<Uint8Array>(
+        { task: 'grey', top: 100, width: 160 },
+        await jpeg(documentImage(640, 400)),
+      ),
+    );
+    expect(readImageHeader(grey)).to.include({
+      format: 'png',
+      width: 160,
+      height: 75,
+      channels: 1,
+      bitsPerChannel: 8,
+    });
   });
 
   it('refuses the bomb, the FF 00 JPEG and the deep PNG before queueing: no thread, no memory', async () => {
@@ -69,16 +110,21 @@ describe('image pool', function () {
     const hostile: [string, Buffer][] = [
       ['1-bit PNG bomb 10000x10000', pngBomb()],
       ['FF 00 JPEG 8000x6700', jpegStuffedDecoy()],
-      ['16-bit RGBA PNG 6000x5000', pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 })],
-    ]; // prettier-ignore
+      [
+        '16-bit RGBA PNG 6000x5000',
+        pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }),
+      ],
+    ];
     for (const [what, bytes] of hostile) {
       const [err, use] = await measureMemory(() => outcome(never.run({ task: 'size' }, bytes)));
-      console.log(`      ${what}: refused in ${use.elapsedMs} ms, rss ${use.beforeMb} MB, peak +${use.grewMb} MB`); // prettier-ignore
+      console.log(
+        `      ${what}: refused in ${use.elapsedMs} ms, rss ${use.beforeMb} MB, peak +${use.grewMb} MB`,
+      );
       expect(err, what).to.be.instanceOf(ImageRefused).and.include({ reason: 'over_limit' });
       expect(use.elapsedMs, what).to.be.below(100);
       expect(use.grewMb, what).to.be.below(20);
     }
-  }); // prettier-ignore
+  });
 
   it('counts the wait in the queue: a job queued behind a long one times out on time', async () => {
     const images = pool({ threads: 1 });
@@ -86,9 +132,13 @@ describe('image pool', function () {
     await images.run({ task: 'size' }, bytes); // the thread is up
     const started = Date.now();
     const long = images.run({ task: 'sleep', ms: 1500 }, bytes, { timeoutMs: 10_000 });
-    const [queued, use] = await measureMemory(() => outcome(images.run({ task: 'size' }, bytes, { timeoutMs: 300 }))); // prettier-ignore
+    const [queued, use] = await measureMemory(() =>
+      outcome(images.run({ task: 'size' }, bytes, { timeoutMs: 300 })),
+    );
     const after = Date.now() - started;
-    console.log(`      queued job timed out after ${after} ms (${(queued as ImageJobTimedOut).queuedMs} ms queued), peak +${use.grewMb} MB`); // prettier-ignore
+    console.log(
+      `      queued job timed out after ${after} ms (${(queued as ImageJobTimedOut).queuedMs} ms queued), peak +${use.grewMb} MB`,
+    );
     expect(queued).to.be.instanceOf(ImageJobTimedOut);
     expect(queued).to.include({ started: false }).and.to.have.property('queuedMs').at.least(290);
     expect(after).to.be.below(1200); // not 1500 + its own run
@@ -113,7 +163,11 @@ describe('image pool', function () {
     expect(err).to.be.instanceOf(ImageJobTimedOut);
     expect(images.threadCount).to.equal(2);
     // a script that cannot start is not restarted over and over: only when a job needs a thread
-    const never = pool({ script: new URL('./no-such-script.ts', import.meta.url), threads: 2, warm: true }); // prettier-ignore
+    const never = pool({
+      script: new URL('./no-such-script.ts', import.meta.url),
+      threads: 2,
+      warm: true,
+    });
     expect(never.threadCount).to.equal(2);
     while (never.threadCount > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -121,7 +175,10 @@ describe('image pool', function () {
   });
 
   it('a thread out of its heap (resourceLimits) fails its job as over the limit, not the process', async () => {
-    const images = pool({ threads: 1, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } }); // prettier-ignore
+    const images = pool({
+      threads: 1,
+      resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 },
+    });
     const bytes = await png(documentImage(64, 40));
     const [err, use] = await measureMemory(() => outcome(images.run({ task: 'hog' }, bytes)));
     console.log(`      heap hog stopped in ${use.elapsedMs} ms, peak +${use.grewMb} MB`);
@@ -153,8 +210,12 @@ describe('image pool', function () {
     for (const interlace of [0, 1] as const) {
       const shape = { width: 64, height: 64, bitDepth: 8, colourType: 2, interlace };
       const inflating = pngHeaderOnly(shape, data);
-      const [err, use] = await measureMemory(() => outcome(images.run({ task: 'size' }, inflating))); // prettier-ignore
-      console.log(`      PNG, interlace ${interlace} (${inflating.length} bytes -> 64 MB) refused in ${use.elapsedMs} ms, peak +${use.grewMb} MB`); // prettier-ignore
+      const [err, use] = await measureMemory(() =>
+        outcome(images.run({ task: 'size' }, inflating)),
+      );
+      console.log(
+        `      PNG, interlace ${interlace} (${inflating.length} bytes -> 64 MB) refused in ${use.elapsedMs} ms, peak +${use.grewMb} MB`,
+      );
       expect(err).to.be.instanceOf(ImageRefused).and.include({ reason: 'undecodable' });
       expect((err as Error).message).to.match(/inflates past the \d+ bytes its header allows/);
     }

@@ -15,7 +15,9 @@ export async function up(knex: Knex): Promise<void> {
       retired_at timestamptz
     )`);
   // one current key at a time
-  await knex.raw(`CREATE UNIQUE INDEX master_keys_one_current ON keys.master_keys (state) WHERE state = 'current'`); // prettier-ignore
+  await knex.raw(
+    `CREATE UNIQUE INDEX master_keys_one_current ON keys.master_keys (state) WHERE state = 'current'`,
+  );
   await knex.raw(`
     CREATE TABLE keys.data_keys (
       id uuid PRIMARY KEY,
@@ -34,7 +36,9 @@ export async function up(knex: Knex): Promise<void> {
       owner_id text NOT NULL,
       erased_at timestamptz NOT NULL DEFAULT now()
     )`);
-  await knex.raw(`COMMENT ON TABLE keys.erased_data_keys IS 'destroyed data keys, never deleted: a data key restored from an older backup of this schema is destroyed again at start'`); // prettier-ignore
+  await knex.raw(
+    `COMMENT ON TABLE keys.erased_data_keys IS 'destroyed data keys, never deleted: a data key restored from an older backup of this schema is destroyed again at start'`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

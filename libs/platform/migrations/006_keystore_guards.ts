@@ -5,7 +5,9 @@
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw('CREATE INDEX erased_data_keys_owner ON keys.erased_data_keys (owner_kind, owner_id)'); // prettier-ignore
+  await knex.raw(
+    'CREATE INDEX erased_data_keys_owner ON keys.erased_data_keys (owner_kind, owner_id)',
+  );
   await knex.raw(`
     CREATE FUNCTION keys.refuse_retired_kek() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE kek_state text;

@@ -16,7 +16,9 @@ export async function up(knex: Knex): Promise<void> {
       details jsonb NOT NULL DEFAULT '{}'
     )`);
   await knex.raw('CREATE INDEX audit_log_subject ON platform.audit_log (subject_kind, subject_id)');
-  await knex.raw(`COMMENT ON COLUMN platform.audit_log.details IS 'ids, counts and digests only: never personal data'`); // prettier-ignore
+  await knex.raw(
+    `COMMENT ON COLUMN platform.audit_log.details IS 'ids, counts and digests only: never personal data'`,
+  );
   await knex.raw(`
     CREATE FUNCTION platform.audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

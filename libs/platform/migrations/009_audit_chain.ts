@@ -12,9 +12,15 @@ export async function up(knex: Knex): Promise<void> {
       ADD COLUMN seq bigint,
       ADD COLUMN prev_hash bytea,
       ADD COLUMN hash bytea`);
-  await knex.raw(`COMMENT ON COLUMN platform.audit_log.seq IS 'place in the hash chain, 1, 2, ... with no gap: the order the chain trigger ran (ids may stand in another order)'`); // prettier-ignore
-  await knex.raw(`COMMENT ON COLUMN platform.audit_log.prev_hash IS 'hash of the entry at seq - 1; 32 zero bytes for the first'`); // prettier-ignore
-  await knex.raw(`COMMENT ON COLUMN platform.audit_log.hash IS 'sha256(prev_hash || platform.audit_entry_content(row))'`); // prettier-ignore
+  await knex.raw(
+    `COMMENT ON COLUMN platform.audit_log.seq IS 'place in the hash chain, 1, 2, ... with no gap: the order the chain trigger ran (ids may stand in another order)'`,
+  );
+  await knex.raw(
+    `COMMENT ON COLUMN platform.audit_log.prev_hash IS 'hash of the entry at seq - 1; 32 zero bytes for the first'`,
+  );
+  await knex.raw(
+    `COMMENT ON COLUMN platform.audit_log.hash IS 'sha256(prev_hash || platform.audit_entry_content(row))'`,
+  );
   // the canonical bytes of an entry: a jsonb array's text (jsonb prints one way only), with a
   // version tag first, `at` in UTC with microseconds and `details` in jsonb's own text form
   await knex.raw(`
@@ -33,7 +39,9 @@ export async function up(knex: Knex): Promise<void> {
       seq bigint NOT NULL,
       hash bytea NOT NULL
     )`);
-  await knex.raw(`COMMENT ON TABLE platform.audit_head IS 'the last entry of the audit chain; moved only by the chain trigger'`); // prettier-ignore
+  await knex.raw(
+    `COMMENT ON TABLE platform.audit_head IS 'the last entry of the audit chain; moved only by the chain trigger'`,
+  );
   await backfill(knex);
   await knex.raw(`
     ALTER TABLE platform.audit_log
@@ -106,5 +114,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP TABLE platform.audit_head');
   await knex.raw('DROP FUNCTION platform.audit_head_guard()');
   await knex.raw('DROP FUNCTION platform.audit_entry_content(platform.audit_log)');
-  await knex.raw('ALTER TABLE platform.audit_log DROP COLUMN seq, DROP COLUMN prev_hash, DROP COLUMN hash'); // prettier-ignore
+  await knex.raw(
+    'ALTER TABLE platform.audit_log DROP COLUMN seq, DROP COLUMN prev_hash, DROP COLUMN hash',
+  );
 }

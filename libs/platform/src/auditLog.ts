@@ -75,7 +75,12 @@ function linkBreak(row: ChainRow, last: ChainEnd): string | undefined {
 
 /** The walk's end against platform.audit_head, which the chain trigger moves with every entry. */
 function headBreak(head: { seq: number; hash: Buffer } | undefined, last: ChainEnd) {
-  if (!head) return { id: null, seq: last.seq + 1, reason: 'the chain head (platform.audit_head) is missing' }; // prettier-ignore
+  if (!head)
+    return {
+      id: null,
+      seq: last.seq + 1,
+      reason: 'the chain head (platform.audit_head) is missing',
+    };
   if (head.seq > last.seq) {
     const reason = `entries ${last.seq + 1} to ${head.seq} are missing from the end (the chain head is at seq ${head.seq})`;
     return { id: null, seq: last.seq + 1, reason };

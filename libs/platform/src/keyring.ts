@@ -122,7 +122,7 @@ export class Keyring {
           key_id: this.provider.initialKeyId(),
           provider: this.provider.kind,
           state: 'current',
-        }) // prettier-ignore
+        })
         .onConflict()
         .ignore();
       row = await this.db('keys.master_keys').where({ state: 'current' }).first('key_id');
@@ -138,17 +138,22 @@ export class Keyring {
    */
   private async wrappingKeyId(): Promise<string> {
     const current = await this.currentKeyId();
-    if (current === this.usable || (await this.provider.hasKey(current))) return (this.usable = current); // prettier-ignore
+    if (current === this.usable || (await this.provider.hasKey(current)))
+      return (this.usable = current);
     if (this.usable) return this.usable;
     if (this.options.adoptInitialKey) return (this.usable = await this.adoptInitialKey(current));
-    throw new Error(`the current key-encryption key ${current} is not available here: is this MASTER_KEY (or MASTER_KEYS_DIR) the one that made it?`); // prettier-ignore
+    throw new Error(
+      `the current key-encryption key ${current} is not available here: is this MASTER_KEY (or MASTER_KEYS_DIR) the one that made it?`,
+    );
   }
 
   /** adoptInitialKey: the provider's initial key made current, once for racing processes. */
   private async adoptInitialKey(unavailable: string): Promise<string> {
     const initial = this.provider.initialKeyId();
     await this.makeCurrent(initial);
-    this.options.warn?.(`the current key-encryption key ${unavailable} is not available to this development master key: ${initial} is current now, and what was sealed before no longer opens`); // prettier-ignore
+    this.options.warn?.(
+      `the current key-encryption key ${unavailable} is not available to this development master key: ${initial} is current now, and what was sealed before no longer opens`,
+    );
     return initial;
   }
 
@@ -212,7 +217,9 @@ export class Keyring {
   async dataKey(id: string, trx?: Knex): Promise<DataKey> {
     const cached = this.cached(id);
     if (cached) return cached;
-    const row = (await (trx ?? this.db)('keys.data_keys').where({ id }).first('id', 'kek_id', 'wrapped')) as DataKeyRow | undefined; // prettier-ignore
+    const row = (await (trx ?? this.db)('keys.data_keys')
+      .where({ id })
+      .first('id', 'kek_id', 'wrapped')) as DataKeyRow | undefined;
     if (!row) throw new DataKeyGone('the data key of this value was erased');
     const key = new DataKey(row.id, await this.provider.unwrap(row.kek_id, row.id, row.wrapped));
     this.remember(key);
@@ -288,7 +295,6 @@ export class Keyring {
       existing !== undefined &&
       (await this.db('keys.master_keys').where({ key_id: existing }).first())
     )
-      // prettier-ignore
       throw new KeyRefused(`${existing} was made current before: rotate to a new key`);
     const keyId = existing ?? (await this.provider.createKey());
     await this.makeCurrent(keyId);
@@ -299,7 +305,10 @@ export class Keyring {
   private async makeCurrent(keyId: string): Promise<void> {
     await this.db.transaction(async (trx) => {
       await trx.raw("SELECT pg_advisory_xact_lock(hashtext('keys.master_keys'))");
-      await trx('keys.master_keys').where({ state: 'current' }).whereNot({ key_id: keyId }).update({ state: 'active' }); // prettier-ignore
+      await trx('keys.master_keys')
+        .where({ state: 'current' })
+        .whereNot({ key_id: keyId })
+        .update({ state: 'active' });
       await trx('keys.master_keys')
         .insert({ key_id: keyId, provider: this.provider.kind, state: 'current' })
         .onConflict('key_id')
@@ -326,7 +335,9 @@ export class Keyring {
     let done = 0;
     for (;;) {
       const current = await this.currentKeyId();
-      const older = (await this.db('keys.master_keys').whereNot({ key_id: current }).pluck('key_id')) as string[]; // prettier-ignore
+      const older = (await this.db('keys.master_keys')
+        .whereNot({ key_id: current })
+        .pluck('key_id')) as string[];
       const moved = await this.db.transaction(async (trx) => {
         // by the KEK index: the keys still under each older KEK, not a scan past those done
         const rows = (await trx('keys.data_keys')
@@ -349,7 +360,9 @@ export class Keyring {
             }
           }),
         );
-        const moved = rewrapped.filter((r): r is { id: string; wrapped: Buffer } => r !== undefined); // prettier-ignore
+        const moved = rewrapped.filter(
+          (r): r is { id: string; wrapped: Buffer } => r !== undefined,
+        );
         await trx.raw(
           `UPDATE keys.data_keys d SET kek_id = ?, wrapped = u.wrapped
              FROM unnest(?::uuid[], ?::bytea[]) AS u(id, wrapped) WHERE d.id = u.id`,
@@ -367,7 +380,10 @@ export class Keyring {
   async status(): Promise<KeyStatus> {
     const current = await this.currentKeyId();
     const keys = await this.db('keys.master_keys').orderBy('created_at').select('key_id', 'state');
-    const counts = (await this.db('keys.data_keys').groupBy('kek_id').select('kek_id').count({ n: '*' })) as { kek_id: string; n: string }[]; // prettier-ignore
+    const counts = (await this.db('keys.data_keys')
+      .groupBy('kek_id')
+      .select('kek_id')
+      .count({ n: '*' })) as { kek_id: string; n: string }[];
     const under = new Map(counts.map((row) => [row.kek_id, Number(row.n)]));
     const legacy = this.options.legacy;
     if (legacy?.columns) {
@@ -387,19 +403,27 @@ export class Keyring {
   /** Retires a KEK nothing is wrapped under any more; refuses the current one and a used one. */
   async retire(keyId: string): Promise<void> {
     await this.db.transaction(async (trx) => {
-      const row = await trx('keys.master_keys').where({ key_id: keyId }).forUpdate().first('state'); // prettier-ignore
+      const row = await trx('keys.master_keys').where({ key_id: keyId }).forUpdate().first('state');
       if (!row) throw new RetireRefused(`no key-encryption key ${keyId}`);
-      if (row.state === 'current') throw new RetireRefused(`${keyId} is the current key: rotate first`); // prettier-ignore
+      if (row.state === 'current')
+        throw new RetireRefused(`${keyId} is the current key: rotate first`);
       const legacy = this.options.legacy;
       if (keyId === legacy?.keyId) {
         const old = legacy.columns ? await countLegacyValues(trx, legacy.columns) : undefined;
         if (old === undefined || old > 0)
-          throw new RetireRefused(`${keyId} is MASTER_KEY, which still opens ${old ?? 'the'} values sealed before envelopes (mk1:): run master-key migrate`); // prettier-ignore
+          throw new RetireRefused(
+            `${keyId} is MASTER_KEY, which still opens ${old ?? 'the'} values sealed before envelopes (mk1:): run master-key migrate`,
+          );
       }
       const used = await trx('keys.data_keys').where({ kek_id: keyId }).count({ n: '*' }).first();
       const values = Number(used?.n ?? 0);
-      if (values > 0) throw new RetireRefused(`${values} data keys are still wrapped under ${keyId}: run master-key rewrap`); // prettier-ignore
-      await trx('keys.master_keys').where({ key_id: keyId }).update({ state: 'retired', retired_at: trx.fn.now() }); // prettier-ignore
+      if (values > 0)
+        throw new RetireRefused(
+          `${values} data keys are still wrapped under ${keyId}: run master-key rewrap`,
+        );
+      await trx('keys.master_keys')
+        .where({ key_id: keyId })
+        .update({ state: 'retired', retired_at: trx.fn.now() });
     });
   }
 
@@ -470,8 +494,12 @@ export async function createKeyring(
   options: Omit<KeyringOptions, 'legacy'> & { legacyColumns?: readonly SealedColumn[] } = {},
 ): Promise<{ keyring: Keyring; close: () => void }> {
   if (settings.KEY_PROVIDER !== 'pkcs11')
-    return { keyring: localKeyring(db, masterKey, settings.MASTER_KEYS_DIR, options), close: () => {} }; // prettier-ignore
-  if (!settings.PKCS11_PIN) throw new Error('KEY_PROVIDER=pkcs11 needs PKCS11_PIN, the user PIN of its token'); // prettier-ignore
+    return {
+      keyring: localKeyring(db, masterKey, settings.MASTER_KEYS_DIR, options),
+      close: () => {},
+    };
+  if (!settings.PKCS11_PIN)
+    throw new Error('KEY_PROVIDER=pkcs11 needs PKCS11_PIN, the user PIN of its token');
   const hsm = await Pkcs11KeyProvider.open({
     module: settings.PKCS11_MODULE,
     tokenLabel: settings.PKCS11_TOKEN_LABEL,
@@ -490,5 +518,9 @@ function legacyOf(
   masterKey: Buffer,
   columns?: readonly SealedColumn[],
 ): NonNullable<KeyringOptions['legacy']> {
-  return { box: createSecretBox(masterKey), keyId: localKeyId(masterKey), ...(columns ? { columns } : {}) }; // prettier-ignore
+  return {
+    box: createSecretBox(masterKey),
+    keyId: localKeyId(masterKey),
+    ...(columns ? { columns } : {}),
+  };
 }

@@ -65,7 +65,8 @@ export async function migrateLegacyValues(
     for (;;) {
       const done = await db.transaction(async (trx) => {
         const query = legacyRows(trx, column).select([...column.key, column.column]);
-        for (const row of skipped) query.whereNot(Object.fromEntries(column.key.map((k) => [k, row[k]]))); // prettier-ignore
+        for (const row of skipped)
+          query.whereNot(Object.fromEntries(column.key.map((k) => [k, row[k]])));
         const rows = (await query.limit(batch).forUpdate().skipLocked()) as SealedRow[];
         let resealed = 0;
         for (const row of rows) {
@@ -84,7 +85,10 @@ export async function migrateLegacyValues(
             continue;
           }
           const where = Object.fromEntries(column.key.map((name) => [name, row[name]]));
-          await trx(column.table).where(where).where(column.column, old).update({ [column.column]: sealed }); // prettier-ignore
+          await trx(column.table)
+            .where(where)
+            .where(column.column, old)
+            .update({ [column.column]: sealed });
           resealed += 1;
         }
         return { seen: rows.length, resealed };

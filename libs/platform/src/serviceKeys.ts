@@ -317,10 +317,13 @@ function samePublicKey(stored: string, given: string): boolean {
 }
 
 /** The sealed columns of the service keys, current and retired (legacySealed.ts). */
-export const SERVICE_KEY_SEALED: SealedColumn[] = ['platform.service_keys', 'platform.retired_service_keys'].map((table) => ({
+export const SERVICE_KEY_SEALED: SealedColumn[] = [
+  'platform.service_keys',
+  'platform.retired_service_keys',
+].map((table) => ({
   table,
   column: 'private_key_sealed',
   key: ['service', 'public_key'],
   owner: (row) => ({ kind: 'service-key', id: String(row.public_key) }),
   context: (row) => `service-key:${String(row.service)}`,
-})); // prettier-ignore
+}));

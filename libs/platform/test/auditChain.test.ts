@@ -29,7 +29,8 @@ async function appendMany(db: Knex, count: number): Promise<void> {
 async function asSuperuser(db: Knex, ...statements: [string, unknown[]?][]): Promise<void> {
   await db.transaction(async (trx) => {
     await trx.raw('ALTER TABLE platform.audit_log DISABLE TRIGGER audit_log_append_only');
-    for (const [sql, bindings] of statements) await trx.raw(sql, (bindings ?? []) as Knex.RawBinding[]); // prettier-ignore
+    for (const [sql, bindings] of statements)
+      await trx.raw(sql, (bindings ?? []) as Knex.RawBinding[]);
     await trx.raw('ALTER TABLE platform.audit_log ENABLE TRIGGER audit_log_append_only');
   });
 }
@@ -74,7 +75,10 @@ describe('audit log hash chain', function () {
       expect(seqs).to.deep.equal(Array.from({ length: 40 }, (_, i) => i + 1));
       const verdict = await verifyAuditChain(t.db);
       expect(verdict).to.include({ ok: true, entries: 40 });
-      const head = (await t.db('platform.audit_head').first('seq', 'hash')) as { seq: number; hash: Buffer }; // prettier-ignore
+      const head = (await t.db('platform.audit_head').first('seq', 'hash')) as {
+        seq: number;
+        hash: Buffer;
+      };
       expect(head.seq).to.equal(40);
       expect(verdict.head).to.equal(head.hash.toString('hex'));
     });
@@ -84,7 +88,11 @@ describe('audit log hash chain', function () {
       await appendAudit(t.db, entry(1));
       await t.db.raw("SELECT setval('platform.audit_log_id_seq', 50000)");
       await appendAudit(t.db, entry(2));
-      const last = (await t.db('platform.audit_log').orderBy('seq', 'desc').limit(2).pluck('id')) as number[]; // prettier-ignore
+      const last = (await t
+        .db('platform.audit_log')
+        .orderBy('seq', 'desc')
+        .limit(2)
+        .pluck('id')) as number[];
       expect(last).to.deep.equal([50001, 100001]);
       expect(await verifyAuditChain(t.db, { batchSize: 7 })).to.include({ ok: true, entries: 42 });
     });
@@ -100,13 +108,21 @@ describe('audit log hash chain', function () {
         hash: Buffer.alloc(32, 2),
       });
       await t.db('platform.audit_log').insert([row(1), row(2), row(3)]);
-      const seqs = (await t.db('platform.audit_log').where({ action: 'test.bulk' }).orderBy('seq').pluck('seq')) as number[]; // prettier-ignore
+      const seqs = (await t
+        .db('platform.audit_log')
+        .where({ action: 'test.bulk' })
+        .orderBy('seq')
+        .pluck('seq')) as number[];
       expect(seqs).to.deep.equal([43, 44, 45]);
       expect(await verifyAuditChain(t.db)).to.include({ ok: true, entries: 45 });
     });
 
     it('refuses to move or remove the head outside the chain trigger', async () => {
-      const refusal = (sql: string) => t.db.raw(sql).then(() => 'done', (err: Error) => err.message); // prettier-ignore
+      const refusal = (sql: string) =>
+        t.db.raw(sql).then(
+          () => 'done',
+          (err: Error) => err.message,
+        );
       expect(await refusal('UPDATE platform.audit_head SET seq = 0')).to.match(/moves only with/);
       expect(await refusal('DELETE FROM platform.audit_head')).to.match(/moves only with/);
     });
@@ -147,8 +163,12 @@ describe('audit log hash chain', function () {
       await asSuperuser(
         t.db,
         [`UPDATE platform.audit_log SET details = '{"runs": 0}' WHERE seq = 4`],
-        ['UPDATE platform.audit_log a SET hash = sha256(a.prev_hash || platform.audit_entry_content(a)) WHERE seq = 4'], // prettier-ignore
-        ['UPDATE platform.audit_log a SET prev_hash = p.hash FROM platform.audit_log p WHERE a.seq = 5 AND p.seq = 4'], // prettier-ignore
+        [
+          'UPDATE platform.audit_log a SET hash = sha256(a.prev_hash || platform.audit_entry_content(a)) WHERE seq = 4',
+        ],
+        [
+          'UPDATE platform.audit_log a SET prev_hash = p.hash FROM platform.audit_log p WHERE a.seq = 5 AND p.seq = 4',
+        ],
       );
       const verdict = await verifyAuditChain(t.db);
       expect(verdict).to.include({ ok: false, entries: 10 });
@@ -159,10 +179,20 @@ describe('audit log hash chain', function () {
     it('finds a whole tail rewritten by its head; with the head rewritten too, only a head kept elsewhere does', async () => {
       const rechain: [string, unknown[]][] = [];
       for (let seq = 4; seq <= 10; seq++) {
-        rechain.push(['UPDATE platform.audit_log a SET prev_hash = p.hash FROM platform.audit_log p WHERE a.seq = ? AND p.seq = ?', [seq, seq - 1]]); // prettier-ignore
-        rechain.push(['UPDATE platform.audit_log a SET hash = sha256(a.prev_hash || platform.audit_entry_content(a)) WHERE seq = ?', [seq]]); // prettier-ignore
+        rechain.push([
+          'UPDATE platform.audit_log a SET prev_hash = p.hash FROM platform.audit_log p WHERE a.seq = ? AND p.seq = ?',
+          [seq, seq - 1],
+        ]);
+        rechain.push([
+          'UPDATE platform.audit_log a SET hash = sha256(a.prev_hash || platform.audit_entry_content(a)) WHERE seq = ?',
+          [seq],
+        ]);
       }
-      await asSuperuser(t.db, [`UPDATE platform.audit_log SET details = '{"runs": 0}' WHERE seq = 4`], ...rechain); // prettier-ignore
+      await asSuperuser(
+        t.db,
+        [`UPDATE platform.audit_log SET details = '{"runs": 0}' WHERE seq = 4`],
+        ...rechain,
+      );
       const verdict = await verifyAuditChain(t.db);
       expect(verdict).to.include({ ok: false, entries: 10 });
       expect(verdict.firstBadEntry).to.deep.include({ id: await idAt(t.db, 10), seq: 10 });
@@ -170,7 +200,9 @@ describe('audit log hash chain', function () {
 
       await t.db.transaction(async (trx) => {
         await trx.raw('ALTER TABLE platform.audit_head DISABLE TRIGGER audit_head_guard');
-        await trx.raw('UPDATE platform.audit_head SET hash = (SELECT hash FROM platform.audit_log WHERE seq = 10)'); // prettier-ignore
+        await trx.raw(
+          'UPDATE platform.audit_head SET hash = (SELECT hash FROM platform.audit_log WHERE seq = 10)',
+        );
         await trx.raw('ALTER TABLE platform.audit_head ENABLE TRIGGER audit_head_guard');
       });
       const rewritten = await verifyAuditChain(t.db);
@@ -215,16 +247,27 @@ describe('audit log hash chain', function () {
         details,
       });
       await t.db('platform.audit_log').insert(old(7, '2024-03-01 00:00:00+00', '{}'));
-      await t.db('platform.audit_log').insert(old(3, '2024-02-29 13:34:56.789012+01', '{"dataKeys": 1, "runs": 2}')); // prettier-ignore
+      await t
+        .db('platform.audit_log')
+        .insert(old(3, '2024-02-29 13:34:56.789012+01', '{"dataKeys": 1, "runs": 2}'));
       await migrate(t.db, [platformMigrations]);
 
-      const rows = (await t.db('platform.audit_log').orderBy('seq').select('seq', 'id', 'prev_hash', 'hash')) as { seq: number; id: number; prev_hash: Buffer; hash: Buffer }[]; // prettier-ignore
+      const rows = (await t
+        .db('platform.audit_log')
+        .orderBy('seq')
+        .select('seq', 'id', 'prev_hash', 'hash')) as {
+        seq: number;
+        id: number;
+        prev_hash: Buffer;
+        hash: Buffer;
+      }[];
       expect(rows.map((r) => [r.seq, r.id])).to.deep.equal([
         [1, 3],
         [2, 7],
       ]);
       // jsonb's text: ", " between items, object keys shorter first; `at` in UTC, microseconds
-      const content = '["idv-audit/1", 1, 3, "2024-02-29T12:34:56.789012Z", "admin-cli:testy", "data.erased", null, "session", "before-3", {"runs": 2, "dataKeys": 1}]'; // prettier-ignore
+      const content =
+        '["idv-audit/1", 1, 3, "2024-02-29T12:34:56.789012Z", "admin-cli:testy", "data.erased", null, "session", "before-3", {"runs": 2, "dataKeys": 1}]';
       const first = createHash('sha256').update(Buffer.alloc(32)).update(content).digest();
       expect(rows[0]!.prev_hash.equals(Buffer.alloc(32))).to.equal(true);
       expect(rows[0]!.hash.toString('hex')).to.equal(first.toString('hex'));

@@ -23,7 +23,11 @@ describe('keyring (envelope encryption, rotation, erasure)', function () {
   let dir: string;
   const master = randomBytes(32);
   const keyring = (refreshMs = 5000) => localKeyring(t.db, master, dir, { refreshMs });
-  const rejection = (work: Promise<unknown>) => work.then(() => undefined, (err: unknown) => err); // prettier-ignore
+  const rejection = (work: Promise<unknown>) =>
+    work.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
 
   before(async () => {
     t = await createTestDatabase([platformMigrations]);
@@ -50,8 +54,12 @@ describe('keyring (envelope encryption, rotation, erasure)', function () {
 
   it('opens values sealed under MASTER_KEY before envelopes (mk1:)', async () => {
     const legacy = createSecretBox(master);
-    expect(await keyring().open(legacy.seal('old secret', 'verifier:x'), 'verifier:x')).to.equal('old secret'); // prettier-ignore
-    expect((await keyring().openBytes(legacy.sealBytes(Buffer.from('old image'), 'c'), 'c')).toString()).to.equal('old image'); // prettier-ignore
+    expect(await keyring().open(legacy.seal('old secret', 'verifier:x'), 'verifier:x')).to.equal(
+      'old secret',
+    );
+    expect(
+      (await keyring().openBytes(legacy.sealBytes(Buffer.from('old image'), 'c'), 'c')).toString(),
+    ).to.equal('old image');
   });
 
   it('rotates while two services seal and open: nothing lost, every data key re-wrapped', async () => {
@@ -94,8 +102,15 @@ describe('keyring (envelope encryption, rotation, erasure)', function () {
     const status = await operator.status();
     expect(status.current).to.equal(keyId);
     expect(status.keys.find((k) => k.keyId === before)).to.include({ state: 'active', values: 0 });
-    expect(status.keys.find((k) => k.keyId === keyId)!.values).to.equal(await t.db('keys.data_keys').count({ n: '*' }).first().then((r) => Number(r!.n))); // prettier-ignore
-    for (const { value, owner } of sealed) expect(await keyring().open(value, owner)).to.match(/^(person|new) /); // prettier-ignore
+    expect(status.keys.find((k) => k.keyId === keyId)!.values).to.equal(
+      await t
+        .db('keys.data_keys')
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r!.n)),
+    );
+    for (const { value, owner } of sealed)
+      expect(await keyring().open(value, owner)).to.match(/^(person|new) /);
   });
 
   it('retires an old key only when nothing is under it, never the current one nor MASTER_KEY', async () => {
@@ -128,12 +143,18 @@ describe('keyring (envelope encryption, rotation, erasure)', function () {
       .db('keys.data_keys')
       .where({ owner_kind: owner.kind, owner_id: owner.id });
     expect(await gateway.destroy(owner)).to.deep.equal([key.id]);
-    expect(await rejection(keyring().openBytes(sealed, 'image:selfie'))).to.be.instanceOf(DataKeyGone); // prettier-ignore
-    expect(await rejection(gateway.openBytes(sealed, 'image:selfie'))).to.be.instanceOf(DataKeyGone); // prettier-ignore
+    expect(await rejection(keyring().openBytes(sealed, 'image:selfie'))).to.be.instanceOf(
+      DataKeyGone,
+    );
+    expect(await rejection(gateway.openBytes(sealed, 'image:selfie'))).to.be.instanceOf(
+      DataKeyGone,
+    );
     // the keystore's rows restored from the older backup: the ledger destroys them again
     await t.db('keys.data_keys').insert(backup);
     expect(await keyring().reapplyErasures()).to.equal(1);
-    expect(await rejection(keyring().openBytes(sealed, 'image:selfie'))).to.be.instanceOf(DataKeyGone); // prettier-ignore
+    expect(await rejection(keyring().openBytes(sealed, 'image:selfie'))).to.be.instanceOf(
+      DataKeyGone,
+    );
     expect(await gateway.destroy(owner)).to.deep.equal([]);
   });
 
@@ -161,7 +182,13 @@ describe('keyring (envelope encryption, rotation, erasure)', function () {
     const good = await ring.newDataKey({ kind: 'verifier', id: randomUUID() });
     const bad = randomUUID();
     const kekId = (await ring.status()).current;
-    await t.db('keys.data_keys').insert({ id: bad, kek_id: kekId, wrapped: Buffer.alloc(60), owner_kind: 'verifier', owner_id: randomUUID() }); // prettier-ignore
+    await t.db('keys.data_keys').insert({
+      id: bad,
+      kek_id: kekId,
+      wrapped: Buffer.alloc(60),
+      owner_kind: 'verifier',
+      owner_id: randomUUID(),
+    });
     const next = await ring.rotate();
     const failed: string[] = [];
     await ring.rewrap({ batch: 1, failed: (id) => failed.push(id) });
@@ -169,7 +196,15 @@ describe('keyring (envelope encryption, rotation, erasure)', function () {
     expect((await t.db('keys.data_keys').where({ id: good.id }).first()).kek_id).to.equal(next);
     await t.db('keys.data_keys').where({ id: bad }).delete();
     await ring.retire(kekId);
-    const late = await rejection(t.db('keys.data_keys').insert({ id: randomUUID(), kek_id: kekId, wrapped: Buffer.alloc(60), owner_kind: 'x', owner_id: 'y' })); // prettier-ignore
+    const late = await rejection(
+      t.db('keys.data_keys').insert({
+        id: randomUUID(),
+        kek_id: kekId,
+        wrapped: Buffer.alloc(60),
+        owner_kind: 'x',
+        owner_id: 'y',
+      }),
+    );
     expect(String(late)).to.contain('is retired');
   });
 });

@@ -23,9 +23,22 @@ describe('values sealed before envelopes, moved under data keys', function () {
   const master = randomBytes(32);
   const legacy = createSecretBox(master);
   const COLUMNS: SealedColumn[] = [
-    { table: 'legacy.things', column: 'secret', key: ['id'], owner: (row) => ({ kind: 'thing', id: String(row.id) }), context: (row) => `thing:${String(row.id)}` },
-    { table: 'legacy.things', column: 'picture', key: ['id'], bytes: true, owner: (row) => ({ kind: 'thing', id: String(row.id) }), context: (row) => `picture:${String(row.id)}` },
-  ]; // prettier-ignore
+    {
+      table: 'legacy.things',
+      column: 'secret',
+      key: ['id'],
+      owner: (row) => ({ kind: 'thing', id: String(row.id) }),
+      context: (row) => `thing:${String(row.id)}`,
+    },
+    {
+      table: 'legacy.things',
+      column: 'picture',
+      key: ['id'],
+      bytes: true,
+      owner: (row) => ({ kind: 'thing', id: String(row.id) }),
+      context: (row) => `picture:${String(row.id)}`,
+    },
+  ];
   const keyring = () => localKeyring(t.db, master, dir, { legacyColumns: COLUMNS });
 
   before(async () => {
@@ -66,7 +79,12 @@ describe('values sealed before envelopes, moved under data keys', function () {
     expect(stopped).to.equal('stopped');
     expect(await countLegacyValues(t.db, COLUMNS)).to.equal(31);
     const moved: number[] = [];
-    expect(await migrateLegacyValues(t.db, keyring(), COLUMNS, { batch: 10, progress: (n) => moved.push(n) })).to.equal(31); // prettier-ignore
+    expect(
+      await migrateLegacyValues(t.db, keyring(), COLUMNS, {
+        batch: 10,
+        progress: (n) => moved.push(n),
+      }),
+    ).to.equal(31);
     expect(moved.at(-1)).to.equal(31);
     expect(await countLegacyValues(t.db, COLUMNS)).to.equal(0);
     expect(await migrateLegacyValues(t.db, keyring(), COLUMNS)).to.equal(0);
@@ -78,7 +96,10 @@ describe('values sealed before envelopes, moved under data keys', function () {
       expect(dataKeyIdOf(row.secret)).to.be.a('string');
       expect(await fresh.open(row.secret, `thing:${row.id}`)).to.equal(`secret ${i}`);
       if (i % 3 === 0) expect(row.picture).to.equal(null);
-      else expect((await fresh.openBytes(row.picture, `picture:${row.id}`)).toString()).to.equal(`picture ${i}`); // prettier-ignore
+      else
+        expect((await fresh.openBytes(row.picture, `picture:${row.id}`)).toString()).to.equal(
+          `picture ${i}`,
+        );
       // the text and the picture of a thing share its one data key
       if (row.picture) expect(dataKeyIdOf(row.picture)).to.equal(dataKeyIdOf(row.secret));
     }

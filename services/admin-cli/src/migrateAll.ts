@@ -96,6 +96,6 @@ async function deleteErasedRows(db: Knex): Promise<void> {
       .whereRaw(
         `?? IN (SELECT owner_id::uuid FROM keys.erased_data_keys WHERE owner_kind = ? AND reason = 'erasure')`,
         [column, owner],
-      ) // prettier-ignore
+      )
       .delete();
 }

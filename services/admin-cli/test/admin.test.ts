@@ -280,7 +280,13 @@ describe('admin CLI', function () {
     const own = await createTestDatabase([platformMigrations, oauthMigrations]);
     const keysDir = mkdtempSync(join(tmpdir(), 'idv-admin-hsm-'));
     const local = { ...env, DATABASE_URL: own.url, MASTER_KEYS_DIR: keysDir };
-    const hsm = { ...local, KEY_PROVIDER: 'pkcs11', PKCS11_TOKEN_LABEL: token.tokenLabel, PKCS11_PIN: token.pin, SOFTHSM2_CONF: token.conf }; // prettier-ignore
+    const hsm = {
+      ...local,
+      KEY_PROVIDER: 'pkcs11',
+      PKCS11_TOKEN_LABEL: token.tokenLabel,
+      PKCS11_PIN: token.pin,
+      SOFTHSM2_CONF: token.conf,
+    };
     const saved = env;
     try {
       env = local;
@@ -294,17 +300,31 @@ describe('admin CLI', function () {
       const status = await admin('master-key', 'status');
       expect(status.json.current).to.equal('pkcs11-initial');
       const keys = (status.json as { keys: { keyId: string; values: number }[] }).keys;
-      expect(keys.filter((k) => k.keyId !== 'pkcs11-initial').map((k) => k.values)).to.satisfy((v: number[]) => v.every((n) => n === 0)); // prettier-ignore
+      expect(keys.filter((k) => k.keyId !== 'pkcs11-initial').map((k) => k.values)).to.satisfy(
+        (v: number[]) => v.every((n) => n === 0),
+      );
       // a new key made inside the token, and an unknown one refused
       const rotated = await admin('master-key', 'rotate');
       expect(String(rotated.json.keyId)).to.match(/^pkcs11-[0-9a-f]{16}$/);
-      expect((await admin('master-key', 'rotate', '--key-id', 'pkcs11-0000000000000000')).code).to.equal(1); // prettier-ignore
+      expect(
+        (await admin('master-key', 'rotate', '--key-id', 'pkcs11-0000000000000000')).code,
+      ).to.equal(1);
       // an oauth client's secret sealed under a data key wrapped by the token
       const tenant = await admin('tenant', 'create', '--name', 'HSM Tenant');
       await admin('community', 'create', '--tenant', String(tenant.json.id), '--name', 'hsm');
-      const client = await admin('oauth-client', 'create', '--community', 'hsm', '--redirect-uri', 'https://example.com/cb'); // prettier-ignore
+      const client = await admin(
+        'oauth-client',
+        'create',
+        '--community',
+        'hsm',
+        '--redirect-uri',
+        'https://example.com/cb',
+      );
       expect(client.code, JSON.stringify(client.json)).to.equal(0);
-      const row = await own.db('keys.data_keys').where({ owner_kind: 'oauth-client', owner_id: client.json.client_id }).first(); // prettier-ignore
+      const row = await own
+        .db('keys.data_keys')
+        .where({ owner_kind: 'oauth-client', owner_id: client.json.client_id })
+        .first();
       expect(row.kek_id).to.equal(rotated.json.keyId);
       // the service key made under the local key opens after the move
       expect((await admin('servicekey', 'show', '--service', 'oauth')).json).to.deep.equal(

@@ -49,13 +49,18 @@ describe('admin CLI: audit verify', function () {
   });
 
   it('refuses with the verdict naming the first bad entry when a row was changed', async () => {
-    const second = (await t.db('platform.audit_log').where({ seq: 2 }).first('id')) as { id: number }; // prettier-ignore
+    const second = (await t.db('platform.audit_log').where({ seq: 2 }).first('id')) as {
+      id: number;
+    };
     await t.db.transaction(async (trx) => {
       await trx.raw('ALTER TABLE platform.audit_log DISABLE TRIGGER audit_log_append_only');
       await trx.raw("UPDATE platform.audit_log SET actor = 'someone-else' WHERE seq = 2");
       await trx.raw('ALTER TABLE platform.audit_log ENABLE TRIGGER audit_log_append_only');
     });
-    const err = await auditVerify().then(() => undefined, (e: unknown) => e); // prettier-ignore
+    const err = await auditVerify().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(AuditChainBroken);
     const { verdict, message } = err as AuditChainBroken;
     expect(verdict).to.deep.include({ ok: false, entries: 3 });
@@ -71,7 +76,14 @@ describe('admin CLI: audit verify', function () {
       const child = execFile(
         'npm',
         ['run', '-s', 'admin', '--', 'audit', 'verify'],
-        { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.url, MASTER_KEY: randomBytes(32).toString('base64') } }, // prettier-ignore
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            DATABASE_URL: t.url,
+            MASTER_KEY: randomBytes(32).toString('base64'),
+          },
+        },
         (_err, stdout) => resolve({ code: child.exitCode, stdout }),
       );
     });

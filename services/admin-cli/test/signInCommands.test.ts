@@ -74,7 +74,7 @@ describe('admin CLI: sign-in commands', function () {
       '--username',
       username,
       '--password',
-      PASSWORD, // prettier-ignore
+      PASSWORD,
     );
     expect(created.code, JSON.stringify(created.json)).to.equal(0);
     return String(created.json.accountId);
@@ -91,7 +91,14 @@ describe('admin CLI: sign-in commands', function () {
       IDV_ADMIN_ACTOR: 'testy-operator',
     };
     const tenant = await admin('tenant', 'create', '--name', 'Sign-in Tenant');
-    const created = await admin('community', 'create', '--tenant', String(tenant.json.id), '--name', community); // prettier-ignore
+    const created = await admin(
+      'community',
+      'create',
+      '--tenant',
+      String(tenant.json.id),
+      '--name',
+      community,
+    );
     communityId = String(created.json.id);
   });
   after(async () => {
@@ -108,23 +115,56 @@ describe('admin CLI: sign-in commands', function () {
       '--redirect-uri',
       'https://rp.example.test/cb',
       '--name',
-      'Testy Bank', // prettier-ignore
+      'Testy Bank',
     );
     expect(created.code).to.equal(0);
     expect(created.json).to.have.all.keys('client_id', 'client_secret');
     const metadata = async () =>
-      ((await t.db('oauth.clients').where({ client_id: created.json.client_id }).first('metadata')) as { metadata: { client_name?: string } }).metadata; // prettier-ignore
+      (
+        (await t
+          .db('oauth.clients')
+          .where({ client_id: created.json.client_id })
+          .first('metadata')) as { metadata: { client_name?: string } }
+      ).metadata;
     expect((await metadata()).client_name).to.equal('Testy Bank');
-    const renamed = await admin('oauth-client', 'name', '--community', community, '--client-id', String(created.json.client_id), '--name', 'Testy Credit'); // prettier-ignore
-    expect(renamed).to.deep.equal({ code: 0, json: { client_id: created.json.client_id, client_name: 'Testy Credit' } }); // prettier-ignore
+    const renamed = await admin(
+      'oauth-client',
+      'name',
+      '--community',
+      community,
+      '--client-id',
+      String(created.json.client_id),
+      '--name',
+      'Testy Credit',
+    );
+    expect(renamed).to.deep.equal({
+      code: 0,
+      json: { client_id: created.json.client_id, client_name: 'Testy Credit' },
+    });
     expect((await metadata()).client_name).to.equal('Testy Credit');
   });
 
   it('sets the second-factor policy of a community', async () => {
-    const required = await admin('community', 'mfa', '--community', community, '--policy', 'required'); // prettier-ignore
+    const required = await admin(
+      'community',
+      'mfa',
+      '--community',
+      community,
+      '--policy',
+      'required',
+    );
     expect(required.code).to.equal(0);
     expect(required.json).to.deep.include({ community, policy: 'required' });
-    const totpOnly = await admin('community', 'mfa', '--community', community, '--policy', 'optional', '--factor', 'totp'); // prettier-ignore
+    const totpOnly = await admin(
+      'community',
+      'mfa',
+      '--community',
+      community,
+      '--policy',
+      'optional',
+      '--factor',
+      'totp',
+    );
     expect(totpOnly.json).to.deep.include({ community, policy: 'optional', factors: ['totp'] });
     const row = await t.db('oauth.sign_in_settings').where({ community_id: communityId }).first();
     expect(row).to.include({ mfa_policy: 'optional' });
@@ -132,18 +172,51 @@ describe('admin CLI: sign-in commands', function () {
   });
 
   it('sets login limits, and back to the defaults', async () => {
-    const set = await admin('community', 'login-limits', '--community', community, '--lock-after', '5', '--lock-minutes', '30'); // prettier-ignore
+    const set = await admin(
+      'community',
+      'login-limits',
+      '--community',
+      community,
+      '--lock-after',
+      '5',
+      '--lock-minutes',
+      '30',
+    );
     expect(set.code).to.equal(0);
-    expect(set.json).to.deep.equal({ community, limits: { ...DEFAULT_LOGIN_LIMITS, lockAfter: 5, lockMinutes: 30 } }); // prettier-ignore
-    const reset = await admin('community', 'login-limits', '--community', community, '--defaults', 'yes'); // prettier-ignore
+    expect(set.json).to.deep.equal({
+      community,
+      limits: { ...DEFAULT_LOGIN_LIMITS, lockAfter: 5, lockMinutes: 30 },
+    });
+    const reset = await admin(
+      'community',
+      'login-limits',
+      '--community',
+      community,
+      '--defaults',
+      'yes',
+    );
     expect(reset.json).to.deep.equal({ community, limits: DEFAULT_LOGIN_LIMITS });
   });
 
   it('brands the sign-in page: name, #rrggbb colour, an image logo', async () => {
     const logo = join(files, 'logo.png');
     writeFileSync(logo, PNG);
-    const branded = await admin('community', 'branding', '--community', community, '--display-name', 'Testy Credit Union', '--accent-color', '#0B6E4F', '--logo', logo); // prettier-ignore
-    expect(branded).to.deep.equal({ code: 0, json: { community, displayName: 'Testy Credit Union', accentColor: '#0b6e4f', logo: true } }); // prettier-ignore
+    const branded = await admin(
+      'community',
+      'branding',
+      '--community',
+      community,
+      '--display-name',
+      'Testy Credit Union',
+      '--accent-color',
+      '#0B6E4F',
+      '--logo',
+      logo,
+    );
+    expect(branded).to.deep.equal({
+      code: 0,
+      json: { community, displayName: 'Testy Credit Union', accentColor: '#0b6e4f', logo: true },
+    });
     const removed = await admin('community', 'branding', '--community', community, '--logo', '');
     expect(removed.json).to.include({ logo: false });
   });
@@ -154,18 +227,102 @@ describe('admin CLI: sign-in commands', function () {
     const big = join(files, 'big.png');
     writeFileSync(big, Buffer.concat([PNG, Buffer.alloc(70 * 1024)]));
     const refusals: [string, string[], RegExp][] = [
-      ['a bad policy', ['community', 'mfa', '--community', community, '--policy', 'sometimes'], /--policy must be one of off, optional, required/], // prettier-ignore
-      ['a bad factor', ['community', 'mfa', '--community', community, '--policy', 'required', '--factor', 'sms'], /--factor must be one of totp, webauthn/], // prettier-ignore
-      ['a lock after 0 failures', ['community', 'login-limits', '--community', community, '--lock-after', '0'], /lockAfter must be an integer from 1 to 1000/], // prettier-ignore
-      ['a limit not a number', ['community', 'login-limits', '--community', community, '--lock-minutes', 'soon'], /lockMinutes must be an integer/], // prettier-ignore
-      ['a fractional limit', ['community', 'login-limits', '--community', community, '--base-delay-seconds', '1.5'], /baseDelaySeconds must be an integer/], // prettier-ignore
-      ['a lock before the free failures end', ['community', 'login-limits', '--community', community, '--free-failures', '5', '--lock-after', '3'], /lockAfter \(3\) must be greater than freeFailures \(5\)/], // prettier-ignore
-      ['a logo that is no image', ['community', 'branding', '--community', community, '--logo', text], /--logo must be a PNG, JPEG or WebP file/], // prettier-ignore
-      ['a logo over 64 KiB', ['community', 'branding', '--community', community, '--logo', big], /--logo must be at most 64 KiB/], // prettier-ignore
-      ['a colour that is no #rrggbb', ['community', 'branding', '--community', community, '--accent-color', 'red;}'], /--accent-color must be #rrggbb/], // prettier-ignore
-      ['a client name with a control character', ['oauth-client', 'create', '--community', community, '--redirect-uri', 'https://rp.example.test/cb', '--name', 'Testy\u0007Bank'], /--name must be 1 to 100 printable characters/], // prettier-ignore
-      ['a client name over 100 characters', ['oauth-client', 'create', '--community', community, '--redirect-uri', 'https://rp.example.test/cb', '--name', 'n'.repeat(101)], /--name must be 1 to 100/], // prettier-ignore
-      ['a short new password', ['oauth-account', 'reset-password', '--community', community, '--username', 'anyone', '--password', 'short'], /at least 8 characters/], // prettier-ignore
+      [
+        'a bad policy',
+        ['community', 'mfa', '--community', community, '--policy', 'sometimes'],
+        /--policy must be one of off, optional, required/,
+      ],
+      [
+        'a bad factor',
+        ['community', 'mfa', '--community', community, '--policy', 'required', '--factor', 'sms'],
+        /--factor must be one of totp, webauthn/,
+      ],
+      [
+        'a lock after 0 failures',
+        ['community', 'login-limits', '--community', community, '--lock-after', '0'],
+        /lockAfter must be an integer from 1 to 1000/,
+      ],
+      [
+        'a limit not a number',
+        ['community', 'login-limits', '--community', community, '--lock-minutes', 'soon'],
+        /lockMinutes must be an integer/,
+      ],
+      [
+        'a fractional limit',
+        ['community', 'login-limits', '--community', community, '--base-delay-seconds', '1.5'],
+        /baseDelaySeconds must be an integer/,
+      ],
+      [
+        'a lock before the free failures end',
+        [
+          'community',
+          'login-limits',
+          '--community',
+          community,
+          '--free-failures',
+          '5',
+          '--lock-after',
+          '3',
+        ],
+        /lockAfter \(3\) must be greater than freeFailures \(5\)/,
+      ],
+      [
+        'a logo that is no image',
+        ['community', 'branding', '--community', community, '--logo', text],
+        /--logo must be a PNG, JPEG or WebP file/,
+      ],
+      [
+        'a logo over 64 KiB',
+        ['community', 'branding', '--community', community, '--logo', big],
+        /--logo must be at most 64 KiB/,
+      ],
+      [
+        'a colour that is no #rrggbb',
+        ['community', 'branding', '--community', community, '--accent-color', 'red;}'],
+        /--accent-color must be #rrggbb/,
+      ],
+      [
+        'a client name with a control character',
+        [
+          'oauth-client',
+          'create',
+          '--community',
+          community,
+          '--redirect-uri',
+          'https://rp.example.test/cb',
+          '--name',
+          'Testy\u0007Bank',
+        ],
+        /--name must be 1 to 100 printable characters/,
+      ],
+      [
+        'a client name over 100 characters',
+        [
+          'oauth-client',
+          'create',
+          '--community',
+          community,
+          '--redirect-uri',
+          'https://rp.example.test/cb',
+          '--name',
+          'n'.repeat(101),
+        ],
+        /--name must be 1 to 100/,
+      ],
+      [
+        'a short new password',
+        [
+          'oauth-account',
+          'reset-password',
+          '--community',
+          community,
+          '--username',
+          'anyone',
+          '--password',
+          'short',
+        ],
+        /at least 8 characters/,
+      ],
     ];
     const outcomes = await Promise.all(refusals.map(([, args]) => admin(...args)));
     refusals.forEach(([what, , message], i) => {
@@ -180,7 +337,9 @@ describe('admin CLI: sign-in commands', function () {
   it('refuses an account action on an account or community that does not exist with exit 1', async () => {
     const actions = ['unlock', 'reset-password', 'reset-factors', 'enrol-totp'];
     const outcomes = await Promise.all([
-      ...actions.map((action) => admin('oauth-account', action, '--community', community, '--username', 'testy-nobody')), // prettier-ignore
+      ...actions.map((action) =>
+        admin('oauth-account', action, '--community', community, '--username', 'testy-nobody'),
+      ),
       admin('oauth-account', 'unlock', '--community', 'no-such-community', '--username', 'testy'),
       admin('community', 'mfa', '--community', 'no-such-community', '--policy', 'off'),
     ]);
@@ -201,12 +360,30 @@ describe('admin CLI: sign-in commands', function () {
     }
     expect(await attempt()).to.include({ allowed: false, reason: 'locked' });
 
-    const unlocked = await admin('oauth-account', 'unlock', '--community', community, '--username', 'testy-locked'); // prettier-ignore
+    const unlocked = await admin(
+      'oauth-account',
+      'unlock',
+      '--community',
+      community,
+      '--username',
+      'testy-locked',
+    );
     expect(unlocked).to.deep.equal({ code: 0, json: { unlocked: true, wasLocked: true } });
     expect(await attempt()).to.include({ allowed: true });
-    const again = await admin('oauth-account', 'unlock', '--community', community, '--username', 'testy-locked'); // prettier-ignore
+    const again = await admin(
+      'oauth-account',
+      'unlock',
+      '--community',
+      community,
+      '--username',
+      'testy-locked',
+    );
     expect(again.json).to.deep.equal({ unlocked: true, wasLocked: false });
-    const row = { actor: 'admin-cli:testy-operator', action: 'oauth.account.unlocked', community_id: communityId }; // prettier-ignore
+    const row = {
+      actor: 'admin-cli:testy-operator',
+      action: 'oauth.account.unlocked',
+      community_id: communityId,
+    };
     expect(await auditOf(accountId)).to.deep.equal([
       { ...row, details: { wasLocked: true } },
       { ...row, details: { wasLocked: false } },
@@ -215,41 +392,77 @@ describe('admin CLI: sign-in commands', function () {
 
   it('resets a password: the generated one signs in, the old one does not', async () => {
     const accountId = await account('testy-reset');
-    const reset = await admin('oauth-account', 'reset-password', '--community', community, '--username', 'testy-reset'); // prettier-ignore
+    const reset = await admin(
+      'oauth-account',
+      'reset-password',
+      '--community',
+      community,
+      '--username',
+      'testy-reset',
+    );
     expect(reset.code).to.equal(0);
     expect(reset.json).to.include({ username: 'testy-reset' });
     const generated = String(reset.json.password);
     expect(generated.length).to.be.at.least(16);
-    expect(await accounts().authenticate(communityId, 'testy-reset', generated)).to.include({ accountId }); // prettier-ignore
+    expect(await accounts().authenticate(communityId, 'testy-reset', generated)).to.include({
+      accountId,
+    });
     expect(await accounts().authenticate(communityId, 'testy-reset', PASSWORD)).to.equal(undefined);
-    expect((await accounts().find(communityId, accountId))?.credentialsChangedAt).to.be.instanceOf(Date); // prettier-ignore
+    expect((await accounts().find(communityId, accountId))?.credentialsChangedAt).to.be.instanceOf(
+      Date,
+    );
     const audit = await auditOf(accountId);
     expect(audit).to.have.length(1);
-    expect(audit[0]).to.deep.include({ actor: 'admin-cli:testy-operator', action: 'oauth.account.password_reset' }); // prettier-ignore
+    expect(audit[0]).to.deep.include({
+      actor: 'admin-cli:testy-operator',
+      action: 'oauth.account.password_reset',
+    });
     expect(JSON.stringify(audit)).not.to.contain(generated).and.not.to.contain('testy-reset');
   });
 
   it('enrols TOTP (its secret makes working codes) and resets the factors', async () => {
     const accountId = await account('testy-factors');
-    const enrolled = await admin('oauth-account', 'enrol-totp', '--community', community, '--username', 'testy-factors'); // prettier-ignore
+    const enrolled = await admin(
+      'oauth-account',
+      'enrol-totp',
+      '--community',
+      community,
+      '--username',
+      'testy-factors',
+    );
     expect(enrolled.code).to.equal(0);
     expect(enrolled.json).to.have.all.keys('username', 'factorId', 'totpSecret');
     const secret = String(enrolled.json.totpSecret);
     expect(secret).to.match(/^[A-Z2-7]{32}$/);
     const code = await generate({ secret });
-    expect(await factors().verifyTotp(communityId, accountId, code)).to.deep.equal({ factorId: enrolled.json.factorId }); // prettier-ignore
+    expect(await factors().verifyTotp(communityId, accountId, code)).to.deep.equal({
+      factorId: enrolled.json.factorId,
+    });
     await factors().newRecoveryCodes(communityId, accountId);
 
-    const reset = await admin('oauth-account', 'reset-factors', '--community', community, '--username', 'testy-factors'); // prettier-ignore
+    const reset = await admin(
+      'oauth-account',
+      'reset-factors',
+      '--community',
+      community,
+      '--username',
+      'testy-factors',
+    );
     expect(reset.code).to.equal(0);
     expect(reset.json).to.include({ username: 'testy-factors', factorsRemoved: 1 });
     expect(await factors().list(communityId, accountId)).to.deep.equal([]);
     expect(await factors().recoveryCodesLeft(communityId, accountId)).to.equal(0);
-    expect((await accounts().find(communityId, accountId))?.credentialsChangedAt).to.be.instanceOf(Date); // prettier-ignore
+    expect((await accounts().find(communityId, accountId))?.credentialsChangedAt).to.be.instanceOf(
+      Date,
+    );
 
     const audit = await auditOf(accountId);
-    expect(audit.map((row: { action: string }) => row.action)).to.deep.equal(['oauth.account.totp_enrolled', 'oauth.account.factors_reset']); // prettier-ignore
-    for (const row of audit) expect(row).to.include({ actor: 'admin-cli:testy-operator', community_id: communityId }); // prettier-ignore
+    expect(audit.map((row: { action: string }) => row.action)).to.deep.equal([
+      'oauth.account.totp_enrolled',
+      'oauth.account.factors_reset',
+    ]);
+    for (const row of audit)
+      expect(row).to.include({ actor: 'admin-cli:testy-operator', community_id: communityId });
     const details = JSON.stringify(audit);
     expect(details).not.to.contain('testy-factors').and.not.to.contain(secret);
   });

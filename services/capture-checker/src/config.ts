@@ -77,7 +77,8 @@ export function capacityOf(settings: CaptureCheckerSettings): {
 } {
   const threads = settings.CAPTURE_CHECK_THREADS || availableParallelism();
   const held = 2 * threads;
-  const share = (configured: number) => Math.min(held, configured || Math.max(1, Math.floor(threads / 2))); // prettier-ignore
+  const share = (configured: number) =>
+    Math.min(held, configured || Math.max(1, Math.floor(threads / 2)));
   return {
     threads,
     held,

@@ -84,7 +84,11 @@ export function createCheckHandler(deps: CheckHandlerDeps): MessageHandler {
     };
     const codes = report.problems.map((p) => p.code);
     const verdict: Verdict =
-      codes.length === 0 ? 'accepted' : codes.includes('check_unavailable') ? 'unavailable' : 'problem'; // prettier-ignore
+      codes.length === 0
+        ? 'accepted'
+        : codes.includes('check_unavailable')
+          ? 'unavailable'
+          : 'problem';
     return done(verdict, reply);
   };
 }

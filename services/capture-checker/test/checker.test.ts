@@ -63,7 +63,10 @@ describe('capture checker', function () {
     };
   };
   const ask = async (body: CaptureCheckRequest) => {
-    const reply = validate(CaptureCheckReply, await client.request(queue, body, { timeoutMs: 60_000 })); // prettier-ignore
+    const reply = validate(
+      CaptureCheckReply,
+      await client.request(queue, body, { timeoutMs: 60_000 }),
+    );
     if (!reply.ok) throw new Error(JSON.stringify(reply.issues));
     return reply.value;
   };
@@ -78,7 +81,9 @@ describe('capture checker', function () {
   });
 
   it('a request past its deadline is not checked: check_unavailable', async () => {
-    const late = await ask(request(await png(documentImage(1000, 630, 4)), { deadline: Date.now() - 1 })); // prettier-ignore
+    const late = await ask(
+      request(await png(documentImage(1000, 630, 4)), { deadline: Date.now() - 1 }),
+    );
     expect(codes(late)).to.deep.equal(['check_unavailable']);
     expect(late.measures).to.equal(undefined);
   });
@@ -86,13 +91,20 @@ describe('capture checker', function () {
   it('an image sealed under another key, or a request out of contract, gets an error reply; the worker goes on', async () => {
     const other = createSecretBox(randomBytes(32));
     const checkId = randomUUID();
-    const foreign = request(Buffer.from('x'), { checkId, image: other.sealBytes(await png(documentImage()), checkId).toString('base64') }); // prettier-ignore
+    const foreign = request(Buffer.from('x'), {
+      checkId,
+      image: other.sealBytes(await png(documentImage()), checkId).toString('base64'),
+    });
     let failure: unknown;
-    await client.request(queue, foreign, { timeoutMs: 30_000 }).catch((err: unknown) => (failure = err)); // prettier-ignore
+    await client
+      .request(queue, foreign, { timeoutMs: 30_000 })
+      .catch((err: unknown) => (failure = err));
     expect(failure).to.be.instanceOf(RpcRemoteError);
     expect((failure as Error).message).to.match(/does not open/);
     failure = undefined;
-    await client.request(queue, { ...request(Buffer.from('x')), side: 'elbow' }, { timeoutMs: 30_000 }).catch((err: unknown) => (failure = err)); // prettier-ignore
+    await client
+      .request(queue, { ...request(Buffer.from('x')), side: 'elbow' }, { timeoutMs: 30_000 })
+      .catch((err: unknown) => (failure = err));
     expect((failure as Error).message).to.match(/invalid capture check request/);
     expect((await ask(request(await png(documentImage(1000, 630, 5))))).problems).to.deep.equal([]);
   });
@@ -100,14 +112,20 @@ describe('capture checker', function () {
   it("a tenant's check over its share waits for it, one at most; past that busy at once; another tenant's runs", async () => {
     // two threads: the worker holds four checks; a tenant runs one and may have one waiting
     const large = await png(documentImage(4000, 3000, 6));
-    const a = (communityId: string) => ({ owner: { sessionId: randomUUID(), communityId, tenantId: 'tenant-a' } }); // prettier-ignore
+    const a = (communityId: string) => ({
+      owner: { sessionId: randomUUID(), communityId, tenantId: 'tenant-a' },
+    });
     // sent at once, taken in order: the first runs, the second waits for it, the third (another
     // community of the same tenant) is over the share with one waiting already
     const first = ask(request(large, a('community-a')));
     const second = ask(request(large, a('community-a')));
     const third = ask(request(large, a('community-c')));
     expect(codes(await third)).to.deep.equal(['check_unavailable']);
-    const other = await ask(request(await png(documentImage(1000, 630, 8)), { owner: { sessionId: randomUUID(), communityId: 'community-b', tenantId: 'tenant-b' } })); // prettier-ignore
+    const other = await ask(
+      request(await png(documentImage(1000, 630, 8)), {
+        owner: { sessionId: randomUUID(), communityId: 'community-b', tenantId: 'tenant-b' },
+      }),
+    );
     expect(other.problems).to.deep.equal([]);
     // the one that waited ran once the first was done: a real verdict, not check_unavailable
     expect((await first).problems).to.deep.equal([]);
@@ -141,7 +159,12 @@ describe('capture checker', function () {
 
     it('no queue to send to: check_unavailable at once; a queue nobody consumes: check_unavailable after the wait', async () => {
       const image = await png(documentImage(1000, 630, 10));
-      const none = await remote(`test.capture.none.${randomBytes(4).toString('hex')}`, 30_000)('front', image, journey, owner()); // prettier-ignore
+      const none = await remote(`test.capture.none.${randomBytes(4).toString('hex')}`, 30_000)(
+        'front',
+        image,
+        journey,
+        owner(),
+      );
       expect(codes(none)).to.deep.equal(['check_unavailable']);
       expect(none.problems[0]?.message).to.match(/not reachable/);
       const connection = await amqp.connect(amqpUrl);

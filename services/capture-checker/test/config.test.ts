@@ -9,13 +9,32 @@ const settings = (env: Record<string, string>) =>
 
 describe('capture checker: capacity and shares', () => {
   it('holds two checks a thread; a tenant and a community get half the threads, at least one', () => {
-    expect(capacityOf(settings({ CAPTURE_CHECK_THREADS: '1' }))).to.deep.equal({ threads: 1, held: 2, perTenant: 1, perCommunity: 1 }); // prettier-ignore
-    expect(capacityOf(settings({ CAPTURE_CHECK_THREADS: '2' }))).to.deep.equal({ threads: 2, held: 4, perTenant: 1, perCommunity: 1 }); // prettier-ignore
-    expect(capacityOf(settings({ CAPTURE_CHECK_THREADS: '8' }))).to.deep.equal({ threads: 8, held: 16, perTenant: 4, perCommunity: 4 }); // prettier-ignore
+    expect(capacityOf(settings({ CAPTURE_CHECK_THREADS: '1' }))).to.deep.equal({
+      threads: 1,
+      held: 2,
+      perTenant: 1,
+      perCommunity: 1,
+    });
+    expect(capacityOf(settings({ CAPTURE_CHECK_THREADS: '2' }))).to.deep.equal({
+      threads: 2,
+      held: 4,
+      perTenant: 1,
+      perCommunity: 1,
+    });
+    expect(capacityOf(settings({ CAPTURE_CHECK_THREADS: '8' }))).to.deep.equal({
+      threads: 8,
+      held: 16,
+      perTenant: 4,
+      perCommunity: 4,
+    });
   });
 
   it('takes configured shares, never more than it holds', () => {
-    const configured = settings({ CAPTURE_CHECK_THREADS: '2', CAPTURE_CHECKER_PER_TENANT: '3', CAPTURE_CHECKER_PER_COMMUNITY: '99' }); // prettier-ignore
+    const configured = settings({
+      CAPTURE_CHECK_THREADS: '2',
+      CAPTURE_CHECKER_PER_TENANT: '3',
+      CAPTURE_CHECKER_PER_COMMUNITY: '99',
+    });
     expect(capacityOf(configured)).to.deep.include({ perTenant: 3, perCommunity: 4 });
   });
 });

@@ -155,10 +155,17 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
     const verdict = answer.value;
     if (verdict.accepted) return load();
     // the attempts as the server counts them: a check that did not run costs none
-    setSession({ ...session, attempts: { ...session.attempts, [side]: attemptsUsed(session, side, verdict.attemptsLeft) } }); // prettier-ignore
+    setSession({
+      ...session,
+      attempts: { ...session.attempts, [side]: attemptsUsed(session, side, verdict.attemptsLeft) },
+    });
     const problems = verdict.problems.map((p) => p.code as CaptureProblem);
     if (verdict.attemptsLeft === 0) return end(side, problems);
-    setScreen({ name: 'capture', side, notice: { kind: 'problems', problems, attemptsLeft: verdict.attemptsLeft } }); // prettier-ignore
+    setScreen({
+      name: 'capture',
+      side,
+      notice: { kind: 'problems', problems, attemptsLeft: verdict.attemptsLeft },
+    });
   }
 
   function captured(side: CaptureSide, image: Blob) {
@@ -227,7 +234,8 @@ export function App({ api, hasToken }: { api: CaptureApi; hasToken: boolean }) {
             }}
             onDecline={async () => {
               const status = await act(() => api.decline());
-              if (status) setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl }); // prettier-ignore
+              if (status)
+                setScreen({ name: 'final', state: status.state, redirectUrl: status.redirectUrl });
             }}
           />
         ) : null;

@@ -95,7 +95,11 @@ export class CaptureApi {
     } catch {
       return { ok: false, failure: { kind: 'network' } };
     }
-    if (!res.ok) return { ok: false, failure: failureOf(res.status, (await res.json().catch(() => ({}))) as ErrorBody) }; // prettier-ignore
+    if (!res.ok)
+      return {
+        ok: false,
+        failure: failureOf(res.status, (await res.json().catch(() => ({}))) as ErrorBody),
+      };
     return { ok: true, value: (await res.json()) as T };
   }
 

@@ -44,13 +44,22 @@ function session(patch: Partial<CaptureSession> = {}): CaptureSession {
 
 describe('capture page: journey rules', () => {
   it('leads through consent, the document type, each side in order, then submit', () => {
-    expect(screenOf(session({ state: 'opened', consent: { given: false, textVersion: 'v' } }))).to.deep.equal({ name: 'consent' });
-    expect(screenOf(session({ documentType: null, sides: ['selfie'] }))).to.deep.equal({ name: 'documentType' });
+    expect(
+      screenOf(session({ state: 'opened', consent: { given: false, textVersion: 'v' } })),
+    ).to.deep.equal({ name: 'consent' });
+    expect(screenOf(session({ documentType: null, sides: ['selfie'] }))).to.deep.equal({
+      name: 'documentType',
+    });
     expect(screenOf(session())).to.deep.equal({ name: 'capture', side: 'front' });
-    expect(screenOf(session({ accepted: { front: true } }))).to.deep.equal({ name: 'capture', side: 'back' });
-    expect(screenOf(session({ accepted: { front: true, back: true, selfie: true } }))).to.deep.equal({ name: 'submit' });
+    expect(screenOf(session({ accepted: { front: true } }))).to.deep.equal({
+      name: 'capture',
+      side: 'back',
+    });
+    expect(
+      screenOf(session({ accepted: { front: true, back: true, selfie: true } })),
+    ).to.deep.equal({ name: 'submit' });
     expect(screenOf(session({ state: 'processing' }))).to.deep.equal({ name: 'processing' });
-  }); // prettier-ignore
+  });
 
   it('ends the journey at a side out of attempts, and counts the selfie by its own retries', () => {
     const spent = session({ attempts: { front: 2, selfie: 2 } });
@@ -59,11 +68,14 @@ describe('capture page: journey rules', () => {
     expect(attemptsLeft(spent, 'back')).to.equal(2);
     // the session is sure to fail: the back and the selfie are not asked for
     expect(screenOf(spent)).to.deep.equal({ name: 'noAttempts', side: 'front' });
-    expect(screenOf(session({ attempts: { front: 2 }, accepted: { front: true } }))).to.deep.equal({ name: 'capture', side: 'back' });
+    expect(screenOf(session({ attempts: { front: 2 }, accepted: { front: true } }))).to.deep.equal({
+      name: 'capture',
+      side: 'back',
+    });
     // the attempts the server says are left after one, as the page counts them
     expect(attemptsUsed(spent, 'selfie', 2)).to.equal(1);
     expect(attemptsUsed(spent, 'front', 0)).to.equal(2);
-  }); // prettier-ignore
+  });
 
   it('reviews the front and the passport page by reviewScreenFront, the back by its own, never the selfie', () => {
     const s = session();

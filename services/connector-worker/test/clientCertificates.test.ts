@@ -66,12 +66,12 @@ describe('connector worker: client certificates only from the operator directory
     ['a path inside it', { certPath: `x/${community}.registry.p12` }],
     ['a name that is not there (no existence oracle)', { certPath: 'absent.p12' }],
     ["another community's certificate", { certPath: 'only-theirs.p12' }],
-    ["its own certificate asked under another community", { certPath: 'registry.p12' }, other],
+    ['its own certificate asked under another community', { certPath: 'registry.p12' }, other],
     ['a file beyond the size cap', { certPath: 'huge.p12' }],
     ['a directory', { certPath: 'folder.p12' }],
     ['a device such as /dev/zero', { certPath: 'zero.p12' }],
     ['a FIFO (which would block a read)', { certPath: 'fifo.p12' }],
-  ]; // prettier-ignore
+  ];
   for (const [name, config, communityId] of refused) {
     it(`refuses ${name}: invalid_request / invalid_config, not a provider failure`, async () => {
       const started = Date.now();

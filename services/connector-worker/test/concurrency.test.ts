@@ -37,7 +37,14 @@ describe('connector workers at concurrency 64', function () {
     harness = await startHarness();
     // one tenant's 64 at once: its share of a worker's jobs is the whole prefetch here (the share
     // per tenant is tenantShares.test.ts'), so basic_ocr's jobs wait for a core in the queue
-    await Promise.all(KITS.map((kit) => harness.startWorker(kit.type, { WORKER_TENANT_SHARE: '10000', WORKER_COMMUNITY_SHARE: '10000' }))); // prettier-ignore
+    await Promise.all(
+      KITS.map((kit) =>
+        harness.startWorker(kit.type, {
+          WORKER_TENANT_SHARE: '10000',
+          WORKER_COMMUNITY_SHARE: '10000',
+        }),
+      ),
+    );
   });
   after(() => harness?.stop());
 

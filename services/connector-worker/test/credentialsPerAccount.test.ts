@@ -21,15 +21,43 @@ import { startHarness, type Harness } from './harness.ts';
 /** A second PKCS#12 client certificate (other bytes, same passphrase), made with openssl. */
 async function otherCertificate(dir: string): Promise<Buffer> {
   const [keyFile, certFile, pfxFile] = ['b.key', 'b.crt', 'b.p12'].map((f) => join(dir, f));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-    '-keyout', keyFile!, '-out', certFile!, '-days', '1',
-    '-subj', '/CN=Testy McTestface other registry client',
-  ], { stdio: 'ignore' }); // prettier-ignore
-  execFileSync('openssl', [
-    'pkcs12', '-export', '-inkey', keyFile!, '-in', certFile!, '-out', pfxFile!,
-    '-passout', `pass:${TEST_CERTIFICATE_PASSPHRASE}`,
-  ], { stdio: 'ignore' }); // prettier-ignore
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      keyFile!,
+      '-out',
+      certFile!,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=Testy McTestface other registry client',
+    ],
+    { stdio: 'ignore' },
+  );
+  execFileSync(
+    'openssl',
+    [
+      'pkcs12',
+      '-export',
+      '-inkey',
+      keyFile!,
+      '-in',
+      certFile!,
+      '-out',
+      pfxFile!,
+      '-passout',
+      `pass:${TEST_CERTIFICATE_PASSPHRASE}`,
+    ],
+    { stdio: 'ignore' },
+  );
   return readFile(pfxFile!);
 }
 

@@ -39,12 +39,23 @@ describe('connector worker: pending answers followed up', function () {
   /** Sends an agent review job of a dl image with `text`, followed up when `deadlineMs` is given. */
   async function review(text: string, deadlineMs?: number) {
     const verificationId = randomUUID();
-    const { jobId, body } = h.job({ type: 'agent_review', kind: 'dl_authenticate', config, document: { type: 'dl', front_image: image(text) } });
-    const job = deadlineMs === undefined ? body : { ...body, followUp: { verificationId, answerTo, deadline: Date.now() + deadlineMs } };
-    const reply = validate(ConnectorReply, await h.broker.request(connectorQueue('agent_review', h.env.CONNECTOR_QUEUE_PREFIX), job));
+    const { jobId, body } = h.job({
+      type: 'agent_review',
+      kind: 'dl_authenticate',
+      config,
+      document: { type: 'dl', front_image: image(text) },
+    });
+    const job =
+      deadlineMs === undefined
+        ? body
+        : { ...body, followUp: { verificationId, answerTo, deadline: Date.now() + deadlineMs } };
+    const reply = validate(
+      ConnectorReply,
+      await h.broker.request(connectorQueue('agent_review', h.env.CONNECTOR_QUEUE_PREFIX), job),
+    );
     if (!reply.ok || reply.value.jobId !== jobId) throw new Error('no valid reply');
     return { verificationId, reply: reply.value };
-  } // prettier-ignore
+  }
 
   async function answerFor(verificationId: string, timeoutMs = 10_000): Promise<FollowUpAnswer> {
     for (const until = Date.now() + timeoutMs; Date.now() < until;) {
@@ -63,7 +74,12 @@ describe('connector worker: pending answers followed up', function () {
       followUpId,
       verificationId: randomUUID(),
       kind: 'dl_authenticate',
-      verifier: { id: 'verifier-agent_review', tag: 'tag-agent_review', type: 'agent_review', connectorUrl: h.sandbox.url },
+      verifier: {
+        id: 'verifier-agent_review',
+        tag: 'tag-agent_review',
+        type: 'agent_review',
+        connectorUrl: h.sandbox.url,
+      },
       sealed: box.seal(JSON.stringify({ config, reference }), followUpId),
       answerTo,
       how: 'poll',
@@ -74,7 +90,7 @@ describe('connector worker: pending answers followed up', function () {
     };
     await h.broker.publish('', followUpQueue('agent_review', h.env.CONNECTOR_QUEUE_PREFIX), job);
     return job;
-  } // prettier-ignore
+  }
 
   it('without a follow-up in the job, a review decided later is inconclusive, as before', async () => {
     const { reply } = await review(`DOC:testy\nREVIEW:500`);
@@ -88,9 +104,13 @@ describe('connector worker: pending answers followed up', function () {
     expect(reply.result?.followUp).to.include({ how: 'poll' });
     expect(reply.result?.followUp?.reference).to.be.a('string');
     const answer = await answerFor(verificationId);
-    expect(answer).to.include({ via: 'poll', kind: 'dl_authenticate', verifierTag: 'tag-agent_review' });
+    expect(answer).to.include({
+      via: 'poll',
+      kind: 'dl_authenticate',
+      verifierTag: 'tag-agent_review',
+    });
     expect(answer.reply.result).to.include({ status: 'verified', verified: true });
-  }); // prettier-ignore
+  });
 
   it('answers inconclusive once the deadline passed without a decision', async () => {
     const { verificationId } = await review(`DOC:testy\nREVIEW:600000`, 1000);

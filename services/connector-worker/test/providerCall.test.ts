@@ -269,7 +269,29 @@ describe('connector worker: provider calls', function () {
     before(async () => {
       dir = await mkdtemp(join(tmpdir(), 'idv-provider-tls-'));
       const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=provider', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' }); // prettier-ignore
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=provider',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        ],
+        { stdio: 'ignore' },
+      );
       serverCert = await readFile(cert);
       tlsServer = createTlsServer(
         {

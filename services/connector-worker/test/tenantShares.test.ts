@@ -53,13 +53,16 @@ describe('connector worker: a share per tenant and per community', function () {
   });
 
   it('defaults: four fifths of the prefetch of a type that waits on providers, half the cores of basic_ocr', () => {
-    const of = (type: string, extra: Record<string, string> = {}) => loadWorkerConfig({ CONNECTOR_TYPE: type, LOG_LEVEL: 'silent', ...extra }); // prettier-ignore
+    const of = (type: string, extra: Record<string, string> = {}) =>
+      loadWorkerConfig({ CONNECTOR_TYPE: type, LOG_LEVEL: 'silent', ...extra });
     expect(prefetchOf(of('face_cloud'))).to.equal(640);
     expect(sharesOf(of('face_cloud'))).to.deep.equal({ perTenant: 512, perCommunity: 512 });
     const cores = availableParallelism();
     expect(prefetchOf(of('basic_ocr'))).to.equal(2 * cores);
     const half = Math.max(1, Math.floor(cores / 2));
     expect(sharesOf(of('basic_ocr'))).to.deep.equal({ perTenant: half, perCommunity: half });
-    expect(sharesOf(of('basic_ocr', { WORKER_TENANT_SHARE: '3' }))).to.deep.include({ perTenant: Math.min(3, 2 * cores) }); // prettier-ignore
+    expect(sharesOf(of('basic_ocr', { WORKER_TENANT_SHARE: '3' }))).to.deep.include({
+      perTenant: Math.min(3, 2 * cores),
+    });
   });
 });

@@ -8,7 +8,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('claims_checked_at', { useTz: true })
       .notNullable()
       .defaultTo(knex.fn.now())
-      .comment("when roles and communities were last read at the issuer (login, refresh, userinfo)"); // prettier-ignore
+      .comment(
+        'when roles and communities were last read at the issuer (login, refresh, userinfo)',
+      );
   });
 }
 

@@ -4,9 +4,18 @@
 import { loadConfig, PlatformConfig, resolveMasterKey } from '@idv/config';
 import { createDatabase, isDatabaseUp, waitForDatabase, type Knex } from '@idv/db';
 import { Lifecycle } from '@idv/http';
-import { createLogger, createMetricsRegistry, type Logger, type Registry } from '@idv/observability'; // prettier-ignore
+import {
+  createLogger,
+  createMetricsRegistry,
+  type Logger,
+  type Registry,
+} from '@idv/observability';
 import { createKeyring, type Keyring } from '@idv/platform';
-import { backingServiceUnavailable, buildVersion, type PlatformSettings } from '@idv/service-runtime'; // prettier-ignore
+import {
+  backingServiceUnavailable,
+  buildVersion,
+  type PlatformSettings,
+} from '@idv/service-runtime';
 
 export interface ConsoleRuntime {
   platform: PlatformSettings;

@@ -8,7 +8,9 @@ try {
   started.runtime.lifecycle.installSignalHandlers();
 } catch (err) {
   console.error(
-    err instanceof ConfigError ? err.message : `failed to start: ${(err as Error).stack ?? String(err)}`, // prettier-ignore
+    err instanceof ConfigError
+      ? err.message
+      : `failed to start: ${(err as Error).stack ?? String(err)}`,
   );
   process.exit(1);
 }

@@ -43,7 +43,10 @@ export async function startConsole(
   const { db, keyring, logger, lifecycle } = runtime;
 
   // sessions and the issuer
-  const sessions = new SessionStore(db, keyring, { idleMs: SESSION_IDLE_MS, lifetimeMs: SESSION_LIFETIME_MS }); // prettier-ignore
+  const sessions = new SessionStore(db, keyring, {
+    idleMs: SESSION_IDLE_MS,
+    lifetimeMs: SESSION_LIFETIME_MS,
+  });
   const issuer = operatorsIssuer({
     issuer: settings.CONSOLE_OIDC_ISSUER,
     clientId: settings.CONSOLE_CLIENT_ID,

@@ -7,7 +7,14 @@ import { quantileOf } from '../src/store/connectorLatency.ts';
 import { ConsoleWorld } from './consoleWorld.ts';
 
 /** A minute's row as the gateway writes it; `buckets` the seven histogram columns. */
-const minute = (communityId: string, verifierTag: string, minutesAgo: number, buckets: number[], errors = 0, timeouts = 0) => ({
+const minute = (
+  communityId: string,
+  verifierTag: string,
+  minutesAgo: number,
+  buckets: number[],
+  errors = 0,
+  timeouts = 0,
+) => ({
   community_id: communityId,
   minute: new Date(Date.now() - minutesAgo * 60_000 - (Date.now() % 60_000)),
   verifier_tag: verifierTag,
@@ -20,8 +27,14 @@ const minute = (communityId: string, verifierTag: string, minutesAgo: number, bu
   busy: 0,
   total_ms: buckets.reduce((a, b) => a + b, 0) * 200,
   max_ms: 4000,
-  le_100_ms: buckets[0], le_250_ms: buckets[1], le_500_ms: buckets[2], le_1000_ms: buckets[3], le_2500_ms: buckets[4], le_5000_ms: buckets[5], over_5000_ms: buckets[6],
-}); // prettier-ignore
+  le_100_ms: buckets[0],
+  le_250_ms: buckets[1],
+  le_500_ms: buckets[2],
+  le_1000_ms: buckets[3],
+  le_2500_ms: buckets[4],
+  le_5000_ms: buckets[5],
+  over_5000_ms: buckets[6],
+});
 
 describe('console analytics: connector latency and errors', function () {
   this.timeout(60_000);
@@ -55,7 +68,18 @@ describe('console analytics: connector latency and errors', function () {
     });
     after(async () => w?.stop());
 
-    type Calls = { verifier: string; calls: number; errors: number; timeouts: number; errorRate: number; p50Ms: number; p95Ms: number; averageMs: number; maxMs: number; communityId: string }[]; // prettier-ignore
+    type Calls = {
+      verifier: string;
+      calls: number;
+      errors: number;
+      timeouts: number;
+      errorRate: number;
+      p50Ms: number;
+      p95Ms: number;
+      averageMs: number;
+      maxMs: number;
+      communityId: string;
+    }[];
     const callsSeenBy = async (communities: string[]) => {
       const browser = await w.signIn(await w.operator(['viewer'], communities));
       const answer = await browser.request(`${w.url}/api/analytics?days=30`);

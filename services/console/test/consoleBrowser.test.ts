@@ -35,7 +35,9 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
 
   const stateOf = (page: Page) => page.locator('#case-title .badge');
   const caseState = (page: Page, state: string) =>
-    eventually(`the case ${state}`, async () => ((await stateOf(page).textContent()) === state ? true : undefined)); // prettier-ignore
+    eventually(`the case ${state}`, async () =>
+      (await stateOf(page).textContent()) === state ? true : undefined,
+    );
 
   /** Chooses a decision and its reason on the case page and records it. */
   async function decide(page: Page, decision: RegExp, reasonCode: string) {
@@ -60,7 +62,9 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
       )) as string[];
       expect(violations, `accessibility of ${name} at ${size} size`).to.deep.equal([]);
       // what sticks out past the window's right edge, named: the page must not scroll sideways
-      const wide = await page.evaluate(`document.documentElement.scrollWidth <= window.innerWidth ? [] : [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => e.tagName.toLowerCase() + (e.className ? '.' + e.className : '')).slice(0, 8)`); // prettier-ignore
+      const wide = await page.evaluate(
+        `document.documentElement.scrollWidth <= window.innerWidth ? [] : [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => e.tagName.toLowerCase() + (e.className ? '.' + e.className : '')).slice(0, 8)`,
+      );
       expect(wide, `${name} overflows sideways at ${size} size`).to.deep.equal([]);
       await page.screenshot({ path: `${ARTIFACTS}${name}-${size}.png`, fullPage: true });
     }
@@ -69,11 +73,15 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
 
   /** Whether the element `selector` names is on the first screen (no scroll needed to see it). */
   const withinFirstScreen = (page: Page, selector: string) =>
-    page.evaluate(`document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().bottom + window.scrollY <= window.innerHeight`); // prettier-ignore
+    page.evaluate(
+      `document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect().bottom + window.scrollY <= window.innerHeight`,
+    );
 
   /** The smallest size (px) an analytics chart's label is drawn at, the SVG's scale counted. */
   const smallestChartLabel = (page: Page) =>
-    page.evaluate(`Math.min(...[...document.querySelectorAll('.chart text')].map((t) => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize)))`) as Promise<number>; // prettier-ignore
+    page.evaluate(
+      `Math.min(...[...document.querySelectorAll('.chart text')].map((t) => t.getScreenCTM().a * parseFloat(getComputedStyle(t).fontSize)))`,
+    ) as Promise<number>;
 
   /**
    * A webhook of the community (through the webhooks gateway, with the service licence) and two
@@ -83,23 +91,52 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
   async function webhookWithDeliveries() {
     const { platform } = world.sessions;
     const c = platform.community;
-    const client = new IdvClient({ baseUrl: platform.services.webhooks.url, licenseKey: platform.licences.service }); // prettier-ignore
-    const hook = await client.request<{ _id: string }>('PUT', `/tenant/${c.tenantId}/community/${c.id}/webhook`, {
-      name: 'Testy review callbacks',
-      eventNames: ['E_IDV_REVIEW_OPENED', 'E_IDV_REVIEW_DECIDED'],
-      api: { type: 'POST', url: 'https://hooks.example.test/idv/review-callbacks?token=secret', authType: 'none' },
-      successCodes: [200],
-    }); // prettier-ignore
+    const client = new IdvClient({
+      baseUrl: platform.services.webhooks.url,
+      licenseKey: platform.licences.service,
+    });
+    const hook = await client.request<{ _id: string }>(
+      'PUT',
+      `/tenant/${c.tenantId}/community/${c.id}/webhook`,
+      {
+        name: 'Testy review callbacks',
+        eventNames: ['E_IDV_REVIEW_OPENED', 'E_IDV_REVIEW_DECIDED'],
+        api: {
+          type: 'POST',
+          url: 'https://hooks.example.test/idv/review-callbacks?token=secret',
+          authType: 'none',
+        },
+        successCodes: [200],
+      },
+    );
     expect(hook.status, JSON.stringify(hook.body)).to.equal(200);
     const at = new Date(Date.now() - 3_600_000);
     for (const [status, code, error] of [
       ['succeeded', 200, null],
       ['failed', 500, 'status 500 is neither success nor retry'],
     ] as const) {
-      // prettier-ignore
       const id = `msg_${randomBytes(12).toString('hex')}`;
-      await world.w.db('webhooks.deliveries').insert({ id, webhook_id: hook.body._id, event_id: `evt_${randomBytes(8).toString('hex')}`, event_name: 'E_IDV_REVIEW_OPENED', body: '{}', status, round_attempts: 1, event_at: at, created_at: at, completed_at: at }); // prettier-ignore
-      await world.w.db('webhooks.attempts').insert({ delivery_id: id, attempt: 1, at, status_code: code, latency_ms: 42, outcome: status === 'succeeded' ? 'succeeded' : 'failed', error }); // prettier-ignore
+      await world.w.db('webhooks.deliveries').insert({
+        id,
+        webhook_id: hook.body._id,
+        event_id: `evt_${randomBytes(8).toString('hex')}`,
+        event_name: 'E_IDV_REVIEW_OPENED',
+        body: '{}',
+        status,
+        round_attempts: 1,
+        event_at: at,
+        created_at: at,
+        completed_at: at,
+      });
+      await world.w.db('webhooks.attempts').insert({
+        delivery_id: id,
+        attempt: 1,
+        at,
+        status_code: code,
+        latency_ms: 42,
+        outcome: status === 'succeeded' ? 'succeeded' : 'failed',
+        error,
+      });
     }
   }
 
@@ -119,12 +156,16 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await failed.waitFor();
     await failed.getByRole('button', { name: /Redeliver/ }).click();
     await page.getByRole('row').filter({ hasText: 'pending' }).waitFor();
-    expect(await page.locator('main').textContent(), "the target's query not shown").to.not.include('token='); // prettier-ignore
+    expect(await page.locator('main').textContent(), "the target's query not shown").to.not.include(
+      'token=',
+    );
     await shot(page, 'webhooks');
     await page.getByRole('link', { name: 'Verifiers' }).click();
     await page.getByRole('heading', { name: 'Verifiers and configs' }).waitFor();
     await page.getByText('kyc-review').first().waitFor();
-    expect(await page.locator('main').textContent(), 'no secret shown').to.not.include('sandbox-key'); // prettier-ignore
+    expect(await page.locator('main').textContent(), 'no secret shown').to.not.include(
+      'sandbox-key',
+    );
     await shot(page, 'verifiers');
     // an admin just logged in reveals one verifier's secrets
     await page.getByRole('button', { name: 'Reveal secrets of faces' }).click();
@@ -144,8 +185,15 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await page.getByLabel('Time to decide (minutes)').fill('240');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved. The change is in the audit log.').waitFor();
-    const stored = await world.w.db('docverify.verification_configs').where({ tag: 'kyc-review' }).first('settings'); // prettier-ignore
-    expect((stored as { settings: { review: unknown } }).settings.review).to.deep.equal({ mode: 'always', fourEyes: true, slaMinutes: 240 }); // prettier-ignore
+    const stored = await world.w
+      .db('docverify.verification_configs')
+      .where({ tag: 'kyc-review' })
+      .first('settings');
+    expect((stored as { settings: { review: unknown } }).settings.review).to.deep.equal({
+      mode: 'always',
+      fourEyes: true,
+      slaMinutes: 240,
+    });
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('heading', { name: /^Analytics/ }).waitFor();
     await page.getByText('No connector call in these 30 days.').waitFor();
@@ -173,31 +221,54 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
       (await images.count()) >= 3 ? true : undefined,
     );
     for (const image of await images.all())
-      expect(await image.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0), await image.getAttribute('alt') ?? '').to.equal(true); // prettier-ignore
+      expect(
+        await image.evaluate(
+          (img: { complete: boolean; naturalWidth: number }) =>
+            img.complete && img.naturalWidth > 0,
+        ),
+        (await image.getAttribute('alt')) ?? '',
+      ).to.equal(true);
     await reviewer.getByRole('table', { name: 'Given by the caller' }).waitFor();
     expect(
       await reviewer.getByRole('cell', { name: 'user-testy-approved' }).count(),
     ).to.be.greaterThan(0);
     expect(await reviewer.locator('#checks-title + table tbody tr').count()).to.be.greaterThan(0);
     await reviewer.getByRole('button', { name: 'Claim' }).click();
-    await expect(await eventually('the claim', async () => ((await stateOf(reviewer).textContent()) === 'in review' ? true : undefined))).to.equal(true); // prettier-ignore
+    await expect(
+      await eventually('the claim', async () =>
+        (await stateOf(reviewer).textContent()) === 'in review' ? true : undefined,
+      ),
+    ).to.equal(true);
     // at tablet size too the images and the decision are on the first screen, without a scroll
     await reviewer.setViewportSize(TABLET);
     for (const selector of ['.images figure', '.case-side button[type="submit"]'])
-      expect(await withinFirstScreen(reviewer, selector), `${selector} on a tablet's first screen`).to.equal(true); // prettier-ignore
+      expect(
+        await withinFirstScreen(reviewer, selector),
+        `${selector} on a tablet's first screen`,
+      ).to.equal(true);
     await shot(reviewer, 'case');
     await decide(reviewer, /^Approve/, 'identity_confirmed');
-    await eventually('the first decision', async () => ((await stateOf(reviewer).textContent()) === 'awaiting second' ? true : undefined)); // prettier-ignore
+    await eventually('the first decision', async () =>
+      (await stateOf(reviewer).textContent()) === 'awaiting second' ? true : undefined,
+    );
     await reviewer.context().close();
 
-    const senior = await world.login(await world.w.operator(['senior_reviewer']), world.casePath(caseId), /^Case /); // prettier-ignore
+    const senior = await world.login(
+      await world.w.operator(['senior_reviewer']),
+      world.casePath(caseId),
+      /^Case /,
+    );
     await senior.getByRole('heading', { name: 'Second review (four-eyes)' }).waitFor();
     await shot(senior, 'case-second-review');
     await decide(senior, /^Approve/, 'identity_confirmed');
-    await eventually('the second decision', async () => ((await stateOf(senior).textContent()) === 'decided' ? true : undefined)); // prettier-ignore
+    await eventually('the second decision', async () =>
+      (await stateOf(senior).textContent()) === 'decided' ? true : undefined,
+    );
     await senior.context().close();
 
-    const done = await world.sessions.client('service').waitForSession('kyc-review', sessionId, { timeoutMs: 20_000 }); // prettier-ignore
+    const done = await world.sessions
+      .client('service')
+      .waitForSession('kyc-review', sessionId, { timeoutMs: 20_000 });
     expect(done).to.include({ status: 'COMPLETED' });
   });
 
@@ -213,10 +284,14 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     await row.filter({ hasText: 'in review' }).filter({ hasText: op.username }).waitFor();
     // the assignee filter takes the operator's username
     await reviewer.getByLabel('Assignee').fill(op.username);
-    await eventually('the queue filtered by assignee', async () => ((await reviewer.locator('tbody tr').count()) === 1 ? true : undefined)); // prettier-ignore
+    await eventually('the queue filtered by assignee', async () =>
+      (await reviewer.locator('tbody tr').count()) === 1 ? true : undefined,
+    );
     await row.getByRole('link', { name: caseId.slice(0, 8) }).click();
     await caseState(reviewer, 'in review');
-    await reviewer.getByRole('cell', { name: 'The caller gave no data for this verification.' }).waitFor(); // prettier-ignore
+    await reviewer
+      .getByRole('cell', { name: 'The caller gave no data for this verification.' })
+      .waitFor();
     await decide(reviewer, /resubmission/, 'selfie_unusable');
     await caseState(reviewer, 'resubmission requested');
     const url = await reviewer.locator('#resub-title ~ p a').getAttribute('href');
@@ -236,14 +311,23 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
       await person.getByRole('button', { name: 'I agree, continue' }).click();
     }
     await selfie.waitFor();
-    await person.locator('#upload-selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: world.sessions.images.selfie }); // prettier-ignore
+    await person.locator('#upload-selfie').setInputFiles({
+      name: 'selfie.jpg',
+      mimeType: 'image/jpeg',
+      buffer: world.sessions.images.selfie,
+    });
     await person.getByRole('button', { name: 'Send', exact: true }).click();
     await eventually('the case back from the resubmission', async () => {
-      const row = (await world.w.db('docverify.review_cases').where({ id: caseId }).first('state')) as { state: string }; // prettier-ignore
+      const row = (await world.w
+        .db('docverify.review_cases')
+        .where({ id: caseId })
+        .first('state')) as { state: string };
       return row.state === 'resubmission_requested' ? undefined : row.state;
     });
     // the person waits on the page while the case is reviewed again
-    expect(await person.locator('main[data-screen]').getAttribute('data-screen')).to.equal('processing'); // prettier-ignore
+    expect(await person.locator('main[data-screen]').getAttribute('data-screen')).to.equal(
+      'processing',
+    );
     await person.context().close();
     await reviewer.reload();
     await reviewer.getByRole('heading', { name: /^Case / }).waitFor();
@@ -255,7 +339,10 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     const admin = await world.w.operator(['admin']);
     const page = await world.login(admin, world.casePath(resubmitted!), /^Case /);
     // the login is older than 5 minutes: erasure sends the admin to the issuer first
-    await world.w.db('console.sessions').where({ username: admin.username }).update({ auth_time: world.w.db.raw("now() - interval '6 minutes'") }); // prettier-ignore
+    await world.w
+      .db('console.sessions')
+      .where({ username: admin.username })
+      .update({ auth_time: world.w.db.raw("now() - interval '6 minutes'") });
     page.on('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Erase' }).click();
     await page.waitForURL(/\/community\/operators\//);
@@ -279,10 +366,18 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
       const before = await rows.count();
       await more.click();
       // the page after a full one may be empty: then the button goes
-      await eventually('the next page of the audit log', async () => ((await rows.count()) > before || !(await more.isVisible()) ? true : undefined)); // prettier-ignore
+      await eventually('the next page of the audit log', async () =>
+        (await rows.count()) > before || !(await more.isVisible()) ? true : undefined,
+      );
     }
     const actions = await page.locator('tbody tr td:nth-child(4)').allTextContents();
-    expect(actions).to.include.members(['console.login', 'case.data.read', 'case.image.read', 'case.decided', 'data.erased']); // prettier-ignore
+    expect(actions).to.include.members([
+      'console.login',
+      'case.data.read',
+      'case.image.read',
+      'case.decided',
+      'data.erased',
+    ]);
     await shot(page, 'audit');
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('img', { name: /^Verifications per day/ }).waitFor();
@@ -293,7 +388,10 @@ describe('operator console in a browser (real issuer, gateway, connectors)', fun
     // the charts' labels readable at both sizes: 12 px or more as drawn
     for (const viewport of [DESKTOP, TABLET]) {
       await page.setViewportSize(viewport);
-      expect(await smallestChartLabel(page), `chart labels at ${viewport.width} px wide`).to.be.at.least(12); // prettier-ignore
+      expect(
+        await smallestChartLabel(page),
+        `chart labels at ${viewport.width} px wide`,
+      ).to.be.at.least(12);
     }
     await shot(page, 'analytics');
     await page.context().close();

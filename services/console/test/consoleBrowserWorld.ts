@@ -47,15 +47,17 @@ export class ConsoleBrowserWorld {
     });
     const w = await ConsoleWorld.over(sessions.platform, () => sessions.stop());
     const c = sessions.platform.community;
-    const config = await sessions.client('service').request('PUT', `/verificationConfig/community/${c.id}`, {
-      tenantId: c.tenantId,
-      tag: 'kyc-review',
-      dl_authenticate: [{ verifier: 'review' }],
-      document_liveness: [{ verifier: 'live' }],
-      face_compare: [{ verifier: 'faces' }],
-      face_liveness: [{ verifier: 'live' }],
-      review: { mode: 'always', fourEyes: true },
-    }); // prettier-ignore
+    const config = await sessions
+      .client('service')
+      .request('PUT', `/verificationConfig/community/${c.id}`, {
+        tenantId: c.tenantId,
+        tag: 'kyc-review',
+        dl_authenticate: [{ verifier: 'review' }],
+        document_liveness: [{ verifier: 'live' }],
+        face_compare: [{ verifier: 'faces' }],
+        face_liveness: [{ verifier: 'live' }],
+        review: { mode: 'always', fourEyes: true },
+      });
     expect(config.status, JSON.stringify(config.body)).to.equal(200);
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
@@ -126,7 +128,9 @@ export class ConsoleBrowserWorld {
    */
   async capturedSession(userUID?: string): Promise<{ sessionId: string; caseId: string }> {
     const { sessions } = this;
-    const created = await sessions.client('service').createSession('kyc-review', userUID ? { userUID } : {}); // prettier-ignore
+    const created = await sessions
+      .client('service')
+      .createSession('kyc-review', userUID ? { userUID } : {});
     const page = sessions.page(new URL(created.url).pathname.split('/').at(-1)!);
     await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
     await page.post('/document-type', { documentType: 'DL' });
@@ -136,11 +140,13 @@ export class ConsoleBrowserWorld {
       ['back', back, 'image/png'],
       ['selfie', selfie, 'image/jpeg'],
     ] as const)
-      // prettier-ignore
       expect((await page.put(side, bytes, type)).body, side).to.deep.include({ accepted: true });
     expect((await page.post('/submit')).status).to.equal(200);
     const caseId = await eventually('the review case to open', async () => {
-      const row = await this.w.db('docverify.review_cases').where({ session_id: created.sessionId }).first('id'); // prettier-ignore
+      const row = await this.w
+        .db('docverify.review_cases')
+        .where({ session_id: created.sessionId })
+        .first('id');
       return (row as { id: string } | undefined)?.id;
     });
     return { sessionId: created.sessionId, caseId };

@@ -32,7 +32,10 @@ export interface TestOperator {
 /** The interaction a sign-in page belongs to: its forms' base. */
 const interactionOf = (answer: Answer) => {
   const base = /^.*\/v1\/interaction\/[^/?]+/.exec(answer.url)?.[0];
-  if (!base) throw new Error(`not a sign-in page: ${answer.status} ${answer.url} ${answer.text.slice(0, 200)}`); // prettier-ignore
+  if (!base)
+    throw new Error(
+      `not a sign-in page: ${answer.status} ${answer.url} ${answer.text.slice(0, 200)}`,
+    );
   return base;
 };
 
@@ -45,7 +48,10 @@ export class ConsoleWorld {
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<ConsoleWorld> {
-    const platform = await startPlatform({ OPERATORS_USERINFO_URL: 'http://127.0.0.1:1/unset', ...env }); // prettier-ignore
+    const platform = await startPlatform({
+      OPERATORS_USERINFO_URL: 'http://127.0.0.1:1/unset',
+      ...env,
+    });
     return ConsoleWorld.over(platform, () => platform.stop(), env);
   }
 
@@ -87,7 +93,13 @@ export class ConsoleWorld {
 
   private static adminOf(platform: RunningPlatform) {
     const masterKey = Buffer.from(platform.env.MASTER_KEY!, 'base64');
-    return { db: platform.database.db, keyring: platformKeyring(platform), masterKey, operatorsCommunity: 'operators', actor: 'test:console' }; // prettier-ignore
+    return {
+      db: platform.database.db,
+      keyring: platformKeyring(platform),
+      masterKey,
+      operatorsCommunity: 'operators',
+      actor: 'test:console',
+    };
   }
 
   get db() {
@@ -105,7 +117,9 @@ export class ConsoleWorld {
     const username = `testy-${roles.join('-')}-${randomBytes(3).toString('hex')}`;
     await createOperator(ctx, { username, roles, communities, password: PASSWORD });
     const { totpSecret } = await enrolTotp(ctx, { community: 'operators', username });
-    const row = (await this.db('oauth.accounts').where({ username }).first('account_id')) as { account_id: string }; // prettier-ignore
+    const row = (await this.db('oauth.accounts').where({ username }).first('account_id')) as {
+      account_id: string;
+    };
     return { username, accountId: row.account_id, totpSecret };
   }
 
@@ -123,15 +137,22 @@ export class ConsoleWorld {
     browser = new HttpBrowser(),
     login = '/auth/login',
   ): Promise<HttpBrowser> {
-    // prettier-ignore
     const callback = `${this.url}/auth/callback`;
     const page = await browser.go(`${this.url}${login}`, callback);
-    let answer = await browser.go(`${interactionOf(page)}/login`, callback, { form: { username: operator.username, password: PASSWORD } }); // prettier-ignore
+    let answer = await browser.go(`${interactionOf(page)}/login`, callback, {
+      form: { username: operator.username, password: PASSWORD },
+    });
     if (!answer.location?.startsWith(callback))
-      answer = await browser.go(`${interactionOf(answer)}/totp`, callback, { form: { code: await this.code(operator) } }); // prettier-ignore
+      answer = await browser.go(`${interactionOf(answer)}/totp`, callback, {
+        form: { code: await this.code(operator) },
+      });
     if (headingOf(answer.text) === 'Allow access')
-      answer = await browser.go(`${interactionOf(answer)}/consent`, callback, { form: { decision: 'allow' } }); // prettier-ignore
-    expect(answer.location, `${answer.status} ${answer.text.slice(0, 300)}`).to.match(/\/auth\/callback\?/); // prettier-ignore
+      answer = await browser.go(`${interactionOf(answer)}/consent`, callback, {
+        form: { decision: 'allow' },
+      });
+    expect(answer.location, `${answer.status} ${answer.text.slice(0, 300)}`).to.match(
+      /\/auth\/callback\?/,
+    );
     const landed = await browser.request(answer.location!);
     expect(landed.status, landed.text.slice(0, 300)).to.equal(200);
     return browser;

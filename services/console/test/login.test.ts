@@ -22,8 +22,7 @@ const idToken = (over: Record<string, unknown>) =>
       roles: ['viewer'],
       communities: [],
       ...over,
-    }) // prettier-ignore
-      .filter(([, value]) => value !== undefined),
+    }).filter(([, value]) => value !== undefined),
   ) as client.IDToken;
 
 describe('console login', function () {
@@ -38,7 +37,9 @@ describe('console login', function () {
   const continuesTo = async (browser: HttpBrowser, login: string) => {
     const callback = `${w.url}/auth/callback`;
     const back = await browser.go(`${w.url}${login}`, callback);
-    expect(back.location, `${back.status} ${back.text.slice(0, 200)}`).to.match(/\/auth\/callback\?/); // prettier-ignore
+    expect(back.location, `${back.status} ${back.text.slice(0, 200)}`).to.match(
+      /\/auth\/callback\?/,
+    );
     const page = await browser.request(back.location!);
     expect(page.status, page.text.slice(0, 200)).to.equal(200);
     return /<meta http-equiv="refresh" content="0;url=([^"]*)">/.exec(page.text)?.[1];
@@ -47,12 +48,21 @@ describe('console login', function () {
   it('signs an operator in, keeps the tokens on the server and logs out', async () => {
     const op = await w.operator(['reviewer']);
     const browser = await w.signIn(op);
-    const cookie = /__Host-idv-console=[A-Za-z0-9_-]{43}(?=;|$)/.exec(browser.cookiesFor(`${w.url}/api/me`))?.[0]; // prettier-ignore
+    const cookie = /__Host-idv-console=[A-Za-z0-9_-]{43}(?=;|$)/.exec(
+      browser.cookiesFor(`${w.url}/api/me`),
+    )?.[0];
     expect(cookie).to.be.a('string');
     const me = await browser.request(`${w.url}/api/me`);
     expect(me.status, me.text).to.equal(200);
-    expect(JSON.parse(me.text)).to.deep.include({ username: op.username, roles: ['reviewer'], communities: [] }); // prettier-ignore
-    const out = await browser.request(`${w.url}/auth/logout`, { method: 'POST', headers: { origin: w.url, 'sec-fetch-site': 'same-origin' } }); // prettier-ignore
+    expect(JSON.parse(me.text)).to.deep.include({
+      username: op.username,
+      roles: ['reviewer'],
+      communities: [],
+    });
+    const out = await browser.request(`${w.url}/auth/logout`, {
+      method: 'POST',
+      headers: { origin: w.url, 'sec-fetch-site': 'same-origin' },
+    });
     expect(out.status).to.equal(303);
     expect(out.location).to.match(/\/community\/operators\/v1\/logout\?/);
     const replay = await fetch(`${w.url}/api/me`, { headers: { cookie: cookie! } });
@@ -74,29 +84,41 @@ describe('console login', function () {
       [['/#/queue'], '/'],
       [undefined, '/'],
     ];
-    for (const [given, expected] of table) expect(safeReturnPath(given), String(given)).to.equal(expected); // prettier-ignore
+    for (const [given, expected] of table)
+      expect(safeReturnPath(given), String(given)).to.equal(expected);
     // an auditor with a live session at the issuer follows a link someone else made
     const browser = await w.signIn(await w.operator(['auditor']));
     const exportLink = `/auth/login?returnTo=${encodeURIComponent('/api/audit/export?format=csv')}`;
     expect(await continuesTo(browser, exportLink)).to.equal('/');
-    expect(await continuesTo(browser, `/auth/login?returnTo=${encodeURIComponent('/#/audit')}`)).to.equal('/#/audit'); // prettier-ignore
+    expect(
+      await continuesTo(browser, `/auth/login?returnTo=${encodeURIComponent('/#/audit')}`),
+    ).to.equal('/#/audit');
   });
 
   it('refuses a login whose ID token names no communities (absent is not "every community")', () => {
     expect(claimsOf(idToken({})).communities).to.deep.equal([]);
     expect(claimsOf(idToken({ communities: ['c-1'] })).communities).to.deep.equal(['c-1']);
     for (const communities of [undefined, null, 'c-1', {}, [1]])
-      expect(() => claimsOf(idToken({ communities })), JSON.stringify(communities)).to.throw(/communities/); // prettier-ignore
+      expect(() => claimsOf(idToken({ communities })), JSON.stringify(communities)).to.throw(
+        /communities/,
+      );
     expect(() => claimsOf(idToken({ roles: ['nobody'] }))).to.throw(/no operator role/);
   });
 
   describe('a live session follows the roles the issuer holds', () => {
     /** The session's roles and communities are taken as checked `seconds` ago. */
     const checkedAgo = (op: TestOperator, seconds: number) =>
-      w.db('console.sessions').where({ username: op.username }).update({ claims_checked_at: w.db.raw(`now() - make_interval(secs => ${seconds})`) }); // prettier-ignore
+      w
+        .db('console.sessions')
+        .where({ username: op.username })
+        .update({ claims_checked_at: w.db.raw(`now() - make_interval(secs => ${seconds})`) });
     const grant = (op: TestOperator, roles: string[], communities: string[] = []) =>
-      w.db('oauth.operator_roles').where({ account_id: op.accountId }).update({ roles, communities }); // prettier-ignore
-    const get = async (browser: HttpBrowser, path: string) => (await browser.request(`${w.url}${path}`)).status; // prettier-ignore
+      w
+        .db('oauth.operator_roles')
+        .where({ account_id: op.accountId })
+        .update({ roles, communities });
+    const get = async (browser: HttpBrowser, path: string) =>
+      (await browser.request(`${w.url}${path}`)).status;
 
     it('demotes within a minute: a role or community taken away is refused after the next re-read', async () => {
       const op = await w.operator(['admin']);
@@ -122,15 +144,23 @@ describe('console login', function () {
       await w.db('oauth.operator_roles').where({ account_id: removed.accountId }).delete();
       await checkedAgo(removed, 61);
       expect(await get(removedBrowser, '/api/me')).to.equal(401);
-      expect(await w.db('console.sessions').where({ username: removed.username })).to.have.length(0); // prettier-ignore
+      expect(await w.db('console.sessions').where({ username: removed.username })).to.have.length(
+        0,
+      );
 
       const revoked = await w.operator(['viewer']);
       const revokedBrowser = await w.signIn(revoked);
-      await w.db('oauth.oidc_models').where({ model: 'AccessToken' }).whereRaw("payload->>'accountId' = ?", [revoked.accountId]).delete(); // prettier-ignore
+      await w
+        .db('oauth.oidc_models')
+        .where({ model: 'AccessToken' })
+        .whereRaw("payload->>'accountId' = ?", [revoked.accountId])
+        .delete();
       expect(await get(revokedBrowser, '/api/me'), 'until the next re-read').to.equal(200);
       await checkedAgo(revoked, 61);
       expect(await get(revokedBrowser, '/api/me')).to.equal(401);
-      expect(await w.db('console.sessions').where({ username: revoked.username })).to.have.length(0); // prettier-ignore
+      expect(await w.db('console.sessions').where({ username: revoked.username })).to.have.length(
+        0,
+      );
     });
   });
 });

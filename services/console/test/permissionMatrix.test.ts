@@ -44,7 +44,6 @@ async function stubGateway(): Promise<{
   /** answer the next erasure as a gateway judging the token's sign-in too old (RFC 9470) */
   stepUp: { next: boolean };
 }> {
-  // prettier-ignore
   const bearers: string[] = [];
   const paths: string[] = [];
   const stepUp = { next: false };
@@ -54,13 +53,21 @@ async function stubGateway(): Promise<{
     res.setHeader('content-type', 'application/json');
     if (stepUp.next && req.url?.startsWith('/erasure/')) {
       stepUp.next = false;
-      res.writeHead(401, { 'www-authenticate': 'Bearer error="insufficient_user_authentication", max_age=300' }); // prettier-ignore
+      res.writeHead(401, {
+        'www-authenticate': 'Bearer error="insufficient_user_authentication", max_age=300',
+      });
       return void res.end('{"statusCode":401,"error":"Unauthorized","message":"stale"}');
     }
     res.end('{"stub":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bearers, paths, stepUp }; // prettier-ignore
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bearers,
+    paths,
+    stepUp,
+  };
 }
 
 const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -68,12 +75,19 @@ const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 /** A same-origin request whose path goes out as written (fetch would resolve its dot segments). */
 function rawRequest(url: string, method: string, path: string, cookie: string) {
   const { hostname, port } = new URL(url);
-  const headers = { cookie, origin: url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }; // prettier-ignore
+  const headers = {
+    cookie,
+    origin: url,
+    'sec-fetch-site': 'same-origin',
+    'content-type': 'application/json',
+  };
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = request({ hostname, port, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() })); // prettier-ignore
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
+      );
     });
     req.on('error', reject);
     req.end(method === 'POST' ? '{}' : undefined);
@@ -95,7 +109,12 @@ describe('console permission matrix', function () {
     const url = `${w.url}${call.path}${call.key.includes('export') ? '?format=jsonl' : ''}`;
     const init = {
       method: call.method,
-      headers: { origin: w.url, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', ...headers }, // prettier-ignore
+      headers: {
+        origin: w.url,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/json',
+        ...headers,
+      },
       ...(call.body ? { body: call.body } : {}),
     };
     // the browser's form body goes out as JSON: the content-type header given wins
@@ -123,7 +142,9 @@ describe('console permission matrix', function () {
       for (const call of calls) {
         const answer = await send(browsers.get(role), call);
         const allowed = (ROUTE_ACCESS[call.key].roles as readonly string[]).includes(role);
-        const ok = allowed ? answer.status < 500 && ![401, 403].includes(answer.status) : answer.status === 403; // prettier-ignore
+        const ok = allowed
+          ? answer.status < 500 && ![401, 403].includes(answer.status)
+          : answer.status === 403;
         if (!ok) wrong.push(`${role} ${call.key}: ${answer.status} ${answer.text.slice(0, 120)}`);
       }
     expect(wrong).to.deep.equal([]);
@@ -134,7 +155,9 @@ describe('console permission matrix', function () {
   it('refuses every route without a session (401) and with a forged cookie', async () => {
     for (const call of calls) {
       expect((await send(undefined, call)).status, call.key).to.equal(401);
-      const forged = await send(undefined, call, { cookie: '__Host-idv-console=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }); // prettier-ignore
+      const forged = await send(undefined, call, {
+        cookie: '__Host-idv-console=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      });
       expect(forged.status, call.key).to.equal(401);
     }
   });
@@ -144,10 +167,16 @@ describe('console permission matrix', function () {
       const answer = await send(browsers.get('elsewhere'), call);
       expect(answer.status, `${call.key} ${answer.text}`).to.equal(403);
     }
-    const named = await send(browsers.get('elsewhere'), { key: 'GET /api/sessions', method: 'GET', path: `/api/sessions?community=${w.platform.community.id}` }); // prettier-ignore
+    const named = await send(browsers.get('elsewhere'), {
+      key: 'GET /api/sessions',
+      method: 'GET',
+      path: `/api/sessions?community=${w.platform.community.id}`,
+    });
     expect(named.status).to.equal(403);
     const communities = await browsers.get('elsewhere')!.request(`${w.url}/api/communities`);
-    expect(JSON.parse(communities.text).items.map((c: { id: string }) => c.id)).to.deep.equal([w.platform.otherCommunity.id]); // prettier-ignore
+    expect(JSON.parse(communities.text).items.map((c: { id: string }) => c.id)).to.deep.equal([
+      w.platform.otherCommunity.id,
+    ]);
   });
 
   it('refuses cross-site writes, whatever the role (403)', async () => {
@@ -163,13 +192,22 @@ describe('console permission matrix', function () {
         expect(answer.status, `${call.key} ${JSON.stringify(headers)}`).to.equal(403);
       }
     }
-    const logout = await admin.request(`${w.url}/auth/logout`, { method: 'POST', headers: { origin: 'https://evil.example' } }); // prettier-ignore
+    const logout = await admin.request(`${w.url}/auth/logout`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(logout.status).to.equal(403);
   });
 
   it('asks for a recent login (401 reauthenticate) before erasure, secret reveal and edits', async () => {
     const admin = await w.signIn(await w.operator(['admin']));
-    await w.db('console.sessions').update({ auth_time: w.db.raw("now() - interval '6 minutes'") }).whereIn('username', w.db('oauth.accounts').select('username').where('username', 'like', 'testy-admin-%')); // prettier-ignore
+    await w
+      .db('console.sessions')
+      .update({ auth_time: w.db.raw("now() - interval '6 minutes'") })
+      .whereIn(
+        'username',
+        w.db('oauth.accounts').select('username').where('username', 'like', 'testy-admin-%'),
+      );
     for (const call of calls.filter((c) => 'recentLogin' in ROUTE_ACCESS[c.key])) {
       const answer = await send(admin, call);
       expect(answer.status, call.key).to.equal(401);
@@ -212,8 +250,15 @@ describe('console permission matrix', function () {
     const wrong: string[] = [];
     for (const [path, field] of table) {
       const answer = await admin.request(`${w.url}${path}`);
-      const body = (answer.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(answer.text) : {}) as { statusCode?: number; message?: string }; // prettier-ignore
-      const ok = field === null ? answer.status === 200 : answer.status === 400 && body.statusCode === 400 && !!body.message?.startsWith(field); // prettier-ignore
+      const body = (
+        answer.headers.get('content-type')?.startsWith('application/json')
+          ? JSON.parse(answer.text)
+          : {}
+      ) as { statusCode?: number; message?: string };
+      const ok =
+        field === null
+          ? answer.status === 200
+          : answer.status === 400 && body.statusCode === 400 && !!body.message?.startsWith(field);
       if (!ok) wrong.push(`${path}: ${answer.status} ${answer.text.slice(0, 120)}`);
     }
     expect(wrong).to.deep.equal([]);
@@ -240,23 +285,58 @@ describe('console permission matrix', function () {
   it("shows viewers a verifier's connector by origin only; the admin's audited reveal shows it whole", async () => {
     const community = w.platform.community.id;
     const connectorUrl = 'http://127.0.0.1:9/tenant-7/hook?key=not-a-real-key';
-    const docverify = new IdvClient({ baseUrl: w.platform.services.docverify.url, licenseKey: w.platform.licences.service }); // prettier-ignore
-    const made = await docverify.request<{ id: string }>('PUT', `/verifier/community/${community}`, { name: 'Origin only', tag: 'origin-only', type: 'identity_data', connectorUrl, config: { apiKey: 'not-a-real-key' } }); // prettier-ignore
+    const docverify = new IdvClient({
+      baseUrl: w.platform.services.docverify.url,
+      licenseKey: w.platform.licences.service,
+    });
+    const made = await docverify.request<{ id: string }>(
+      'PUT',
+      `/verifier/community/${community}`,
+      {
+        name: 'Origin only',
+        tag: 'origin-only',
+        type: 'identity_data',
+        connectorUrl,
+        config: { apiKey: 'not-a-real-key' },
+      },
+    );
     expect(made.status, JSON.stringify(made.body)).to.be.oneOf([200, 201]);
-    const listed = JSON.parse((await browsers.get('viewer')!.request(`${w.url}/api/verifiers`)).text) as { items: { verifierId: string; connectorUrl: string }[] }; // prettier-ignore
+    const listed = JSON.parse(
+      (await browsers.get('viewer')!.request(`${w.url}/api/verifiers`)).text,
+    ) as { items: { verifierId: string; connectorUrl: string }[] };
     const shown = listed.items.find((v) => v.verifierId === made.body.id);
     expect(shown?.connectorUrl).to.equal('http://127.0.0.1:9');
     const admin = await w.signIn(await w.operator(['admin']));
-    const revealed = await admin.request(`${w.url}/api/verifiers/${made.body.id}/reveal`, { method: 'POST', headers: { origin: w.url, 'sec-fetch-site': 'same-origin' } }); // prettier-ignore
+    const revealed = await admin.request(`${w.url}/api/verifiers/${made.body.id}/reveal`, {
+      method: 'POST',
+      headers: { origin: w.url, 'sec-fetch-site': 'same-origin' },
+    });
     expect(revealed.status, revealed.text).to.equal(200);
     expect(JSON.parse(revealed.text)).to.include({ connectorUrl });
   });
 
   it("refuses another community's operator on this community's verifiers and configs, found by id (403)", async () => {
     const community = w.platform.community;
-    const docverify = new IdvClient({ baseUrl: w.platform.services.docverify.url, licenseKey: w.platform.licences.service }); // prettier-ignore
-    const verifier = await docverify.request<{ id: string }>('PUT', `/verifier/community/${community.id}`, { name: 'Theirs', tag: 'theirs', type: 'identity_data', connectorUrl: 'http://127.0.0.1:9/identity', config: { apiKey: 'not-a-real-key' } }); // prettier-ignore
-    const config = await docverify.request<{ id: string }>('PUT', `/verificationConfig/community/${community.id}`, { tenantId: community.tenantId, tag: 'theirs', person_verify: [{ verifier: 'theirs' }] }); // prettier-ignore
+    const docverify = new IdvClient({
+      baseUrl: w.platform.services.docverify.url,
+      licenseKey: w.platform.licences.service,
+    });
+    const verifier = await docverify.request<{ id: string }>(
+      'PUT',
+      `/verifier/community/${community.id}`,
+      {
+        name: 'Theirs',
+        tag: 'theirs',
+        type: 'identity_data',
+        connectorUrl: 'http://127.0.0.1:9/identity',
+        config: { apiKey: 'not-a-real-key' },
+      },
+    );
+    const config = await docverify.request<{ id: string }>(
+      'PUT',
+      `/verificationConfig/community/${community.id}`,
+      { tenantId: community.tenantId, tag: 'theirs', person_verify: [{ verifier: 'theirs' }] },
+    );
     expect([verifier.status, config.status]).to.deep.equal([200, 200]);
     const elsewhere = browsers.get('elsewhere')!;
     const sent = gateway.paths.length;
@@ -270,7 +350,11 @@ describe('console permission matrix', function () {
       ['PATCH', `/api/configs/${config.body.id}`],
       ['POST', `/api/verifiers/${verifier.body.id}/reveal`],
     ] as const) {
-      const answer = await elsewhere.request(`${w.url}${path}`, { method, headers: write, ...(method === 'PATCH' ? { form: '{"name":"Mine now"}' } : {}) }); // prettier-ignore
+      const answer = await elsewhere.request(`${w.url}${path}`, {
+        method,
+        headers: write,
+        ...(method === 'PATCH' ? { form: '{"name":"Mine now"}' } : {}),
+      });
       expect(answer.status, `${method} ${path} ${answer.text}`).to.equal(403);
     }
     // nothing reached the gateway
@@ -280,7 +364,10 @@ describe('console permission matrix', function () {
   it('refuses a cookie replayed after logout (401)', async () => {
     const viewer = await w.signIn(await w.operator(['viewer']));
     const cookie = /__Host-idv-console=[^;]+/.exec(viewer.cookiesFor(`${w.url}/api/me`))![0];
-    const out = await viewer.request(`${w.url}/auth/logout`, { method: 'POST', headers: { origin: w.url } }); // prettier-ignore
+    const out = await viewer.request(`${w.url}/auth/logout`, {
+      method: 'POST',
+      headers: { origin: w.url },
+    });
     expect(out.status).to.equal(303);
     for (const call of calls.slice(0, 4))
       expect((await send(undefined, call, { cookie })).status, call.key).to.equal(401);

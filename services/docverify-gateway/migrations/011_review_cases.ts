@@ -11,7 +11,11 @@ export async function up(knex: Knex): Promise<void> {
   const at = (t: Knex.CreateTableBuilder, name: string) => t.timestamp(name, { useTz: true });
   /** a line of a case (history, notes): its case and when, gone with the case */
   const ofCase = (t: Knex.CreateTableBuilder) => {
-    t.uuid('case_id').notNullable().references('id').inTable('docverify.review_cases').onDelete('CASCADE'); // prettier-ignore
+    t.uuid('case_id')
+      .notNullable()
+      .references('id')
+      .inTable('docverify.review_cases')
+      .onDelete('CASCADE');
     at(t, 'at').notNullable();
   };
   await s().createTable('review_cases', (t) => {

@@ -15,10 +15,18 @@ export async function up(knex: Knex): Promise<void> {
     t.text('kind').notNullable().comment('verification kind asked');
     t.text('connector_type').notNullable();
     t.integer('calls').notNullable().comment('calls sent, whatever their end');
-    t.integer('errors').notNullable().comment('provider failed (not a timeout), or the call failed on our side'); // prettier-ignore
-    t.integer('timeouts').notNullable().comment("the provider's timeout, or no answer by the deadline"); // prettier-ignore
-    t.integer('refusals').notNullable().comment('input refused (invalid_request) by us or the provider'); // prettier-ignore
-    t.integer('busy').notNullable().comment('the worker could not start the call in time (its limits, the deadline)'); // prettier-ignore
+    t.integer('errors')
+      .notNullable()
+      .comment('provider failed (not a timeout), or the call failed on our side');
+    t.integer('timeouts')
+      .notNullable()
+      .comment("the provider's timeout, or no answer by the deadline");
+    t.integer('refusals')
+      .notNullable()
+      .comment('input refused (invalid_request) by us or the provider');
+    t.integer('busy')
+      .notNullable()
+      .comment('the worker could not start the call in time (its limits, the deadline)');
     t.bigInteger('total_ms').notNullable().comment("sum of the calls' durations");
     t.integer('max_ms').notNullable();
     for (const bound of BOUNDS)

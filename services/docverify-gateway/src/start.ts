@@ -154,7 +154,10 @@ export async function startDocverifyGateway(
   const stopRetentionSweep = startRetentionSweep(
     [
       { what: 'verification results', sweep: () => verifications.sweep() },
-      { what: 'connector minutes', sweep: () => connectorMinutes.sweep(new Date(Date.now() - keepMinutesMs)) }, // prettier-ignore
+      {
+        what: 'connector minutes',
+        sweep: () => connectorMinutes.sweep(new Date(Date.now() - keepMinutesMs)),
+      },
     ],
     settings.RETENTION_SWEEP_MS,
     logger,

@@ -49,13 +49,18 @@ describe('docverify gateway: connector calls per minute', function () {
         le_500_ms: 'le_500_ms',
         le_1000_ms: 'le_1000_ms',
         over_5000_ms: 'over_5000_ms',
-      }) // prettier-ignore
+      })
       .max({ max_ms: 'max_ms' })
       .groupBy('verifier_tag', 'kind', 'connector_type')) as Record<string, unknown>[];
     return new Map(
       found.map((r) => [
         r.verifier_tag as string,
-        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v])) as unknown as Row, // prettier-ignore
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [
+            k,
+            typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v,
+          ]),
+        ) as unknown as Row,
       ]),
     );
   };
@@ -67,7 +72,9 @@ describe('docverify gateway: connector calls per minute', function () {
       if (row && row.calls >= calls) return row;
       await sleep(100);
     }
-    throw new Error(`${tag}: ${calls} calls never flushed (${JSON.stringify((await rows()).get(tag))})`); // prettier-ignore
+    throw new Error(
+      `${tag}: ${calls} calls never flushed (${JSON.stringify((await rows()).get(tag))})`,
+    );
   };
 
   before(async () => {
@@ -85,14 +92,24 @@ describe('docverify gateway: connector calls per minute', function () {
       ['hanging', `${url}/fault/hang`],
       ['slow', `${url}/fault/latency=300`],
     ]) {
-      const res = await admin.request('PUT', `/verifier/community/${c.id}`, { name: tag, tag, type: 'face_compare_b', connectorUrl, config: { apiKey: 'sandbox-key' } }); // prettier-ignore
+      const res = await admin.request('PUT', `/verifier/community/${c.id}`, {
+        name: tag,
+        tag,
+        type: 'face_compare_b',
+        connectorUrl,
+        config: { apiKey: 'sandbox-key' },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
     for (const [tag, verifiers] of [
       ['failover', ['failing', 'hanging', 'provider']],
       ['slow', ['slow']],
     ] as const) {
-      const res = await admin.request('PUT', `/verificationConfig/community/${c.id}`, { tenantId: c.tenantId, tag, face_compare: verifiers.map((verifier) => ({ verifier })) }); // prettier-ignore
+      const res = await admin.request('PUT', `/verificationConfig/community/${c.id}`, {
+        tenantId: c.tenantId,
+        tag,
+        face_compare: verifiers.map((verifier) => ({ verifier })),
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
   });
@@ -100,15 +117,28 @@ describe('docverify gateway: connector calls per minute', function () {
 
   it('counts each call by verifier, kind and connector type: errors, timeouts, durations in their buckets', async () => {
     for (let i = 0; i < 2; i++) {
-      const res = await caller.encryptedRequest<{ certifications: { verifier: string }[] }>('POST', '/verify', { ...world.verifyBody(), dvcID: 'failover' }); // prettier-ignore
+      const res = await caller.encryptedRequest<{ certifications: { verifier: string }[] }>(
+        'POST',
+        '/verify',
+        { ...world.verifyBody(), dvcID: 'failover' },
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.certifications[0]?.verifier).to.equal('provider');
     }
-    const slow = await caller.encryptedRequest('POST', '/verify', { ...world.verifyBody(), dvcID: 'slow' }); // prettier-ignore
+    const slow = await caller.encryptedRequest('POST', '/verify', {
+      ...world.verifyBody(),
+      dvcID: 'slow',
+    });
     expect(slow.status).to.equal(200);
 
     const provider = await callsOf('provider', 2);
-    expect(provider).to.include({ kind: 'face_compare', connector_type: 'face_compare_b', calls: 2, errors: 0, timeouts: 0 }); // prettier-ignore
+    expect(provider).to.include({
+      kind: 'face_compare',
+      connector_type: 'face_compare_b',
+      calls: 2,
+      errors: 0,
+      timeouts: 0,
+    });
     const failing = await callsOf('failing', 2);
     expect(failing).to.include({ calls: 2, errors: 2, timeouts: 0 });
     const hanging = await callsOf('hanging', 2);
@@ -124,7 +154,13 @@ describe('docverify gateway: connector calls per minute', function () {
 
   it('adds the counts of replicas flushing the same minute at once, and keeps the larger max', async () => {
     const { db } = world.platform.database;
-    const key = { communityId: world.platform.community.id, minute: new Date('2030-01-01T00:01:00Z'), verifierTag: 'replicated', kind: 'face_compare', connectorType: 'face_compare_b' }; // prettier-ignore
+    const key = {
+      communityId: world.platform.community.id,
+      minute: new Date('2030-01-01T00:01:00Z'),
+      verifierTag: 'replicated',
+      kind: 'face_compare',
+      connectorType: 'face_compare_b',
+    };
     const counts = (calls: number, maxMs: number): MinuteCounts => {
       const c = emptyCounts();
       Object.assign(c, { calls, errors: 1, totalMs: calls * 10, maxMs });
@@ -137,7 +173,9 @@ describe('docverify gateway: connector calls per minute', function () {
         replicas[i % 2]!.add([{ key, counts: counts(3, i * 7) }]),
       ),
     );
-    const row = (await db('docverify.connector_minutes').where({ verifier_tag: 'replicated' }).first()) as Row; // prettier-ignore
+    const row = (await db('docverify.connector_minutes')
+      .where({ verifier_tag: 'replicated' })
+      .first()) as Row;
     expect(row).to.include({ calls: 30, errors: 10, max_ms: 63, le_100_ms: 30 });
     expect(Number(row.total_ms)).to.equal(300);
   });
@@ -149,14 +187,33 @@ describe('docverify gateway: connector calls per minute', function () {
     calls.start(60_000);
     const at = Date.parse('2020-06-01T12:00:30Z');
     for (const ms of [40, 120, 7000])
-      calls.record({ communityId: world.platform.community.id, verifierTag: 'at-stop', kind: 'face_compare', connectorType: 'face_compare_b', outcome: ms > 5000 ? 'timeout' : 'ok', ms, at }); // prettier-ignore
+      calls.record({
+        communityId: world.platform.community.id,
+        verifierTag: 'at-stop',
+        kind: 'face_compare',
+        connectorType: 'face_compare_b',
+        outcome: ms > 5000 ? 'timeout' : 'ok',
+        ms,
+        at,
+      });
     await calls.stop();
-    const row = (await db('docverify.connector_minutes').where({ verifier_tag: 'at-stop' }).first()) as Row & { minute: Date }; // prettier-ignore
-    expect(row).to.include({ calls: 3, timeouts: 1, max_ms: 7000, le_100_ms: 1, le_250_ms: 1, over_5000_ms: 1 }); // prettier-ignore
+    const row = (await db('docverify.connector_minutes')
+      .where({ verifier_tag: 'at-stop' })
+      .first()) as Row & { minute: Date };
+    expect(row).to.include({
+      calls: 3,
+      timeouts: 1,
+      max_ms: 7000,
+      le_100_ms: 1,
+      le_250_ms: 1,
+      over_5000_ms: 1,
+    });
     expect(row.minute.toISOString()).to.equal('2020-06-01T12:00:00.000Z');
     const swept = await store.sweep(new Date('2021-01-01T00:00:00Z'));
     expect(swept).to.equal(1);
-    expect(await db('docverify.connector_minutes').where({ verifier_tag: 'at-stop' }).first()).to.equal(undefined); // prettier-ignore
+    expect(
+      await db('docverify.connector_minutes').where({ verifier_tag: 'at-stop' }).first(),
+    ).to.equal(undefined);
     expect((await rows()).get('provider'), 'recent minutes stay').to.not.equal(undefined);
   });
 });

@@ -24,8 +24,22 @@ const result = (status: VerifyResult['status']) => ({ status }) as VerifyResult;
 const ann: Reviewer = { sub: 'a', username: 'ann', roles: ['reviewer'] };
 const bob: Reviewer = { sub: 'b', username: 'bob', roles: ['senior_reviewer'] };
 const admin: Reviewer = { sub: 'c', username: 'cat', roles: ['admin'] };
-const open: CaseFacts = { state: 'open', fourEyes: false, assignee: null, assigneeSub: null, firstDecision: null, claimedFrom: null }; // prettier-ignore
-const claimed = (by: Reviewer, more: Partial<CaseFacts> = {}): CaseFacts => ({ ...open, state: 'in_review', assignee: by.username, assigneeSub: by.sub, claimedFrom: 'open', ...more }); // prettier-ignore
+const open: CaseFacts = {
+  state: 'open',
+  fourEyes: false,
+  assignee: null,
+  assigneeSub: null,
+  firstDecision: null,
+  claimedFrom: null,
+};
+const claimed = (by: Reviewer, more: Partial<CaseFacts> = {}): CaseFacts => ({
+  ...open,
+  state: 'in_review',
+  assignee: by.username,
+  assigneeSub: by.sub,
+  claimedFrom: 'open',
+  ...more,
+});
 const at = '2026-11-26T10:00:00.000Z';
 
 describe('review: when a result is reviewed', () => {
@@ -40,7 +54,10 @@ describe('review: when a result is reviewed', () => {
 
 describe('review: the case state machine', () => {
   it('claims an open case or one waiting for a resubmission; refuses one claimed or ended', () => {
-    expect(claimStep(open, ann)).to.deep.include({ to: 'in_review', assignee: { username: 'ann', sub: 'a' } }); // prettier-ignore
+    expect(claimStep(open, ann)).to.deep.include({
+      to: 'in_review',
+      assignee: { username: 'ann', sub: 'a' },
+    });
     expect(claimStep({ ...open, state: 'resubmission_requested' }, ann).to).to.equal('in_review');
     expect(() => claimStep(claimed(bob), ann)).to.throw(ConflictError, /claimed by bob/);
     expect(() => claimStep({ ...open, state: 'decided' }, ann)).to.throw(ConflictError, /decided/);
@@ -58,38 +75,94 @@ describe('review: the case state machine', () => {
     expect(claimStep(waiting, ann).claimedFrom).to.equal('resubmission_requested');
     expect(claimStep(open, ann).claimedFrom).to.equal('open');
     const held = claimed(ann, { claimedFrom: 'resubmission_requested' });
-    expect(releaseStep(held, ann)).to.deep.include({ to: 'resubmission_requested', assignee: null });
-  }); // prettier-ignore
+    expect(releaseStep(held, ann)).to.deep.include({
+      to: 'resubmission_requested',
+      assignee: null,
+    });
+  });
 
   it("lets the person's resubmission end a claim taken while the case waited for it, and nothing else", () => {
-    expect(resubmissionSubmittedStep({ ...open, state: 'resubmission_requested' })).to.equal(undefined);
+    expect(resubmissionSubmittedStep({ ...open, state: 'resubmission_requested' })).to.equal(
+      undefined,
+    );
     const held = claimed(ann, { claimedFrom: 'resubmission_requested' });
-    expect(resubmissionSubmittedStep(held)).to.deep.include({ to: 'resubmission_requested', assignee: null, action: 'claim_ended_by_resubmission' }); // prettier-ignore
-    expect(() => resubmissionSubmittedStep(claimed(ann))).to.throw(ConflictError, /no longer awaited/);
-    expect(() => resubmissionSubmittedStep({ ...open, state: 'decided' })).to.throw(ConflictError, /decided/);
-  }); // prettier-ignore
+    expect(resubmissionSubmittedStep(held)).to.deep.include({
+      to: 'resubmission_requested',
+      assignee: null,
+      action: 'claim_ended_by_resubmission',
+    });
+    expect(() => resubmissionSubmittedStep(claimed(ann))).to.throw(
+      ConflictError,
+      /no longer awaited/,
+    );
+    expect(() => resubmissionSubmittedStep({ ...open, state: 'decided' })).to.throw(
+      ConflictError,
+      /decided/,
+    );
+  });
 
   it('decides by the assignee: final at once, or waiting for a second review with four-eyes', () => {
-    expect(() => decisionStep(open, ann, { decision: 'approve', reasonCode: 'x', at })).to.throw(ConflictError, /claim/); // prettier-ignore
-    expect(() => decisionStep(claimed(bob), ann, { decision: 'approve', reasonCode: 'x', at })).to.throw(ConflictError); // prettier-ignore
-    expect(decisionStep(claimed(ann), ann, { decision: 'decline', reasonCode: 'x', at })).to.deep.include({ to: 'decided', outcome: 'declined', stage: 'single' }); // prettier-ignore
-    const first = decisionStep(claimed(ann, { fourEyes: true }), ann, { decision: 'approve', reasonCode: 'ok', at }); // prettier-ignore
+    expect(() => decisionStep(open, ann, { decision: 'approve', reasonCode: 'x', at })).to.throw(
+      ConflictError,
+      /claim/,
+    );
+    expect(() =>
+      decisionStep(claimed(bob), ann, { decision: 'approve', reasonCode: 'x', at }),
+    ).to.throw(ConflictError);
+    expect(
+      decisionStep(claimed(ann), ann, { decision: 'decline', reasonCode: 'x', at }),
+    ).to.deep.include({ to: 'decided', outcome: 'declined', stage: 'single' });
+    const first = decisionStep(claimed(ann, { fourEyes: true }), ann, {
+      decision: 'approve',
+      reasonCode: 'ok',
+      at,
+    });
     expect(first).to.deep.include({ to: 'awaiting_second', stage: 'first', assignee: null });
-    expect(first.firstDecision).to.deep.equal({ decision: 'approve', reasonCode: 'ok', by: 'ann', bySub: 'a', at }); // prettier-ignore
-    const resubmit = decisionStep(claimed(ann, { fourEyes: true }), ann, { decision: 'resubmit', reasonCode: 'x', at }); // prettier-ignore
-    expect(resubmit).to.deep.include({ to: 'resubmission_requested', resubmit: true, stage: 'single' }); // prettier-ignore
+    expect(first.firstDecision).to.deep.equal({
+      decision: 'approve',
+      reasonCode: 'ok',
+      by: 'ann',
+      bySub: 'a',
+      at,
+    });
+    const resubmit = decisionStep(claimed(ann, { fourEyes: true }), ann, {
+      decision: 'resubmit',
+      reasonCode: 'x',
+      at,
+    });
+    expect(resubmit).to.deep.include({
+      to: 'resubmission_requested',
+      resubmit: true,
+      stage: 'single',
+    });
   });
 
   it('gives the second review to a senior other than the first reviewer, who confirms or overrides', () => {
-    const waiting: CaseFacts = { ...open, state: 'awaiting_second', fourEyes: true, firstDecision: { decision: 'approve', reasonCode: 'ok', by: 'bob', bySub: 'b', at } }; // prettier-ignore
-    expect(() => decisionStep(waiting, ann, { decision: 'approve', reasonCode: 'ok', at })).to.throw(NotAllowedError, /senior/); // prettier-ignore
-    expect(() => decisionStep(waiting, bob, { decision: 'approve', reasonCode: 'ok', at })).to.throw(NotAllowedError, /another operator/); // prettier-ignore
+    const waiting: CaseFacts = {
+      ...open,
+      state: 'awaiting_second',
+      fourEyes: true,
+      firstDecision: { decision: 'approve', reasonCode: 'ok', by: 'bob', bySub: 'b', at },
+    };
+    expect(() =>
+      decisionStep(waiting, ann, { decision: 'approve', reasonCode: 'ok', at }),
+    ).to.throw(NotAllowedError, /senior/);
+    expect(() =>
+      decisionStep(waiting, bob, { decision: 'approve', reasonCode: 'ok', at }),
+    ).to.throw(NotAllowedError, /another operator/);
     expect(() => claimStep(waiting, bob)).to.throw(NotAllowedError);
-    expect(decisionStep(waiting, admin, { decision: 'approve', reasonCode: 'ok', at })).to.deep.include({ action: 'confirmed', to: 'decided', stage: 'second' }); // prettier-ignore
-    expect(decisionStep(waiting, admin, { decision: 'decline', reasonCode: 'no', at })).to.deep.include({ action: 'overridden', outcome: 'declined' }); // prettier-ignore
+    expect(
+      decisionStep(waiting, admin, { decision: 'approve', reasonCode: 'ok', at }),
+    ).to.deep.include({ action: 'confirmed', to: 'decided', stage: 'second' });
+    expect(
+      decisionStep(waiting, admin, { decision: 'decline', reasonCode: 'no', at }),
+    ).to.deep.include({ action: 'overridden', outcome: 'declined' });
     const held = { ...waiting, assignee: 'cat', assigneeSub: 'c' };
     const other: Reviewer = { sub: 'd', username: 'dan', roles: ['senior_reviewer'] };
-    expect(() => decisionStep(held, other, { decision: 'approve', reasonCode: 'ok', at })).to.throw(ConflictError, /claimed by cat/); // prettier-ignore
+    expect(() => decisionStep(held, other, { decision: 'approve', reasonCode: 'ok', at })).to.throw(
+      ConflictError,
+      /claimed by cat/,
+    );
   });
 });
 
@@ -116,19 +189,34 @@ describe("review: a resubmission's captures", () => {
   const request: VerifyRequest = {
     dvcID: 'kyc',
     verifications: ['dl_authenticate', 'face_compare'],
-    document: { id: 'd', type: 'dl', firstName: 'Testy', front_image: 'AAEC', back_image_url: 'https://files.example/back.png', liveId: 'AwQF', image2: 'AAEC' }, // prettier-ignore
+    document: {
+      id: 'd',
+      type: 'dl',
+      firstName: 'Testy',
+      front_image: 'AAEC',
+      back_image_url: 'https://files.example/back.png',
+      liveId: 'AwQF',
+      image2: 'AAEC',
+    },
   };
 
   it('names the sides of the journey only (a passport has no back)', () => {
     const dl = { documentType: 'DL', journeyType: 'KYC_WITH_FACE_COMPARISON' } as const;
     expect(sidesAsked(['document_front', 'selfie'], dl)).to.deep.equal(['front', 'selfie']);
-    expect(sidesAsked(['document_front'], { ...dl, documentType: 'PASSPORT' })).to.deep.equal(['passport']); // prettier-ignore
+    expect(sidesAsked(['document_front'], { ...dl, documentType: 'PASSPORT' })).to.deep.equal([
+      'passport',
+    ]);
     expect(sidesAsked(['document_back'], { ...dl, documentType: 'PASSPORT' })).to.deep.equal([]);
-    expect(sidesAsked(['selfie'], { ...dl, journeyType: 'DOCUMENT_VERIFICATION_ONLY' })).to.deep.equal([]); // prettier-ignore
+    expect(
+      sidesAsked(['selfie'], { ...dl, journeyType: 'DOCUMENT_VERIFICATION_ONLY' }),
+    ).to.deep.equal([]);
   });
 
   it('reads the journey and the images of an async request, and replaces the sides captured again', () => {
-    expect(journeyOfRequest(request)).to.deep.equal({ documentType: 'DL', journeyType: 'KYC_WITH_FACE_COMPARISON' }); // prettier-ignore
+    expect(journeyOfRequest(request)).to.deep.equal({
+      documentType: 'DL',
+      journeyType: 'KYC_WITH_FACE_COMPARISON',
+    });
     expect(journeyOfRequest({ ...request, document: { id: 'd', type: 'ssn' } })).to.equal(
       undefined,
     );
@@ -136,8 +224,15 @@ describe("review: a resubmission's captures", () => {
     expect(Object.keys(images)).to.have.members(['front', 'selfie']);
     expect(images.front!.equals(Buffer.from('AAEC', 'base64'))).to.equal(true);
     const back = Buffer.from('new back');
-    const replaced = withCaptures(request, { back, selfie: Buffer.from('new selfie') }).document as Record<string, unknown>; // prettier-ignore
-    expect(replaced).to.deep.include({ firstName: 'Testy', front_image: 'AAEC', image2: 'AAEC', back_image: back.toString('base64'), liveId: Buffer.from('new selfie').toString('base64') }); // prettier-ignore
+    const replaced = withCaptures(request, { back, selfie: Buffer.from('new selfie') })
+      .document as Record<string, unknown>;
+    expect(replaced).to.deep.include({
+      firstName: 'Testy',
+      front_image: 'AAEC',
+      image2: 'AAEC',
+      back_image: back.toString('base64'),
+      liveId: Buffer.from('new selfie').toString('base64'),
+    });
     expect(replaced).not.to.have.property('back_image_url');
   });
 });

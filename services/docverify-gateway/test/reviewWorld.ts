@@ -79,8 +79,17 @@ async function userinfoStandIn(): Promise<{ url: string; server: Server }> {
   const claims: Record<string, object> = Object.fromEntries(
     Object.entries(OPERATORS).map(([token, c]) => [`token-${token}`, { ...c, communities: [] }]),
   );
-  claims['token-elsewhere'] = { sub: 'op-elsewhere', preferred_username: 'testy-elsewhere', roles: ['admin'], communities: ['00000000-0000-4000-8000-000000000000'] }; // prettier-ignore
-  claims['token-admin-stale'] = { ...claims['token-admin'], sub: 'op-admin-stale', preferred_username: 'testy-admin-stale' }; // prettier-ignore
+  claims['token-elsewhere'] = {
+    sub: 'op-elsewhere',
+    preferred_username: 'testy-elsewhere',
+    roles: ['admin'],
+    communities: ['00000000-0000-4000-8000-000000000000'],
+  };
+  claims['token-admin-stale'] = {
+    ...claims['token-admin'],
+    sub: 'op-admin-stale',
+    preferred_username: 'testy-admin-stale',
+  };
   const server = createServer((req, res) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const found = claims[token];
@@ -126,7 +135,17 @@ export async function startReviewWorld(options: {
   const verifyRequest = (dvcID: string, selfie: Buffer): VerifyRequest => ({
     dvcID,
     verifications: ['dl_authenticate', 'face_compare'],
-    document: { id: 'doc-testy', type: 'dl', firstName: 'Testy', lastName: 'McTestface', front_image: b64(w.images.front), back_image: b64(w.images.back), barcode_image: b64(w.images.back), liveId: b64(selfie), image2: b64(w.images.front) }, // prettier-ignore
+    document: {
+      id: 'doc-testy',
+      type: 'dl',
+      firstName: 'Testy',
+      lastName: 'McTestface',
+      front_image: b64(w.images.front),
+      back_image: b64(w.images.back),
+      barcode_image: b64(w.images.back),
+      liveId: b64(selfie),
+      image2: b64(w.images.front),
+    },
   });
 
   return {
@@ -134,7 +153,10 @@ export async function startReviewWorld(options: {
     otherSelfie,
     operator: (name) => new OperatorClient({ baseUrl: w.url, accessToken: `token-${name}` }),
     async submittedSession(dvcID, selfie = w.images.selfie) {
-      const created = await caller.createSession(dvcID, { userUID: 'user-testy-review', documentType: 'DL' }); // prettier-ignore
+      const created = await caller.createSession(dvcID, {
+        userUID: 'user-testy-review',
+        documentType: 'DL',
+      });
       const page = w.page(tokenOf(created.url));
       await page.get('/session');
       await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
@@ -151,7 +173,11 @@ export async function startReviewWorld(options: {
       return (await caller.verifyAsync(verifyRequest(dvcID, selfie))).verificationId;
     },
     async syncVerify(dvcID, selfie = w.images.selfie) {
-      const res = await caller.encryptedRequest<VerifyResult>('POST', '/verify', verifyRequest(dvcID, selfie)); // prettier-ignore
+      const res = await caller.encryptedRequest<VerifyResult>(
+        'POST',
+        '/verify',
+        verifyRequest(dvcID, selfie),
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return res.body;
     },

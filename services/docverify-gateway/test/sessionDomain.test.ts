@@ -27,17 +27,25 @@ describe('sessions: the state machine', () => {
       for (const to of SESSION_STATES)
         expect(canMove(from, to), `${from} -> ${to}`).to.equal(allowed.has(`${from}>${to}`));
     for (const from of SESSION_STATES.filter(isFinal))
-      for (const to of SESSION_STATES) expect(canMove(from, to), `${from} -> ${to}`).to.equal(false);
+      for (const to of SESSION_STATES)
+        expect(canMove(from, to), `${from} -> ${to}`).to.equal(false);
     const order = (s: SessionState) => SESSION_STATES.indexOf(s);
-    for (const t of SESSION_TRANSITIONS) for (const f of t.from) expect(order(t.to)).to.be.above(order(f));
-  }); // prettier-ignore
+    for (const t of SESSION_TRANSITIONS)
+      for (const f of t.from) expect(order(t.to)).to.be.above(order(f));
+  });
 
   it('names the states each timer ends and the sources of each state', () => {
-    expect(statesEndedBy('expireSessionInMin')).to.deep.equal(['created', 'opened', 'capturing', 'submitted', 'processing']);
+    expect(statesEndedBy('expireSessionInMin')).to.deep.equal([
+      'created',
+      'opened',
+      'capturing',
+      'submitted',
+      'processing',
+    ]);
     expect(statesEndedBy('abandonSessionInMin')).to.deep.equal(['opened', 'capturing']);
     expect(sourcesOf('failed')).to.deep.equal(['submitted', 'processing']);
     expect(sourcesOf('created')).to.deep.equal([]);
-  }); // prettier-ignore
+  });
 });
 
 describe('sessions: the journey a config can run', () => {
@@ -49,16 +57,30 @@ describe('sessions: the journey a config can run', () => {
 
   it('offers the document types whose kind is configured (all with document liveness)', () => {
     expect(documentTypesOf(full)).to.deep.equal(['DL']);
-    expect(documentTypesOf({ document_liveness: [item('live')] })).to.deep.equal(['DL', 'IDCARD', 'PASSPORT']);
+    expect(documentTypesOf({ document_liveness: [item('live')] })).to.deep.equal([
+      'DL',
+      'IDCARD',
+      'PASSPORT',
+    ]);
     expect(documentTypesOf({ dl_authenticate: [item('review', true)] })).to.deep.equal([]);
-  }); // prettier-ignore
+  });
 
   it('names what the config misses for the journey', () => {
     expect(journeyIssues(full, 'KYC_WITH_FACE_COMPARISON', 'DL')).to.deep.equal([]);
-    expect(journeyIssues(full, 'KYC_WITH_FACE_COMPARISON', 'PASSPORT').map((i) => i.path)).to.deep.equal(['/sessionRequest/documentType']);
-    expect(journeyIssues({ dl_authenticate: [item('r')] }, 'KYC_WITH_FACE_COMPARISON', undefined).map((i) => i.path)).to.deep.equal(['/sessionRequest/journeyType']);
-    expect(journeyIssues({ face_compare: [item('f')] }, 'KYC_WITH_FACE_COMPARISON', undefined).map((i) => i.path)).to.deep.equal(['/dvcID']);
-  }); // prettier-ignore
+    expect(
+      journeyIssues(full, 'KYC_WITH_FACE_COMPARISON', 'PASSPORT').map((i) => i.path),
+    ).to.deep.equal(['/sessionRequest/documentType']);
+    expect(
+      journeyIssues({ dl_authenticate: [item('r')] }, 'KYC_WITH_FACE_COMPARISON', undefined).map(
+        (i) => i.path,
+      ),
+    ).to.deep.equal(['/sessionRequest/journeyType']);
+    expect(
+      journeyIssues({ face_compare: [item('f')] }, 'KYC_WITH_FACE_COMPARISON', undefined).map(
+        (i) => i.path,
+      ),
+    ).to.deep.equal(['/dvcID']);
+  });
 
   it('captures the sides of the document, and the selfie in the face journey', () => {
     expect(sidesOf('DL', 'KYC_WITH_FACE_COMPARISON')).to.deep.equal(['front', 'back', 'selfie']);
@@ -67,23 +89,86 @@ describe('sessions: the journey a config can run', () => {
   });
 
   it('builds the request /verify would get: each kind its images under the members of spec 2.2', () => {
-    const images = { front: Buffer.from('F'), back: Buffer.from('B'), selfie: Buffer.from('S'), passport: Buffer.from('P') };
+    const images = {
+      front: Buffer.from('F'),
+      back: Buffer.from('B'),
+      selfie: Buffer.from('S'),
+      passport: Buffer.from('P'),
+    };
     const b64 = (s: string) => Buffer.from(s).toString('base64');
-    const kinds = kindsOf({ ...full, document_liveness: [item('live')] }, 'DL', 'KYC_WITH_FACE_COMPARISON');
+    const kinds = kindsOf(
+      { ...full, document_liveness: [item('live')] },
+      'DL',
+      'KYC_WITH_FACE_COMPARISON',
+    );
     expect(kinds).to.deep.equal(['dl_authenticate', 'document_liveness', 'face_compare']);
-    const dl = sessionRequest({ sessionId: 's-1', dvcID: 'kyc', documentType: 'DL', kinds, images });
-    expect(dl.document).to.deep.equal({ id: 's-1', type: 'dl', front_image: b64('F'), back_image: b64('B'), barcode_image: b64('B'), image: b64('F'), liveId: b64('S'), image2: b64('F') });
+    const dl = sessionRequest({
+      sessionId: 's-1',
+      dvcID: 'kyc',
+      documentType: 'DL',
+      kinds,
+      images,
+    });
+    expect(dl.document).to.deep.equal({
+      id: 's-1',
+      type: 'dl',
+      front_image: b64('F'),
+      back_image: b64('B'),
+      barcode_image: b64('B'),
+      image: b64('F'),
+      liveId: b64('S'),
+      image2: b64('F'),
+    });
     expect(dl.event_info).to.deep.equal({ session_id: 's-1' });
     expect(checkVerifyRules(dl)).to.deep.equal([]);
-    const ppt = sessionRequest({ sessionId: 's-2', dvcID: 'kyc', documentType: 'PASSPORT', kinds: ['ppt_authenticate', 'face_compare'], images });
-    expect(ppt.document).to.deep.equal({ id: 's-2', type: 'ppt', front_image: b64('P'), liveId: b64('S'), image2: b64('P') });
+    const ppt = sessionRequest({
+      sessionId: 's-2',
+      dvcID: 'kyc',
+      documentType: 'PASSPORT',
+      kinds: ['ppt_authenticate', 'face_compare'],
+      images,
+    });
+    expect(ppt.document).to.deep.equal({
+      id: 's-2',
+      type: 'ppt',
+      front_image: b64('P'),
+      liveId: b64('S'),
+      image2: b64('P'),
+    });
     expect(checkVerifyRules(ppt)).to.deep.equal([]);
-  }); // prettier-ignore
+  });
 
   it('sends each connector job only the images of its kind, every other member as given', () => {
-    const document = { id: 'd', type: 'dl', firstName: 'Testy', front_image: 'F', back_image: 'B', image: 'I', liveId: 'L', image2: 'T', image1Url: 'https://x/FACE:a' };
-    expect(documentForKind('face_compare', document)).to.deep.equal({ id: 'd', type: 'dl', firstName: 'Testy', liveId: 'L', image2: 'T', image1Url: 'https://x/FACE:a' });
-    expect(documentForKind('dl_authenticate', document)).to.deep.equal({ id: 'd', type: 'dl', firstName: 'Testy', front_image: 'F', back_image: 'B' });
-    expect(documentForKind('ssn_verify', document)).to.deep.equal({ id: 'd', type: 'dl', firstName: 'Testy' });
-  }); // prettier-ignore
+    const document = {
+      id: 'd',
+      type: 'dl',
+      firstName: 'Testy',
+      front_image: 'F',
+      back_image: 'B',
+      image: 'I',
+      liveId: 'L',
+      image2: 'T',
+      image1Url: 'https://x/FACE:a',
+    };
+    expect(documentForKind('face_compare', document)).to.deep.equal({
+      id: 'd',
+      type: 'dl',
+      firstName: 'Testy',
+      liveId: 'L',
+      image2: 'T',
+      image1Url: 'https://x/FACE:a',
+    });
+    expect(documentForKind('dl_authenticate', document)).to.deep.equal({
+      id: 'd',
+      type: 'dl',
+      firstName: 'Testy',
+      front_image: 'F',
+      back_image: 'B',
+    });
+    expect(documentForKind('ssn_verify', document)).to.deep.equal({
+      id: 'd',
+      type: 'dl',
+      firstName: 'Testy',
+    });
+  });
 });

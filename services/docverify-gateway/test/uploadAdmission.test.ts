@@ -9,8 +9,12 @@ describe('upload admission', () => {
     const uploads = new UploadAdmission(10 * 1024);
     const a = uploads.enter('s1', 8 * 1024);
     expect(a).to.have.property('release');
-    expect(uploads.enter('s1', 10)).to.deep.equal({ busy: 'another photo of this session is being uploaded' }); // prettier-ignore
-    expect(uploads.enter('s2', 4 * 1024)).to.deep.equal({ busy: 'too many photos are being uploaded' }); // prettier-ignore
+    expect(uploads.enter('s1', 10)).to.deep.equal({
+      busy: 'another photo of this session is being uploaded',
+    });
+    expect(uploads.enter('s2', 4 * 1024)).to.deep.equal({
+      busy: 'too many photos are being uploaded',
+    });
     const b = uploads.enter('s2', 2 * 1024);
     expect(b).to.have.property('release');
     expect(uploads.inFlight).to.equal(10 * 1024);
@@ -20,7 +24,7 @@ describe('upload admission', () => {
     expect(c).to.have.property('release');
     // once its body is in, the session may send another (its check is bounded by CheckAdmission)
     if ('bodyRead' in c) c.bodyRead();
-    expect(uploads.enter('s1', 10)).to.deep.equal({ busy: 'too many photos are being uploaded' }); // prettier-ignore
+    expect(uploads.enter('s1', 10)).to.deep.equal({ busy: 'too many photos are being uploaded' });
     // alone, an upload over the bound is admitted: a bound under the image limit refuses nothing for good
     if ('release' in b) b.release();
     const big = new UploadAdmission(100);

@@ -205,30 +205,55 @@ describe('docverify gateway: POST /verify validation', function () {
   it('422 for an image over the pixel or decoded-byte limit, naming it, sync or async; other bytes go on', async () => {
     const bomb = hugePngHeader(20_000, 20_000).toString('base64');
     for (const prefer of [{}, { Prefer: 'respond-async' }]) {
-      const res =
-        await client.encryptedRequest<{ statusCode: number; message: string; details: { path: string; message: string }[] }>( // prettier-ignore
-          'POST',
-          '/verify',
-          request(['face_compare'], { image1: IMG, image2: bomb }),
-          prefer,
-        );
+      const res = await client.encryptedRequest<{
+        statusCode: number;
+        message: string;
+        details: { path: string; message: string }[];
+      }>('POST', '/verify', request(['face_compare'], { image1: IMG, image2: bomb }), prefer);
       expect(res.status).to.equal(422);
-      expect(res.body.details).to.deep.equal([{ path: '/document/image2', message: 'the image is 20000x20000 pixels, over the limit of 50 megapixels' }]); // prettier-ignore
+      expect(res.body.details).to.deep.equal([
+        {
+          path: '/document/image2',
+          message: 'the image is 20000x20000 pixels, over the limit of 50 megapixels',
+        },
+      ]);
     }
     // 16-bit RGBA: 30 megapixels, under the pixel cap, 240 MB of samples over the byte cap
-    const deep = pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }).toString('base64'); // prettier-ignore
-    const res = await client.encryptedRequest<{ details: { path: string; message: string }[] }>('POST', '/verify', request(['face_compare'], { image1: deep, image2: IMG })); // prettier-ignore
+    const deep = pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }).toString(
+      'base64',
+    );
+    const res = await client.encryptedRequest<{ details: { path: string; message: string }[] }>(
+      'POST',
+      '/verify',
+      request(['face_compare'], { image1: deep, image2: IMG }),
+    );
     expect(res.status).to.equal(422);
     expect(res.body.details[0]?.path).to.equal('/document/image1');
     expect(res.body.details[0]?.message).to.match(/decodes to 240 MB/);
     // a JPEG whose frame header comes after 240 KB of EXIF segments, past what is read first
     const exif = Array.from({ length: 4 }, () => jpegSegment(0xe1, Buffer.alloc(60_000, 0x41)));
     const late = Buffer.concat([SOI, ...exif, sof0(10_000, 10_000), EOI]).toString('base64');
-    const lateRes = await client.encryptedRequest<{ details: { path: string; message: string }[] }>('POST', '/verify', request(['face_compare'], { image1: IMG, image2: late })); // prettier-ignore
+    const lateRes = await client.encryptedRequest<{ details: { path: string; message: string }[] }>(
+      'POST',
+      '/verify',
+      request(['face_compare'], { image1: IMG, image2: late }),
+    );
     expect(lateRes.status).to.equal(422);
-    expect(lateRes.body.details).to.deep.equal([{ path: '/document/image2', message: 'the image is 10000x10000 pixels, over the limit of 50 megapixels' }]); // prettier-ignore
+    expect(lateRes.body.details).to.deep.equal([
+      {
+        path: '/document/image2',
+        message: 'the image is 10000x10000 pixels, over the limit of 50 megapixels',
+      },
+    ]);
     // an image within the limits, or bytes of no image format the platform reads, is not judged here
-    const fine = await client.encryptedRequest('POST', '/verify', request(['face_compare'], { image1: IMG, image2: (await png(documentImage(640, 480, 3))).toString('base64') })); // prettier-ignore
+    const fine = await client.encryptedRequest(
+      'POST',
+      '/verify',
+      request(['face_compare'], {
+        image1: IMG,
+        image2: (await png(documentImage(640, 480, 3))).toString('base64'),
+      }),
+    );
     expect(fine.status).to.equal(503); // no connector worker on this suite's queues
   });
 

@@ -187,7 +187,9 @@ export function providerConfiguration(
             sub,
             preferred_username: account.username,
             name: account.displayName ?? account.username,
-            ...(operatorIssuer ? { roles: grant?.roles ?? [], communities: grant?.communities ?? [] } : {}), // prettier-ignore
+            ...(operatorIssuer
+              ? { roles: grant?.roles ?? [], communities: grant?.communities ?? [] }
+              : {}),
             // userinfo of an operator's token: when the sign-in it came from happened
             ...(operatorIssuer ? authTimeOf(token) : {}),
           };

@@ -71,7 +71,10 @@ export async function setMfaPolicy(
   const store = settingsStore(ctx);
   await store.setMfa(found.id, input.policy as MfaPolicy, factors);
   const { mfaPolicy, mfaFactors } = await store.get(found);
-  await auditCommunity(ctx, found, 'oauth.community.mfa_set', { policy: mfaPolicy, factors: mfaFactors }); // prettier-ignore
+  await auditCommunity(ctx, found, 'oauth.community.mfa_set', {
+    policy: mfaPolicy,
+    factors: mfaFactors,
+  });
   // accounts whose only second factors stop counting sign in without them (or enrol anew)
   const uncounted = (await ctx
     .db('oauth.account_factors')
@@ -81,8 +84,15 @@ export async function setMfaPolicy(
     .first()) as { n: string | number } | undefined;
   const accountsWithUncountedFactors = Number(uncounted?.n ?? 0);
   if (accountsWithUncountedFactors > 0)
-    console.error(`warning: ${accountsWithUncountedFactors} account(s) have second factors of kinds that no longer count`); // prettier-ignore
-  return { community: found.name, policy: mfaPolicy, factors: mfaFactors, accountsWithUncountedFactors }; // prettier-ignore
+    console.error(
+      `warning: ${accountsWithUncountedFactors} account(s) have second factors of kinds that no longer count`,
+    );
+  return {
+    community: found.name,
+    policy: mfaPolicy,
+    factors: mfaFactors,
+    accountsWithUncountedFactors,
+  };
 }
 
 /** `--lock-after 5 --lock-minutes 30`... as LoginLimits members; `reset` goes back to the defaults. */
@@ -203,7 +213,10 @@ export async function unlockAccount(
     const held = await throttle.unlock(target.community.id, input.username);
     // the second factors count under a subject of their own
     const heldSecond = await throttle.unlock(target.community.id, secondFactorSubject(accountId));
-    return { result: { unlocked: true, wasLocked: held || heldSecond }, details: { wasLocked: held || heldSecond } }; // prettier-ignore
+    return {
+      result: { unlocked: true, wasLocked: held || heldSecond },
+      details: { wasLocked: held || heldSecond },
+    };
   });
 }
 
@@ -216,7 +229,12 @@ export async function resetPassword(
   const target = await account(ctx, input.community, input.username);
   const password = input.password ?? randomBytes(15).toString('base64url');
   return audited(ctx, target, 'oauth.account.password_reset', async (trx) => {
-    await new AccountStore(ctx.db).setPassword(target.community.id, target.account.accountId, password, trx); // prettier-ignore
+    await new AccountStore(ctx.db).setPassword(
+      target.community.id,
+      target.account.accountId,
+      password,
+      trx,
+    );
     const revoked = await revokeAccount(trx, target.community.id, target.account.accountId);
     return { result: { username: input.username, password, revoked }, details: { revoked } };
   });
@@ -234,7 +252,10 @@ export async function resetFactors(
     const removed = await factors.resetAll(id, accountId, trx);
     await new AccountStore(ctx.db).credentialsChanged(id, accountId, trx);
     const revoked = await revokeAccount(trx, id, accountId);
-    return { result: { username: input.username, factorsRemoved: removed, revoked }, details: { factorsRemoved: removed, revoked } }; // prettier-ignore
+    return {
+      result: { username: input.username, factorsRemoved: removed, revoked },
+      details: { factorsRemoved: removed, revoked },
+    };
   });
 }
 

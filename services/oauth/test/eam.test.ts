@@ -95,7 +95,10 @@ describe('EAM context from an external identity provider', () => {
 
   it('keeps one context per IdP token: the same hint sent again adds no row', async () => {
     const db = oauth.database.db;
-    const rows = () => db('oauth.eam_contexts').where({ community_id: oauth.community.id }).count<{ count: string }[]>('* as count'); // prettier-ignore
+    const rows = () =>
+      db('oauth.eam_contexts')
+        .where({ community_id: oauth.community.id })
+        .count<{ count: string }[]>('* as count');
     const token = await hint({ oid: 'oid-testy-replayed' });
     const before = Number((await rows())[0]!.count);
     const first = await authorize(token);
@@ -103,7 +106,10 @@ describe('EAM context from an external identity provider', () => {
     expect(Number((await rows())[0]!.count)).to.equal(before + 1);
     // and every interaction it opened still reads the person's context
     const uid = first.pathname.split('/').pop()!;
-    const answer = await service().request('GET', `/community/${oauth.community.name}/v1/interaction/${uid}/eam-context`); // prettier-ignore
+    const answer = await service().request(
+      'GET',
+      `/community/${oauth.community.name}/v1/interaction/${uid}/eam-context`,
+    );
     expect(answer.body).to.deep.equal({ oid: 'oid-testy-replayed', tid: 'tid-example-0000' });
     // another token of the same person is another row
     await authorize(await hint({ oid: 'oid-testy-replayed', nonce: 'another' }));

@@ -67,7 +67,11 @@ export class HttpBrowser {
   /** One request, redirects not followed. */
   async request(
     href: string,
-    init: { method?: string; form?: Record<string, string> | string; headers?: Record<string, string> } = {}, // prettier-ignore
+    init: {
+      method?: string;
+      form?: Record<string, string> | string;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<Answer> {
     const url = new URL(href);
     const cookie = this.cookieHeader(url);
@@ -145,7 +149,10 @@ export const unescapeHtml = (text: string): string =>
 export function passkeyOptionsOf(
   page: string,
 ): { action: string; options: Record<string, unknown> } | undefined {
-  const form = /<form class="passkey" method="post" action="([^"]*)" data-passkey="\w+" data-options="([^"]*)"/.exec(page); // prettier-ignore
+  const form =
+    /<form class="passkey" method="post" action="([^"]*)" data-passkey="\w+" data-options="([^"]*)"/.exec(
+      page,
+    );
   if (!form) return undefined;
   return {
     action: unescapeHtml(form[1]!),

@@ -22,7 +22,10 @@ describe('operators of the operators community', function () {
       communities: [w.oauth.community.id],
       password: 'correct horse battery',
     });
-    expect(created).to.deep.include({ roles: ['reviewer', 'auditor'], communities: [w.oauth.community.id] }); // prettier-ignore
+    expect(created).to.deep.include({
+      roles: ['reviewer', 'auditor'],
+      communities: [w.oauth.community.id],
+    });
     const community = (await new TenantStore(w.db).findCommunityByName('operators')) as Community;
     const web = await createOauthClient(w.admin(), {
       community: 'operators',
@@ -53,22 +56,37 @@ describe('operators of the operators community', function () {
     const { page } = await w.enrolTotp(browser, enrol);
     const claims = await started.finish(await w.submit(browser, page, 'continue', {}));
     expect(claims.amr).to.include.members(['pwd', 'otp', 'mfa']);
-    expect(claims).to.deep.include({ roles: ['reviewer', 'auditor'], communities: [w.oauth.community.id] }); // prettier-ignore
+    expect(claims).to.deep.include({
+      roles: ['reviewer', 'auditor'],
+      communities: [w.oauth.community.id],
+    });
     // what a gateway reads for the operator's token: the same, and when the sign-in happened
     const info = (await (
       await fetch(`${operators.issuer}/v1/userinfo`, {
         headers: { authorization: `Bearer ${started.accessToken!}` },
       })
     ).json()) as Record<string, unknown>;
-    expect(info).to.deep.include({ sub: claims.sub, roles: ['reviewer', 'auditor'], communities: [w.oauth.community.id] }); // prettier-ignore
+    expect(info).to.deep.include({
+      sub: claims.sub,
+      roles: ['reviewer', 'auditor'],
+      communities: [w.oauth.community.id],
+    });
     expect(info.auth_time).to.equal(claims.auth_time);
   });
 
   it("grants the operator scope (roles) to the console's client alone", async () => {
     // another client of the operators community: an operator's roles are not for it
-    const other = await createOauthClient(w.admin(), { community: 'operators', redirectUris: [REDIRECT], grantTypes: ['authorization_code'], name: 'Testy reports' }); // prettier-ignore
+    const other = await createOauthClient(w.admin(), {
+      community: 'operators',
+      redirectUris: [REDIRECT],
+      grantTypes: ['authorization_code'],
+      name: 'Testy reports',
+    });
     const authorize = (clientId: string, scope: string) =>
-      fetch(`${operators.issuer}/v1/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope, redirect_uri: REDIRECT, state: 'testy-state', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`, { redirect: 'manual' }); // prettier-ignore
+      fetch(
+        `${operators.issuer}/v1/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', scope, redirect_uri: REDIRECT, state: 'testy-state', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })}`,
+        { redirect: 'manual' },
+      );
     const refused = await authorize(other.client_id, 'openid operator');
     expect(refused.status).to.equal(303);
     expect(new URL(refused.headers.get('location')!).searchParams.get('error')).to.equal(
@@ -85,13 +103,20 @@ describe('operators of the operators community', function () {
       new URL(console.headers.get('location')!, operators.issuer).searchParams.get('error'),
     ).to.equal(null);
     // --console yes is for the operators community only
-    const elsewhere = await createOauthClient(w.admin(), { community: w.oauth.community.name, redirectUris: [REDIRECT], grantTypes: ['authorization_code'], console: true }).catch((err: Error) => err.message); // prettier-ignore
+    const elsewhere = await createOauthClient(w.admin(), {
+      community: w.oauth.community.name,
+      redirectUris: [REDIRECT],
+      grantTypes: ['authorization_code'],
+      console: true,
+    }).catch((err: Error) => err.message);
     expect(elsewhere).to.match(/--console yes is for the console's client of operators only/);
   });
 
   it('offers the operator scope on the operators issuer only', async () => {
     const discovery = async (name: string) =>
-      (await (await fetch(`${w.oauth.url}/community/${name}/.well-known/openid-configuration`)).json()) as { scopes_supported: string[] }; // prettier-ignore
+      (await (
+        await fetch(`${w.oauth.url}/community/${name}/.well-known/openid-configuration`)
+      ).json()) as { scopes_supported: string[] };
     expect((await discovery('operators')).scopes_supported).to.include('operator');
     expect((await discovery(w.oauth.community.name)).scopes_supported).not.to.include('operator');
   });
@@ -102,9 +127,19 @@ describe('operators of the operators community', function () {
         () => 'created',
         (err: Error) => err.message,
       );
-    expect(await fails({ username: 'testy-x', roles: ['superuser'], communities: [] })).to.match(/--role/); // prettier-ignore
+    expect(await fails({ username: 'testy-x', roles: ['superuser'], communities: [] })).to.match(
+      /--role/,
+    );
     expect(await fails({ username: 'testy-x', roles: [], communities: [] })).to.match(/--role/);
-    expect(await fails({ username: 'testy-x', roles: ['viewer'], communities: ['00000000-0000-4000-8000-000000000000'] })).to.match(/does not exist/); // prettier-ignore
-    expect(await fails({ username: 'testy-operator', roles: ['viewer'], communities: [] })).to.match(/exists already/); // prettier-ignore
+    expect(
+      await fails({
+        username: 'testy-x',
+        roles: ['viewer'],
+        communities: ['00000000-0000-4000-8000-000000000000'],
+      }),
+    ).to.match(/does not exist/);
+    expect(
+      await fails({ username: 'testy-operator', roles: ['viewer'], communities: [] }),
+    ).to.match(/exists already/);
   });
 });

@@ -34,7 +34,10 @@ describe('oauth proofs under a second-factor policy', function () {
         scope: 'openid',
         redirect_uri: REDIRECT,
         state: 'st',
-        proof_of_authentication_jwt: signProof(keySecret, { aud: oauth.issuer(oauth.community), sub }), // prettier-ignore
+        proof_of_authentication_jwt: signProof(keySecret, {
+          aud: oauth.issuer(oauth.community),
+          sub,
+        }),
       }),
     });
     expect(res.status).to.equal(303);
@@ -69,9 +72,17 @@ describe('oauth proofs under a second-factor policy', function () {
 
   it('refuses it for an account with a second factor under an optional policy', async () => {
     await policy('optional');
-    const plain = await new AccountStore(oauth.database.db).create(oauth.community.id, 'testy-plain', 'x'.repeat(12)); // prettier-ignore
+    const plain = await new AccountStore(oauth.database.db).create(
+      oauth.community.id,
+      'testy-plain',
+      'x'.repeat(12),
+    );
     expect((await authorize(plain.accountId)).searchParams.get('code')).to.be.a('string');
-    const guarded = await new AccountStore(oauth.database.db).create(oauth.community.id, 'testy-guarded', 'x'.repeat(12)); // prettier-ignore
+    const guarded = await new AccountStore(oauth.database.db).create(
+      oauth.community.id,
+      'testy-guarded',
+      'x'.repeat(12),
+    );
     await enrolTotp(admin(), { community: oauth.community.name, username: 'testy-guarded' });
     const refused = await authorize(guarded.accountId);
     expect(refused.searchParams.get('error')).to.equal('access_denied');

@@ -40,7 +40,11 @@ describe('oauth recovery revokes the account tokens', function () {
       }),
     });
     const code = new URL(authorized.headers.get('location')!).searchParams.get('code')!;
-    const res = await post('/v1/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }); // prettier-ignore
+    const res = await post('/v1/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+    });
     const body = (await res.json()) as { access_token: string; refresh_token?: string };
     expect(res.status, JSON.stringify(body)).to.equal(200);
     expect(body.refresh_token).to.be.a('string');
@@ -67,13 +71,20 @@ describe('oauth recovery revokes the account tokens', function () {
   ] as const)
     it(`${name} ends the refresh and access tokens minted before it`, async () => {
       const username = `testy-${name}`;
-      const account = await new AccountStore(oauth.database.db).create(oauth.community.id, username, 'x'.repeat(12)); // prettier-ignore
+      const account = await new AccountStore(oauth.database.db).create(
+        oauth.community.id,
+        username,
+        'x'.repeat(12),
+      );
       const tokens = await tokensOf(account.accountId);
       expect(await active(tokens.access_token)).to.equal(true);
       const answer = await recover(admin(), { community: oauth.community.name, username });
       expect(answer.revoked).to.be.at.least(2);
       expect(await active(tokens.access_token)).to.equal(false);
-      const refreshed = await post('/v1/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }); // prettier-ignore
+      const refreshed = await post('/v1/token', {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+      });
       expect(refreshed.status).to.equal(400);
       expect(((await refreshed.json()) as { error: string }).error).to.equal('invalid_grant');
       // another account's tokens are untouched

@@ -14,7 +14,10 @@ describe('sign-in bounds', () => {
   it('publishes at most ten refusal events a minute per community and reason', () => {
     const published: string[] = [];
     let now = 0;
-    const refusals = refusalEvents((c, _name, data) => published.push(`${c.id}:${(data as { reason: string }).reason}`), () => now); // prettier-ignore
+    const refusals = refusalEvents(
+      (c, _name, data) => published.push(`${c.id}:${(data as { reason: string }).reason}`),
+      () => now,
+    );
     for (let i = 0; i < 50; i++) refusals(community('a'), 'cl', 'throttled');
     for (let i = 0; i < 3; i++) refusals(community('a'), 'cl', 'locked');
     for (let i = 0; i < 3; i++) refusals(community('b'), 'cl', 'throttled');

@@ -177,7 +177,10 @@ describe('sign-in in a browser: passwords, second factors, locks', function () {
   it('speaks Spanish to a browser that asks for it', async () => {
     const context = await browser.newContext({ viewport: PHONE, locale: 'es-ES' });
     const page = await context.newPage();
-    await page.goto(client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', state: 'es' }).href); // prettier-ignore
+    await page.goto(
+      client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', state: 'es' })
+        .href,
+    );
     await page.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
     await shot(page, 'login-phone-es');
     await context.close();
@@ -296,7 +299,18 @@ describe('sign-in in a browser: passwords, second factors, locks', function () {
 
     const { stdout } = await promisify(execFile)(
       'npm',
-      ['run', '-s', 'admin', '--', 'oauth-account', 'unlock', '--community', oauth.community.name, '--username', 'testy-lock'], // prettier-ignore
+      [
+        'run',
+        '-s',
+        'admin',
+        '--',
+        'oauth-account',
+        'unlock',
+        '--community',
+        oauth.community.name,
+        '--username',
+        'testy-lock',
+      ],
       {
         cwd: ROOT,
         env: {

@@ -25,9 +25,26 @@ const ESCAPED = (who: string) => `&#60;script&#62;alert(&#34;${who}&#34;)&#60;/s
 
 /** The cases every form with `field` shares. */
 const common = (field: string): Case[] => [
-  { breaks: 'content type: JSON, not the form', type: 'application/json', body: JSON.stringify({ [field]: 'x' }), status: 400, says: /x-www-form-urlencoded/ }, // prettier-ignore
-  { breaks: 'content type: text/plain', type: 'text/plain', body: `${field}=x`, status: 400, says: /x-www-form-urlencoded/ }, // prettier-ignore
-  { breaks: `${field}: given twice`, body: `${field}=a&${field}=b`, status: 400, says: /given more than once/ }, // prettier-ignore
+  {
+    breaks: 'content type: JSON, not the form',
+    type: 'application/json',
+    body: JSON.stringify({ [field]: 'x' }),
+    status: 400,
+    says: /x-www-form-urlencoded/,
+  },
+  {
+    breaks: 'content type: text/plain',
+    type: 'text/plain',
+    body: `${field}=x`,
+    status: 400,
+    says: /x-www-form-urlencoded/,
+  },
+  {
+    breaks: `${field}: given twice`,
+    body: `${field}=a&${field}=b`,
+    status: 400,
+    says: /given more than once/,
+  },
   { breaks: 'body: over the 64 KiB limit', body: `${field}=${'7'.repeat(70_000)}`, status: 413 },
 ];
 
@@ -62,15 +79,19 @@ describe('sign-in forms and pages over HTTP', function () {
 
   /** The registration response of the page's passkey form, its challenge or `challengeOf`'s. */
   function registration(page: Answer, challengeOf = page, made = authenticator) {
-    const options = passkeyOptionsOf(page.text)!.options as unknown as PublicKeyCredentialCreationOptionsJSON; // prettier-ignore
-    const challenge = (passkeyOptionsOf(challengeOf.text)!.options as { challenge: string }).challenge; // prettier-ignore
+    const options = passkeyOptionsOf(page.text)!
+      .options as unknown as PublicKeyCredentialCreationOptionsJSON;
+    const challenge = (passkeyOptionsOf(challengeOf.text)!.options as { challenge: string })
+      .challenge;
     return { credential: JSON.stringify(made.register(options, { origin, challenge })) };
   }
 
   /** The assertion of the page's passkey form, signed over `challengeOf`'s challenge. */
   function assertion(page: Answer, challengeOf = page, userVerified = true) {
-    const options = passkeyOptionsOf(page.text)!.options as unknown as PublicKeyCredentialRequestOptionsJSON; // prettier-ignore
-    const challenge = (passkeyOptionsOf(challengeOf.text)!.options as { challenge: string }).challenge; // prettier-ignore
+    const options = passkeyOptionsOf(page.text)!
+      .options as unknown as PublicKeyCredentialRequestOptionsJSON;
+    const challenge = (passkeyOptionsOf(challengeOf.text)!.options as { challenge: string })
+      .challenge;
     return JSON.stringify(authenticator.assert(options, { origin, challenge, userVerified }));
   }
 
@@ -101,13 +122,17 @@ describe('sign-in forms and pages over HTTP', function () {
     at: () => Promise<{ browser: HttpBrowser; page: Answer }>;
     cases: () => Promise<Case[]>;
   }[] = [
-    // prettier-ignore
     {
       path: 'login',
       at: atLogin,
       cases: async () => [
         ...common('password'),
-        { breaks: 'username and password: 30 000 characters each', body: `username=${'u'.repeat(30_000)}&password=${'p'.repeat(30_000)}`, status: 401, says: /Wrong username or password/ }, // prettier-ignore
+        {
+          breaks: 'username and password: 30 000 characters each',
+          body: `username=${'u'.repeat(30_000)}&password=${'p'.repeat(30_000)}`,
+          status: 401,
+          says: /Wrong username or password/,
+        },
       ],
     },
     {
@@ -118,7 +143,12 @@ describe('sign-in forms and pages over HTTP', function () {
         return [
           ...common('credential'),
           ...credentialCases(401, /passkey was not accepted/),
-          { breaks: 'credential: signed over the challenge of another sign-in', body: async () => credential(assertion(other.page)), status: 401, says: /passkey was not accepted/ }, // prettier-ignore
+          {
+            breaks: 'credential: signed over the challenge of another sign-in',
+            body: async () => credential(assertion(other.page)),
+            status: 401,
+            says: /passkey was not accepted/,
+          },
         ];
       },
     },
@@ -127,7 +157,12 @@ describe('sign-in forms and pages over HTTP', function () {
       at: atSecondFactor,
       cases: async () => [
         ...common('code'),
-        { breaks: 'code: 60 000 digits', body: `code=${'1'.repeat(60_000)}`, status: 401, says: /code is not right/ }, // prettier-ignore
+        {
+          breaks: 'code: 60 000 digits',
+          body: `code=${'1'.repeat(60_000)}`,
+          status: 401,
+          says: /code is not right/,
+        },
         { breaks: 'code: letters', body: 'code=abcdef', status: 401, says: /code is not right/ },
       ],
     },
@@ -136,7 +171,12 @@ describe('sign-in forms and pages over HTTP', function () {
       at: atSecondFactor,
       cases: async () => [
         ...common('recovery_code'),
-        { breaks: 'recovery_code: 60 000 characters', body: `recovery_code=${'A'.repeat(60_000)}`, status: 401, says: /recovery code is not right/ }, // prettier-ignore
+        {
+          breaks: 'recovery_code: 60 000 characters',
+          body: `recovery_code=${'A'.repeat(60_000)}`,
+          status: 401,
+          says: /recovery code is not right/,
+        },
       ],
     },
     {
@@ -147,7 +187,12 @@ describe('sign-in forms and pages over HTTP', function () {
         return [
           ...common('credential'),
           ...credentialCases(401, /passkey was not accepted/),
-          { breaks: 'credential: signed over the challenge of another sign-in', body: async () => credential(assertion(other.page)), status: 401, says: /passkey was not accepted/ }, // prettier-ignore
+          {
+            breaks: 'credential: signed over the challenge of another sign-in',
+            body: async () => credential(assertion(other.page)),
+            status: 401,
+            says: /passkey was not accepted/,
+          },
         ];
       },
     },
@@ -159,7 +204,12 @@ describe('sign-in forms and pages over HTTP', function () {
       },
       cases: async () => [
         ...common('code'),
-        { breaks: 'code: 60 000 digits', body: `code=${'1'.repeat(60_000)}`, status: 401, says: /code is not right/ }, // prettier-ignore
+        {
+          breaks: 'code: 60 000 digits',
+          body: `code=${'1'.repeat(60_000)}`,
+          status: 401,
+          says: /code is not right/,
+        },
       ],
     },
     {
@@ -174,7 +224,14 @@ describe('sign-in forms and pages over HTTP', function () {
         return [
           ...common('credential'),
           ...credentialCases(400, /passkey was not created/),
-          { breaks: 'credential: made for the challenge of another sign-in', body: new URLSearchParams(registration(screen, screen, new SoftAuthenticator())).toString(), status: 400, says: /passkey was not created/ }, // prettier-ignore
+          {
+            breaks: 'credential: made for the challenge of another sign-in',
+            body: new URLSearchParams(
+              registration(screen, screen, new SoftAuthenticator()),
+            ).toString(),
+            status: 400,
+            says: /passkey was not created/,
+          },
         ];
       },
     },
@@ -207,22 +264,56 @@ describe('sign-in forms and pages over HTTP', function () {
   function credentialCases(refusal: number, says: RegExp): Case[] {
     return [
       { breaks: 'credential: missing', body: 'other=1', status: 400, says: /credential: missing/ },
-      { breaks: 'credential: not JSON', body: credential('{"id": '), status: 400, says: /not a JSON object/ }, // prettier-ignore
-      { breaks: 'credential: a JSON string', body: credential('"text"'), status: 400, says: /not a JSON object/ }, // prettier-ignore
-      { breaks: 'credential: over 16 KiB', body: credential({ id: 'x'.repeat(17_000) }), status: 400, says: /too long/ }, // prettier-ignore
-      { breaks: 'credential: JSON of another shape', body: credential({ id: 7, response: { clientDataJSON: ['x'] } }), status: refusal, says }, // prettier-ignore
-      { breaks: 'credential: clientDataJSON not base64 JSON', body: credential({ id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: '%%%', authenticatorData: 'AA', signature: 'AA' } }), status: refusal, says }, // prettier-ignore
+      {
+        breaks: 'credential: not JSON',
+        body: credential('{"id": '),
+        status: 400,
+        says: /not a JSON object/,
+      },
+      {
+        breaks: 'credential: a JSON string',
+        body: credential('"text"'),
+        status: 400,
+        says: /not a JSON object/,
+      },
+      {
+        breaks: 'credential: over 16 KiB',
+        body: credential({ id: 'x'.repeat(17_000) }),
+        status: 400,
+        says: /too long/,
+      },
+      {
+        breaks: 'credential: JSON of another shape',
+        body: credential({ id: 7, response: { clientDataJSON: ['x'] } }),
+        status: refusal,
+        says,
+      },
+      {
+        breaks: 'credential: clientDataJSON not base64 JSON',
+        body: credential({
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: '%%%', authenticatorData: 'AA', signature: 'AA' },
+        }),
+        status: refusal,
+        says,
+      },
     ];
   }
 
   it('refuses at /passkey a real passkey of the account that did not verify its user (UV=0: one factor)', async () => {
     const { browser, page } = await atLogin();
-    const answer = await w.submit(browser, page, 'passkey', { credential: assertion(page, page, false) }); // prettier-ignore
+    const answer = await w.submit(browser, page, 'passkey', {
+      credential: assertion(page, page, false),
+    });
     expect(answer.status).to.equal(401);
     expect(answer.text).to.match(/passkey was not accepted/);
     // the same passkey, verified, signs in
     const again = await atLogin();
-    const signedIn = await w.submit(again.browser, again.page, 'passkey', { credential: assertion(again.page) }); // prettier-ignore
+    const signedIn = await w.submit(again.browser, again.page, 'passkey', {
+      credential: assertion(again.page),
+    });
     expect(signedIn.status).to.be.oneOf([200, 303]);
     expect(signedIn.text ?? '').not.to.match(/passkey was not accepted/);
   });
@@ -280,8 +371,14 @@ describe('sign-in forms and pages over HTTP', function () {
     it('is the JSON error body for anyone else, on every form too', async () => {
       const answers = [
         await fetch(path()),
-        await fetch(`${path()}/totp`, { method: 'POST', body: new URLSearchParams({ code: '123456' }) }), // prettier-ignore
-        await fetch(`${path()}/login`, { method: 'POST', body: new URLSearchParams({ username: 'testy', password: 'x' }) }), // prettier-ignore
+        await fetch(`${path()}/totp`, {
+          method: 'POST',
+          body: new URLSearchParams({ code: '123456' }),
+        }),
+        await fetch(`${path()}/login`, {
+          method: 'POST',
+          body: new URLSearchParams({ username: 'testy', password: 'x' }),
+        }),
       ];
       for (const answer of answers) {
         expect(answer.status).to.equal(400);
@@ -297,13 +394,20 @@ describe('sign-in forms and pages over HTTP', function () {
       const spanish = [
         (await w.start(p, w.person('198.51.100.42'), { ui_locales: 'es' })).answer,
         (await w.start(p, w.person('198.51.100.42'), { ui_locales: 'fr es' })).answer,
-        (await w.start(p, w.person('198.51.100.42', { 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' }))).answer, // prettier-ignore
+        (
+          await w.start(
+            p,
+            w.person('198.51.100.42', { 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' }),
+          )
+        ).answer,
       ];
       for (const page of spanish) {
         expectPage(page, 'Iniciar sesión');
         expect(page.text).to.contain('<html lang="es">').and.contain('>Contraseña<');
       }
-      const english = await w.start(p, w.person('198.51.100.42', { 'accept-language': 'es' }), { ui_locales: 'en' }); // prettier-ignore
+      const english = await w.start(p, w.person('198.51.100.42', { 'accept-language': 'es' }), {
+        ui_locales: 'en',
+      });
       expectPage(english.answer, 'Sign in');
     });
 
@@ -314,7 +418,10 @@ describe('sign-in forms and pages over HTTP', function () {
     });
 
     it('escape a hostile client name, community name, display name and login_hint', async () => {
-      const hostile = await w.place('hostile', { policy: 'optional', clientName: HOSTILE('client') }); // prettier-ignore
+      const hostile = await w.place('hostile', {
+        policy: 'optional',
+        clientName: HOSTILE('client'),
+      });
       await setBranding(w.admin(), { community: hostile.name, displayName: HOSTILE('community') });
       await w.account(hostile, 'testy-hostile', HOSTILE('person'));
       const browser = w.person('198.51.100.43');
@@ -338,7 +445,9 @@ describe('sign-in forms and pages over HTTP', function () {
         const res = await fetch(`${p.issuer}/v1/assets/${file}?v=1`);
         expect(res.status, file).to.equal(200);
         expect(res.headers.get('content-type'), file).to.contain(type);
-        expect(res.headers.get('cache-control'), file).to.equal('public, max-age=31536000, immutable'); // prettier-ignore
+        expect(res.headers.get('cache-control'), file).to.equal(
+          'public, max-age=31536000, immutable',
+        );
         expect(res.headers.get('x-content-type-options'), file).to.equal('nosniff');
       }
       for (const file of ['evil.js', '..%2Fstrings.ts', 'signin.css.map']) {
@@ -391,7 +500,6 @@ describe('sign-in forms and pages over HTTP', function () {
         'Allow access',
         'This sign-in has expired',
       ])
-        // prettier-ignore
         expect([...headings], screen).to.include(screen);
       for (const page of w.pages) {
         const label = `${page.status} ${page.url} ${headingOf(page.text)}`;
@@ -400,7 +508,9 @@ describe('sign-in forms and pages over HTTP', function () {
         expect(csp, label).not.to.contain('unsafe-inline');
         const formAction = /form-action ([^;]*)/.exec(csp)?.[1]?.split(' ');
         const expired = headingOf(page.text) === 'This sign-in has expired';
-        expect(formAction, label).to.include.members(expired ? ["'self'"] : ["'self'", 'https://rp.example.test']); // prettier-ignore
+        expect(formAction, label).to.include.members(
+          expired ? ["'self'"] : ["'self'", 'https://rp.example.test'],
+        );
         expect(page.headers.get('cache-control'), label).to.equal('no-store');
         expect(page.headers.get('x-content-type-options'), label).to.equal('nosniff');
         expect(page.headers.get('x-frame-options'), label).to.equal('DENY');

@@ -111,7 +111,9 @@ describe('sign-in rules over HTTP', function () {
       const bob = w.person('198.51.100.20');
       const signIn = await w.start(strict, bob);
       const page = await w.password(bob, signIn.answer, 'testy-old-session');
-      expect((await signIn.finish(await w.submit(bob, page, 'enrol/skip', {}))).amr).to.deep.equal(['pwd']); // prettier-ignore
+      expect((await signIn.finish(await w.submit(bob, page, 'enrol/skip', {}))).amr).to.deep.equal([
+        'pwd',
+      ]);
 
       await setMfaPolicy(w.admin(), { community: strict.name, policy: 'required', factors: [] });
       await sleep(SETTINGS_CACHE_MS + 100); // the service's copy of the settings runs out
@@ -337,7 +339,10 @@ describe('sign-in rules over HTTP', function () {
       const page = await w.submit(owner.browser, owner.page, 'totp', { code });
       expect((await owner.signIn.finish(page)).amr).to.include('mfa');
 
-      const unlocked = await unlockAccount(w.admin(), { community: p.name, username: 'testy-sf-lock' }); // prettier-ignore
+      const unlocked = await unlockAccount(w.admin(), {
+        community: p.name,
+        username: 'testy-sf-lock',
+      });
       expect(unlocked).to.deep.equal({ unlocked: true, wasLocked: true });
       const after = await w.submit(again.browser, again.page, 'totp', {
         code: await w.code(accountId, secret),
@@ -415,7 +420,9 @@ describe('sign-in rules over HTTP', function () {
 
       const owner = w.person('192.0.2.77');
       const signIn = await w.start(p, owner);
-      expect((await signIn.finish(await w.password(owner, signIn.answer, 'testy-brute'))).sub).to.equal(accountId); // prettier-ignore
+      expect(
+        (await signIn.finish(await w.password(owner, signIn.answer, 'testy-brute'))).sub,
+      ).to.equal(accountId);
     });
 
     /** The answers a run of guesses gets, digits left out; delays skipped but where said. */
@@ -478,9 +485,15 @@ describe('sign-in rules over HTTP', function () {
         (all) => all.filter((e) => e.eventName === 'E_OAUTH_ACCOUNT_LOCKED').length >= 3,
       );
       const locks = events.filter((e) => e.eventName === 'E_OAUTH_ACCOUNT_LOCKED');
-      expect(locks.map((e) => e.data.sub ?? 'none')).to.have.members([accountId, 'none', locks[1]!.data.sub ?? 'none']); // prettier-ignore
+      expect(locks.map((e) => e.data.sub ?? 'none')).to.have.members([
+        accountId,
+        'none',
+        locks[1]!.data.sub ?? 'none',
+      ]);
       expect(locks.filter((e) => e.data.sub === undefined)).to.have.length(1); // the unknown name
-      const reasons = new Set(events.filter((e) => e.eventName === 'E_OAUTH_LOGIN_FAILED').map((e) => e.data.reason)); // prettier-ignore
+      const reasons = new Set(
+        events.filter((e) => e.eventName === 'E_OAUTH_LOGIN_FAILED').map((e) => e.data.reason),
+      );
       expect([...reasons]).to.include.members(['invalid_credentials', 'throttled', 'locked']);
       const published = JSON.stringify(w.events).toLowerCase();
       for (const value of [...w.typed, '203.0.113.', '192.0.2.', '198.51.100.'])

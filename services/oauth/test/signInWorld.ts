@@ -22,7 +22,12 @@ export const PASSWORD = 'correct horse battery';
 /** how long the service keeps a community's sign-in settings (store/signInSettings.ts) */
 export const SETTINGS_CACHE_MS = 5_000;
 /** limits under which nothing is slowed or locked: for the groups not about brute force */
-const LENIENT = { freeFailures: '500', lockAfter: '1000', accountFreeFailures: '5000', addressFreeFailures: '5000' }; // prettier-ignore
+const LENIENT = {
+  freeFailures: '500',
+  lockAfter: '1000',
+  accountFreeFailures: '5000',
+  addressFreeFailures: '5000',
+};
 
 export type Claims = client.IDToken;
 export type LoginEvent = EventEnvelope & { data: Record<string, unknown> };
@@ -267,7 +272,11 @@ export class SignInWorld {
     );
     await this.db('oauth.accounts')
       .where({ account_id: accountId })
-      .update({ credentials_changed_at: this.db.raw(`credentials_changed_at - ? * interval '1 second'`, [seconds]) }); // prettier-ignore
+      .update({
+        credentials_changed_at: this.db.raw(`credentials_changed_at - ? * interval '1 second'`, [
+          seconds,
+        ]),
+      });
   }
 
   /** Every throttle delay of the community run out now (locks stay). */

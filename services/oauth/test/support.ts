@@ -71,7 +71,13 @@ export async function startOauthUnderTest(
     accountId: account.accountId,
     issuer: (c) => `${url}/community/${c.name}`,
     admin() {
-      return { db: database.db, keyring, masterKey, operatorsCommunity: 'operators', actor: 'test' }; // prettier-ignore
+      return {
+        db: database.db,
+        keyring,
+        masterKey,
+        operatorsCommunity: 'operators',
+        actor: 'test',
+      };
     },
     async stop() {
       await service.stop();

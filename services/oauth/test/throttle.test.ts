@@ -369,9 +369,14 @@ describe('login throttle', () => {
 
   it('leaves no row behind for a refused attempt (a flood of new usernames from a slowed address)', async () => {
     const communityId = randomUUID();
-    const slow = limits({ addressFreeFailures: 0, addressMaxDelaySeconds: 60, baseDelaySeconds: 60 }); // prettier-ignore
+    const slow = limits({
+      addressFreeFailures: 0,
+      addressMaxDelaySeconds: 60,
+      baseDelaySeconds: 60,
+    });
     await fail(communityId, USER, '192.0.2.80', slow);
-    const rows = async () => (await database.db('oauth.login_throttle').where({ community_id: communityId })).length; // prettier-ignore
+    const rows = async () =>
+      (await database.db('oauth.login_throttle').where({ community_id: communityId })).length;
     const before = await rows();
     for (let i = 0; i < 20; i++) {
       const verdict = await throttle.begin(communityId, `${USER}-${i}`, '192.0.2.80', slow);
@@ -391,11 +396,15 @@ describe('login throttle', () => {
     // the owner's success takes back only its own attempt: the guesser's count stands
     const owner = allowed(await throttle.begin(communityId, USER, '203.0.113.1', wide, options));
     await throttle.succeeded(owner, { keepAccountCount: true });
-    await throttle.failed(allowed(await throttle.begin(communityId, USER, '198.51.100.9', wide, options))); // prettier-ignore
+    await throttle.failed(
+      allowed(await throttle.begin(communityId, USER, '198.51.100.9', wide, options)),
+    );
     const locked = await throttle.begin(communityId, USER, '203.0.113.2', wide, options);
     expect(locked).to.deep.include({ allowed: false, reason: 'locked' });
     // a window without failures opens it again
     await pass(communityId, wide.windowMinutes * 60 + 1);
-    expect((await throttle.begin(communityId, USER, '203.0.113.2', wide, options)).allowed).to.equal(true); // prettier-ignore
+    expect(
+      (await throttle.begin(communityId, USER, '203.0.113.2', wide, options)).allowed,
+    ).to.equal(true);
   });
 });

@@ -20,24 +20,141 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'unknown path', path: '/nope', status: 404, answer: { error: 'not_found', message: 'no such provider route' } },
-  { name: 'known path, other method', method: 'GET', path: '/facematch/v1/compare', status: 404, answer: { error: 'not_found' } },
-  { name: 'bad JSON', path: '/facematch/v1/compare', headers: { ...KEY, ...JSON_TYPE }, body: '{"source": nope', status: 400, answer: { error: 'invalid_request', message: 'Unexpected token \'o\', "{"source": nope" is not valid JSON' } },
-  { name: 'bad JSON to an unknown path', path: '/nope', headers: JSON_TYPE, body: '{', status: 400, answer: { error: 'invalid_request' } },
-  { name: 'JSON that is no object or array', path: '/facematch/v1/compare', headers: { ...KEY, ...JSON_TYPE }, body: '"abc"', status: 400, answer: { error: 'invalid_request' } },
-  { name: 'body over 10 MB', path: '/facematch/v1/compare', headers: { ...KEY, ...JSON_TYPE }, body: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20), status: 413, answer: { error: 'invalid_request', message: 'request entity too large' } },
-  { name: 'charset it cannot read', path: '/facematch/v1/compare', headers: { ...KEY, 'content-type': 'application/json; charset=latin1' }, body: '{}', status: 415, answer: { message: 'unsupported charset "LATIN1"' } },
-  { name: 'an empty JSON body is an empty object', path: '/facematch/v1/compare', headers: { ...KEY, ...JSON_TYPE }, body: '', status: 400, answer: { message: 'source and target are required' } },
-  { name: 'a type it does not read', path: '/facematch/v1/compare', headers: { ...KEY, 'content-type': 'text/plain' }, body: COMPARE, status: 400, answer: { message: 'source and target are required' } },
-  { name: 'trailing slash and capitals, as Express matched', path: '/FaceMatch/v1/compare/', headers: { ...KEY, ...JSON_TYPE }, body: COMPARE, status: 200, answer: { match: true } },
-  { name: 'octet-stream reaches the route as bytes', path: '/face/v1.0/detect?returnFaceId=false', headers: { 'ocp-apim-subscription-key': 'sandbox-sub', 'content-type': 'application/octet-stream' }, body: 'FACE:testy', status: 200 },
-  { name: 'a parameter that does not decode', method: 'GET', path: '/_admin/calls/%E0', status: 400, answer: { message: "Failed to decode param '%E0'" } },
-  { name: 'stacked prefixes: the last status wins over the earlier', path: '/fault/status=503/s/stacked/fault/latency=5,status=418/facematch/v1/compare', headers: KEY, status: 418, answer: { error: 'injected fault', status: 418 } },
-  { name: 'a fault prefix right before the query string', path: '/fault/status=418?debug=1', headers: KEY, status: 418, answer: { error: 'injected fault', status: 418 } },
-  { name: 'a scope prefix keeps the query string for the route', path: '/s/queried/face/v1.0/detect?returnFaceId=false', headers: { 'ocp-apim-subscription-key': 'sandbox-sub', 'content-type': 'application/octet-stream' }, body: 'FACE:testy', status: 200 },
-  { name: 'a scope that does not decode', path: '/s/%E0/facematch/v1/compare', status: 400, answer: { error: 'invalid_request', message: 'fault prefix does not decode: %E0' } },
-  { name: 'health is not faulted', method: 'GET', path: '/fault/status=500/healthz', status: 200, answer: { status: 'ok' } },
-]; // prettier-ignore
+  {
+    name: 'unknown path',
+    path: '/nope',
+    status: 404,
+    answer: { error: 'not_found', message: 'no such provider route' },
+  },
+  {
+    name: 'known path, other method',
+    method: 'GET',
+    path: '/facematch/v1/compare',
+    status: 404,
+    answer: { error: 'not_found' },
+  },
+  {
+    name: 'bad JSON',
+    path: '/facematch/v1/compare',
+    headers: { ...KEY, ...JSON_TYPE },
+    body: '{"source": nope',
+    status: 400,
+    answer: {
+      error: 'invalid_request',
+      message: 'Unexpected token \'o\', "{"source": nope" is not valid JSON',
+    },
+  },
+  {
+    name: 'bad JSON to an unknown path',
+    path: '/nope',
+    headers: JSON_TYPE,
+    body: '{',
+    status: 400,
+    answer: { error: 'invalid_request' },
+  },
+  {
+    name: 'JSON that is no object or array',
+    path: '/facematch/v1/compare',
+    headers: { ...KEY, ...JSON_TYPE },
+    body: '"abc"',
+    status: 400,
+    answer: { error: 'invalid_request' },
+  },
+  {
+    name: 'body over 10 MB',
+    path: '/facematch/v1/compare',
+    headers: { ...KEY, ...JSON_TYPE },
+    body: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20),
+    status: 413,
+    answer: { error: 'invalid_request', message: 'request entity too large' },
+  },
+  {
+    name: 'charset it cannot read',
+    path: '/facematch/v1/compare',
+    headers: { ...KEY, 'content-type': 'application/json; charset=latin1' },
+    body: '{}',
+    status: 415,
+    answer: { message: 'unsupported charset "LATIN1"' },
+  },
+  {
+    name: 'an empty JSON body is an empty object',
+    path: '/facematch/v1/compare',
+    headers: { ...KEY, ...JSON_TYPE },
+    body: '',
+    status: 400,
+    answer: { message: 'source and target are required' },
+  },
+  {
+    name: 'a type it does not read',
+    path: '/facematch/v1/compare',
+    headers: { ...KEY, 'content-type': 'text/plain' },
+    body: COMPARE,
+    status: 400,
+    answer: { message: 'source and target are required' },
+  },
+  {
+    name: 'trailing slash and capitals, as Express matched',
+    path: '/FaceMatch/v1/compare/',
+    headers: { ...KEY, ...JSON_TYPE },
+    body: COMPARE,
+    status: 200,
+    answer: { match: true },
+  },
+  {
+    name: 'octet-stream reaches the route as bytes',
+    path: '/face/v1.0/detect?returnFaceId=false',
+    headers: {
+      'ocp-apim-subscription-key': 'sandbox-sub',
+      'content-type': 'application/octet-stream',
+    },
+    body: 'FACE:testy',
+    status: 200,
+  },
+  {
+    name: 'a parameter that does not decode',
+    method: 'GET',
+    path: '/_admin/calls/%E0',
+    status: 400,
+    answer: { message: "Failed to decode param '%E0'" },
+  },
+  {
+    name: 'stacked prefixes: the last status wins over the earlier',
+    path: '/fault/status=503/s/stacked/fault/latency=5,status=418/facematch/v1/compare',
+    headers: KEY,
+    status: 418,
+    answer: { error: 'injected fault', status: 418 },
+  },
+  {
+    name: 'a fault prefix right before the query string',
+    path: '/fault/status=418?debug=1',
+    headers: KEY,
+    status: 418,
+    answer: { error: 'injected fault', status: 418 },
+  },
+  {
+    name: 'a scope prefix keeps the query string for the route',
+    path: '/s/queried/face/v1.0/detect?returnFaceId=false',
+    headers: {
+      'ocp-apim-subscription-key': 'sandbox-sub',
+      'content-type': 'application/octet-stream',
+    },
+    body: 'FACE:testy',
+    status: 200,
+  },
+  {
+    name: 'a scope that does not decode',
+    path: '/s/%E0/facematch/v1/compare',
+    status: 400,
+    answer: { error: 'invalid_request', message: 'fault prefix does not decode: %E0' },
+  },
+  {
+    name: 'health is not faulted',
+    method: 'GET',
+    path: '/fault/status=500/healthz',
+    status: 200,
+    answer: { status: 'ok' },
+  },
+];
 
 describe('provider sandbox: request handling', function () {
   this.timeout(30_000);
@@ -57,7 +174,11 @@ describe('provider sandbox: request handling', function () {
   for (const c of CASES) {
     it(`${c.name}: ${c.status}`, async () => {
       const method = c.method ?? 'POST';
-      const res = await call(c.path, { method, headers: c.headers ?? {}, ...(c.body !== undefined && { body: c.body }) }); // prettier-ignore
+      const res = await call(c.path, {
+        method,
+        headers: c.headers ?? {},
+        ...(c.body !== undefined && { body: c.body }),
+      });
       expect(res.status).to.equal(c.status);
       expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
       expect(res.headers.get('etag')).to.equal(null);
@@ -73,8 +194,17 @@ describe('provider sandbox: request handling', function () {
   });
 
   it('applies an admin fault `times` times, then lets calls through', async () => {
-    await call('/_admin/faults/twice', { method: 'PUT', headers: JSON_TYPE, body: JSON.stringify({ status: 502, times: 2 }) }); // prettier-ignore
-    const compare = () => call('/s/twice/facematch/v1/compare', { method: 'POST', headers: { ...KEY, ...JSON_TYPE }, body: COMPARE }); // prettier-ignore
+    await call('/_admin/faults/twice', {
+      method: 'PUT',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ status: 502, times: 2 }),
+    });
+    const compare = () =>
+      call('/s/twice/facematch/v1/compare', {
+        method: 'POST',
+        headers: { ...KEY, ...JSON_TYPE },
+        body: COMPARE,
+      });
     const statuses = [(await compare()).status, (await compare()).status, (await compare()).status];
     expect(statuses).to.deep.equal([502, 502, 200]);
     expect(await callsOf('twice')).to.include({ calls: 3, peakInFlight: 1 });
@@ -91,7 +221,13 @@ describe('provider sandbox: request handling', function () {
     const slow = () => call('/s/peak/fault/latency=150/healthz/nope');
     await Promise.all([slow(), slow(), slow()]);
     // Hanging calls the caller gave up on are released: the two after them make no new peak.
-    await Promise.all([1, 2].map(() => call('/s/peak/fault/hang/nope', { signal: AbortSignal.timeout(100) }).catch(() => 'gave up'))); // prettier-ignore
+    await Promise.all(
+      [1, 2].map(() =>
+        call('/s/peak/fault/hang/nope', { signal: AbortSignal.timeout(100) }).catch(
+          () => 'gave up',
+        ),
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all([slow(), slow()]);
     expect(await callsOf('peak')).to.deep.include({ calls: 7, peakInFlight: 3 });
@@ -101,7 +237,12 @@ describe('provider sandbox: request handling', function () {
     const own = await startSandbox(0);
     const { hostname, port } = new URL(own.url);
     const ended = new Promise<string>((resolve) => {
-      const req = request({ hostname, port, method: 'POST', path: '/fault/hang/facematch/v1/compare' }); // prettier-ignore
+      const req = request({
+        hostname,
+        port,
+        method: 'POST',
+        path: '/fault/hang/facematch/v1/compare',
+      });
       req.on('response', () => resolve('answered'));
       req.on('error', (err) => resolve(`socket ended: ${err.message}`));
       req.end('{}');

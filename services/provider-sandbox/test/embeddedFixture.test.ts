@@ -18,21 +18,25 @@ describe('provider sandbox: fixture names inside real images', function () {
 
   it('reads every fixture name of a PNG (tEXt) and a JPEG (COM), and none of a bare image', async () => {
     const card = documentImage(400, 252);
-    expect(embeddedFixture(await png(card, 'DOC:testy', 'FACE:testy'))).to.equal('DOC:testy\nFACE:testy');
+    expect(embeddedFixture(await png(card, 'DOC:testy', 'FACE:testy'))).to.equal(
+      'DOC:testy\nFACE:testy',
+    );
     expect(embeddedFixture(await jpeg(card, 'FACE:fakey'))).to.equal('FACE:fakey');
     expect(embeddedFixture(await png(card))).to.equal('');
     expect(embeddedFixture(Buffer.from('FACE:testy'))).to.equal(undefined);
-  }); // prettier-ignore
+  });
 
   it('decides documents and faces from them, and from plain bytes as before', async () => {
     const front = imageText(b64(await png(documentImage(400, 252), 'DOC:testy', 'FACE:testy')));
     expect(documentOf(front)?.genuine).to.equal(true);
     expect(faceOf(front)).to.equal('testy');
-    expect(faceOf(imageText(b64(await jpeg(selfieImage(240, 320), 'FACE:testy'))))).to.equal('testy');
+    expect(faceOf(imageText(b64(await jpeg(selfieImage(240, 320), 'FACE:testy'))))).to.equal(
+      'testy',
+    );
     expect(faceOf(imageText(b64(await png(selfieImage(240, 320)))))).to.equal(undefined);
     expect(faceOf(imageText(b64(Buffer.from('FACE:testy'))))).to.equal('testy');
     expect(documentOf(imageText(b64(Buffer.from('DOC:forged'))))?.genuine).to.equal(false);
-  }); // prettier-ignore
+  });
 
   it('matches the face of a selfie JPEG with the one on a licence PNG over HTTP', async () => {
     const compare = async (source: Buffer, target: Buffer) => {
@@ -44,7 +48,11 @@ describe('provider sandbox: fixture names inside real images', function () {
       return (await res.json()) as { match: boolean };
     };
     const licence = await png(documentImage(400, 252), 'DOC:testy', 'FACE:testy');
-    expect((await compare(await jpeg(selfieImage(240, 320), 'FACE:testy'), licence)).match).to.equal(true);
-    expect((await compare(await jpeg(selfieImage(240, 320), 'FACE:fakey'), licence)).match).to.equal(false);
-  }); // prettier-ignore
+    expect(
+      (await compare(await jpeg(selfieImage(240, 320), 'FACE:testy'), licence)).match,
+    ).to.equal(true);
+    expect(
+      (await compare(await jpeg(selfieImage(240, 320), 'FACE:fakey'), licence)).match,
+    ).to.equal(false);
+  });
 });

@@ -36,7 +36,9 @@ describe('provider sandbox: agent reviews decided later', function () {
     expect(res.status).to.equal(202);
     const opened = (await res.json()) as { reviewId: string; decision: string; decideAt: number };
     expect(opened).to.include({ decision: 'pending' });
-    expect((await (await read(opened.reviewId)).json()) as object).to.include({ decision: 'pending' });
+    expect((await (await read(opened.reviewId)).json()) as object).to.include({
+      decision: 'pending',
+    });
     expect((await read(opened.reviewId, 'sandbox-other')).status, 'another account').to.equal(404);
     expect((await read('no-such-review')).status).to.equal(404);
     expect((await read(opened.reviewId, 'wrong')).status).to.equal(401);
@@ -44,12 +46,16 @@ describe('provider sandbox: agent reviews decided later', function () {
     const decided = (await (await read(opened.reviewId)).json()) as Record<string, unknown>;
     expect(decided).to.include({ reviewId: opened.reviewId, decision: 'approved' });
     expect(decided.document).to.include({ lastName: 'McTestface' });
-  }); // prettier-ignore
+  });
 
   it('POSTs the decision to the callbackUrl, signed v2 (method, path and query too), again after a failure', async () => {
     const target = '/decided?run=r-1&kind=dl';
     sink.script(target, [503, 200]);
-    const res = await submit({ images: { front_image: image('DOC:forged') }, decideAfterMs: 100, callbackUrl: `${sink.url}${target}` });
+    const res = await submit({
+      images: { front_image: image('DOC:forged') },
+      decideAfterMs: 100,
+      callbackUrl: `${sink.url}${target}`,
+    });
     const { reviewId } = (await res.json()) as { reviewId: string };
     const [first, second] = await sink.waitFor(2, target, 5000);
     expect(second!.body).to.equal(first!.body);
@@ -58,22 +64,29 @@ describe('provider sandbox: agent reviews decided later', function () {
     expect(body.reasons).to.deep.equal(['tampering_detected']);
     // scheme v2: the signature covers the method and the callback URL's path and query
     const timestamp = String(second!.headers['x-callback-timestamp']);
-    const mac = createHmac('sha256', KEY).update(`${timestamp}\nPOST\n${target}\n${second!.body}`).digest('hex');
+    const mac = createHmac('sha256', KEY)
+      .update(`${timestamp}\nPOST\n${target}\n${second!.body}`)
+      .digest('hex');
     expect(second!.headers['x-callback-signature']).to.equal(`v2=${mac}`);
-  }); // prettier-ignore
+  });
 
   it('a sandbox stopped before the decision calls nobody back', async () => {
     const other = await startSandbox(0);
     const res = await fetch(`${other.url}/review/v1/agent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-      body: JSON.stringify({ documentType: 'dl', images: { front_image: image('DOC:testy') }, decideAfterMs: 200, callbackUrl: `${sink.url}/after-stop` }),
+      body: JSON.stringify({
+        documentType: 'dl',
+        images: { front_image: image('DOC:testy') },
+        decideAfterMs: 200,
+        callbackUrl: `${sink.url}/after-stop`,
+      }),
     });
     expect(res.status).to.equal(202);
     await other.close();
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(sink.received.filter((r) => r.path === '/after-stop')).to.have.length(0);
-  }); // prettier-ignore
+  });
 
   it('without REVIEW or decideAfterMs it decides at once, as before', async () => {
     const res = await submit({ images: { front_image: image('DOC:testy') } });

@@ -24,10 +24,20 @@ function signed(host: string, body: string): Record<string, string> {
     'x-amz-target': 'RekognitionService.CompareFaces',
   };
   const names = Object.keys(headers).sort();
-  const canonical = ['POST', '/', '', names.map((n) => `${n}:${headers[n]}\n`).join(''), names.join(';'), sha256(body)].join('\n'); // prettier-ignore
+  const canonical = [
+    'POST',
+    '/',
+    '',
+    names.map((n) => `${n}:${headers[n]}\n`).join(''),
+    names.join(';'),
+    sha256(body),
+  ].join('\n');
   const scope = `${date}/eu-west-1/rekognition/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${CLOUD_SECRET_KEY}`, date), 'eu-west-1'), 'rekognition'), 'aws4_request'); // prettier-ignore
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${CLOUD_SECRET_KEY}`, date), 'eu-west-1'), 'rekognition'),
+    'aws4_request',
+  );
   const signature = hmac(key, toSign).toString('hex');
   return {
     ...headers,

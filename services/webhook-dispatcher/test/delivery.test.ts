@@ -178,7 +178,12 @@ describe('webhook dispatcher: delivery', function () {
       .request('POST', `${base()}/webhook/${hook._id}/delivery/${failed!._id}/redeliver`);
     expect(redo.status).to.equal(202);
     // audited, with the licence that asked (an admin operator's token is audited by username)
-    const audit = (await world.database.db('platform.audit_log').where({ action: 'webhook.delivery.redelivered', subject_id: failed!._id })) as { actor: string; details: { webhookId: string } }[]; // prettier-ignore
+    const audit = (await world.database
+      .db('platform.audit_log')
+      .where({ action: 'webhook.delivery.redelivered', subject_id: failed!._id })) as {
+      actor: string;
+      details: { webhookId: string };
+    }[];
     expect(audit).to.have.length(1);
     expect(audit[0]!.actor).to.match(/^licence:/);
     expect(audit[0]!.details).to.deep.equal({ webhookId: hook._id });

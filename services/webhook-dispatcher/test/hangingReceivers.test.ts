@@ -76,20 +76,30 @@ describe('webhook dispatcher: receivers that never answer', function () {
     await dispatcher.runtime.broker.waitUntilConnected(15_000);
   };
   const subscribe = async (tenant: Tenant, url: string, extra: Record<string, unknown> = {}) => {
-    const res = await tenant.client.request<{ _id: string }>('PUT', `${tenant.base}/webhook`, webhookBody(url, extra));
+    const res = await tenant.client.request<{ _id: string }>(
+      'PUT',
+      `${tenant.base}/webhook`,
+      webhookBody(url, extra),
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body._id;
-  }; // prettier-ignore
+  };
   const publish = async (tenant: Tenant, dvcID: string) => {
-    const res = await tenant.client.request('PUT', `${tenant.base}/event/E_IDV_DOCUMENT_VALIDATE`, { dvcID, docType: 'passport', status: 'verified' });
+    const res = await tenant.client.request('PUT', `${tenant.base}/event/E_IDV_DOCUMENT_VALIDATE`, {
+      dvcID,
+      docType: 'passport',
+      status: 'verified',
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
-  }; // prettier-ignore
+  };
   const hangingNow = () => receivers.reduce((sum, r) => sum + r.hanging, 0);
   const breakers = async (state: string) => {
     const text = await (await fetch(`${dispatcher!.server.url}/metrics`)).text();
-    const line = text.split('\n').find((l) => l.startsWith('webhook_breakers{') && l.includes(`state="${state}"`));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('webhook_breakers{') && l.includes(`state="${state}"`));
     return Number(line?.split(' ')[1] ?? NaN);
-  }; // prettier-ignore
+  };
 
   before(async () => {
     world = await startWebhooksWorld();

@@ -84,14 +84,16 @@ describe('webhooks gateway: event intake', function () {
   const minimal = (eventName: string): Record<string, unknown> => {
     const schema = EVENT_CATALOG[eventName as keyof typeof EVENT_CATALOG] as unknown as {
       required?: string[];
-      properties: Record<string, { type?: string; const?: string; anyOf?: { const?: string; type?: string }[] }>; // prettier-ignore
+      properties: Record<
+        string,
+        { type?: string; const?: string; anyOf?: { const?: string; type?: string }[] }
+      >;
     };
     const valueOf = (member: {
       type?: string;
       const?: string;
       anyOf?: { const?: string; type?: string }[];
     }) => {
-      // prettier-ignore
       if (member.const !== undefined) return member.const;
       const type = member.type ?? member.anyOf?.[0]?.type;
       if (member.anyOf?.[0]?.const !== undefined) return member.anyOf[0].const;
@@ -151,9 +153,19 @@ describe('webhooks gateway: event intake', function () {
       publicKey: string;
     };
     const caller = newCaller();
-    const headers = credentialHeaders({ licenseKey: open.licences.service, servicePublicKey: publicKey, caller });
+    const headers = credentialHeaders({
+      licenseKey: open.licences.service,
+      servicePublicKey: publicKey,
+      caller,
+    });
     // the helper's own login event: its ids beside the members the catalog declares
-    const data = { sub: 'acct-testy', clientId: 'cl_testy', method: 'proof', service_name: 'NodeJS Helper', event_id: 'e-1' };
+    const data = {
+      sub: 'acct-testy',
+      clientId: 'cl_testy',
+      method: 'proof',
+      service_name: 'NodeJS Helper',
+      event_id: 'e-1',
+    };
     const res = await fetch(new URL(path(open, 'E_OAUTH_LOGIN_SUCCEEDED'), open.url), {
       method: 'PUT',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -162,7 +174,7 @@ describe('webhooks gateway: event intake', function () {
     const answer = (await res.json()) as { eventId: string; ignored: string[] };
     expect(res.status, JSON.stringify(answer)).to.equal(202);
     expect(answer.ignored).to.deep.equal(['service_name', 'event_id']);
-  }); // prettier-ignore
+  });
 
   it('leaves out members the catalog does not declare and names them, so no free-form PII rides along', async () => {
     const events = await listen(open.community.id);
@@ -205,10 +217,16 @@ describe('webhooks gateway: event intake', function () {
   });
 
   const deep: [string, string][] = [
-    ['an undeclared member', `{"dvcID":"k","docType":"passport","status":"verified","x":${deepObject(20_000)}}`],
-    ['a declared member', `{"dvcID":"k","docType":"passport","status":"verified","verifications":${deepArray(20_000)}}`],
+    [
+      'an undeclared member',
+      `{"dvcID":"k","docType":"passport","status":"verified","x":${deepObject(20_000)}}`,
+    ],
+    [
+      'a declared member',
+      `{"dvcID":"k","docType":"passport","status":"verified","verifications":${deepArray(20_000)}}`,
+    ],
     ['the whole body', deepArray(50_000)],
-  ]; // prettier-ignore
+  ];
   for (const [where, text] of deep) {
     it(`answers 400 with the error body to deep nesting in ${where}, plain or encrypted`, async () => {
       const plain = await putRaw(open, 'E_IDV_DOCUMENT_VALIDATE', text);

@@ -28,17 +28,44 @@ export function validBody(
   const c = world.platform.community;
   const helperField = op.service === 'oauth' ? 'dataStr' : 'data';
   const bodies: Record<string, Record<string, unknown>> = {
-    'POST /ecdsa_helper/{method}': { [helperField]: 'hello', publicKey: vector.servicePublicKey, privateKey: vector.callerPrivateKey },
+    'POST /ecdsa_helper/{method}': {
+      [helperField]: 'hello',
+      publicKey: vector.servicePublicKey,
+      privateKey: vector.callerPrivateKey,
+    },
     'PUT /verifier/community/{communityId}': verifierBody(),
-    'PATCH /verifier/community/{communityId}/{idOrTag}': { name: 'n', connectorUrl: 'http://127.0.0.1:9/x', config: { apiKey: 'k' } },
+    'PATCH /verifier/community/{communityId}/{idOrTag}': {
+      name: 'n',
+      connectorUrl: 'http://127.0.0.1:9/x',
+      config: { apiKey: 'k' },
+    },
     'PUT /verificationConfig/community/{communityId}': configBody(c, r.verifier),
-    'PATCH /verificationConfig/community/{communityId}/{idOrTag}': { name: 'n', ssn_verify: [{ verifier: r.verifier }], settings: {} },
+    'PATCH /verificationConfig/community/{communityId}/{idOrTag}': {
+      name: 'n',
+      ssn_verify: [{ verifier: r.verifier }],
+      settings: {},
+    },
     'POST /verify': { data: 'AAAA' },
-    'PUT /tenant/{tenantId}/community/{communityId}/webhook': webhookBody({ username: 'u', password: 'p' }, 'basic'),
-    'PATCH /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': { name: 'n', disabled: true, retryCount: 1 },
-    'POST /tenant/{tenantId}/community/{communityId}/webhooks/fetch': { pIndex: 0, pSize: 25, tags: ['a'] },
-    'PUT /tenant/{tenantId}/community/{communityId}/event/{eventName}': { dvcID: 'kyc', docType: 'dl', status: 'verified' },
-  }; // prettier-ignore
+    'PUT /tenant/{tenantId}/community/{communityId}/webhook': webhookBody(
+      { username: 'u', password: 'p' },
+      'basic',
+    ),
+    'PATCH /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}': {
+      name: 'n',
+      disabled: true,
+      retryCount: 1,
+    },
+    'POST /tenant/{tenantId}/community/{communityId}/webhooks/fetch': {
+      pIndex: 0,
+      pSize: 25,
+      tags: ['a'],
+    },
+    'PUT /tenant/{tenantId}/community/{communityId}/event/{eventName}': {
+      dvcID: 'kyc',
+      docType: 'dl',
+      status: 'verified',
+    },
+  };
   return bodies[`${op.method} ${op.path}`] ?? {};
 }
 

@@ -10,7 +10,13 @@ import type { OperatorRole } from '@idv/auth';
 import type { OperatorWorld } from './operatorWorld.ts';
 
 const MATRIX_ROLES = ['viewer', 'auditor', 'reviewer', 'senior_reviewer', 'admin'] as const;
-export const OPERATOR_CALLERS = [...MATRIX_ROLES, 'elsewhere', 'unknown', 'malformed', 'none'] as const; // prettier-ignore
+export const OPERATOR_CALLERS = [
+  ...MATRIX_ROLES,
+  'elsewhere',
+  'unknown',
+  'malformed',
+  'none',
+] as const;
 export type OperatorCaller = (typeof OPERATOR_CALLERS)[number];
 /** the shared account's id; `first` (another account) makes four-eyes cases' first decisions */
 const ACCOUNT = 'op-matrix';
@@ -44,22 +50,68 @@ const approve = () => ({ decision: 'approve', reasonCode: 'identity_confirmed' }
 export const OPERATOR_ACCESS: Record<string, OperatorAccess> = {
   'GET /review/reasons': { service: 'docverify', roles: ALL, unscoped: true },
   'GET /review/community/{communityId}/cases': { service: 'docverify', roles: ALL },
-  'GET /review/community/{communityId}/cases/{caseId}': { service: 'docverify', roles: ALL, target: 'open' },
-  'GET /review/community/{communityId}/cases/{caseId}/data': { service: 'docverify', roles: REVIEWERS, target: 'open' },
-  'GET /review/community/{communityId}/cases/{caseId}/images/{name}': { service: 'docverify', roles: REVIEWERS, target: 'open' },
+  'GET /review/community/{communityId}/cases/{caseId}': {
+    service: 'docverify',
+    roles: ALL,
+    target: 'open',
+  },
+  'GET /review/community/{communityId}/cases/{caseId}/data': {
+    service: 'docverify',
+    roles: REVIEWERS,
+    target: 'open',
+  },
+  'GET /review/community/{communityId}/cases/{caseId}/images/{name}': {
+    service: 'docverify',
+    roles: REVIEWERS,
+    target: 'open',
+  },
   [`${CASE}/claim`]: { service: 'docverify', roles: REVIEWERS, target: 'open', moves: true },
   [`${CASE}/release`]: { service: 'docverify', roles: REVIEWERS, target: 'claimed', moves: true },
-  [`${CASE}/notes`]: { service: 'docverify', roles: REVIEWERS, target: 'open', body: () => ({ text: 'Testy McTestface looks like the photo' }) },
-  [`${CASE}/decision`]: { service: 'docverify', roles: REVIEWERS, target: 'claimed', moves: true, body: approve },
+  [`${CASE}/notes`]: {
+    service: 'docverify',
+    roles: REVIEWERS,
+    target: 'open',
+    body: () => ({ text: 'Testy McTestface looks like the photo' }),
+  },
+  [`${CASE}/decision`]: {
+    service: 'docverify',
+    roles: REVIEWERS,
+    target: 'claimed',
+    moves: true,
+    body: approve,
+  },
   // the four-eyes rule of the decision route's use case: a second review needs a senior
-  [`${CASE}/decision (second review)`]: { service: 'docverify', roles: SENIORS, target: 'awaitingSecond', moves: true, body: approve },
+  [`${CASE}/decision (second review)`]: {
+    service: 'docverify',
+    roles: SENIORS,
+    target: 'awaitingSecond',
+    moves: true,
+    body: approve,
+  },
   // the body names the target's verification; a refused caller's is one that exists too
-  'POST /erasure/community/{communityId}': { service: 'docverify', roles: ADMIN, target: 'open', moves: true, body: (c) => ({ verificationId: c.verificationId }) },
-  'POST /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}/redeliver': { service: 'webhooks', roles: ADMIN, target: 'delivery', success: 202 },
+  'POST /erasure/community/{communityId}': {
+    service: 'docverify',
+    roles: ADMIN,
+    target: 'open',
+    moves: true,
+    body: (c) => ({ verificationId: c.verificationId }),
+  },
+  'POST /tenant/{tenantId}/community/{communityId}/webhook/{webhookId}/delivery/{deliveryId}/redeliver':
+    { service: 'webhooks', roles: ADMIN, target: 'delivery', success: 202 },
   // the console's edits (an admin who signed in recently: the stand-in's tokens are fresh)
-  'PATCH /verifier/community/{communityId}/{idOrTag}': { service: 'docverify', roles: ADMIN, target: 'verifier', body: () => ({ name: 'provider' }) },
-  'PATCH /verificationConfig/community/{communityId}/{idOrTag}': { service: 'docverify', roles: ADMIN, target: 'config', body: () => ({ name: 'always reviewed' }) },
-}; // prettier-ignore
+  'PATCH /verifier/community/{communityId}/{idOrTag}': {
+    service: 'docverify',
+    roles: ADMIN,
+    target: 'verifier',
+    body: () => ({ name: 'provider' }),
+  },
+  'PATCH /verificationConfig/community/{communityId}/{idOrTag}': {
+    service: 'docverify',
+    roles: ADMIN,
+    target: 'config',
+    body: () => ({ name: 'always reviewed' }),
+  },
+};
 
 /** Names the matrix's operators in the stand-in, now that the communities exist. */
 export function grantOperators(world: OperatorWorld): void {

@@ -122,7 +122,10 @@ export async function startOperatorWorld(): Promise<OperatorWorld> {
     claimedCase: (by) => claimed('review-always', by),
     async awaitingSecond(by) {
       const kase = await claimed('review-four-eyes', by);
-      await step(by, kase.caseId, 'decision', { decision: 'approve', reasonCode: 'identity_confirmed' }); // prettier-ignore
+      await step(by, kase.caseId, 'decision', {
+        decision: 'approve',
+        reasonCode: 'identity_confirmed',
+      });
       return kase;
     },
     async delivery() {

@@ -67,16 +67,28 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
   constructor(private readonly deps: FollowUpDeps<T>) {}
 
   /** Starts following up `job`'s pending answer; its first poll comes after the backoff. */
-  async start(job: ConnectorJob, config: unknown, followUp: NonNullable<NormalisedResult['followUp']>): Promise<void> {
+  async start(
+    job: ConnectorJob,
+    config: unknown,
+    followUp: NonNullable<NormalisedResult['followUp']>,
+  ): Promise<void> {
     const target = job.followUp;
     if (!target) return;
     const followUpId = randomUUID();
-    const secrets: FollowUpSecrets = { config: config as Record<string, unknown>, reference: followUp.reference };
+    const secrets: FollowUpSecrets = {
+      config: config as Record<string, unknown>,
+      reference: followUp.reference,
+    };
     const first: FollowUpJob = {
       followUpId,
       verificationId: target.verificationId,
       kind: job.kind,
-      verifier: { id: job.verifier.id, tag: job.verifier.tag, type: job.verifier.type, connectorUrl: job.verifier.connectorUrl },
+      verifier: {
+        id: job.verifier.id,
+        tag: job.verifier.tag,
+        type: job.verifier.type,
+        connectorUrl: job.verifier.connectorUrl,
+      },
       sealed: this.deps.box.seal(JSON.stringify(secrets), followUpId),
       answerTo: target.answerTo,
       how: followUp.how,
@@ -85,56 +97,75 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
       attempt: 0,
     };
     await this.wait(first);
-  } // prettier-ignore
+  }
 
   /** The consumer of the type's follow-up queue. */
   handler(): MessageHandler {
     return async (body) => {
       const checked = validate(FollowUpJob, body);
       if (!checked.ok)
-        throw new PoisonMessageError(`not a follow-up: ${checked.issues[0]?.path} ${checked.issues[0]?.message}`);
+        throw new PoisonMessageError(
+          `not a follow-up: ${checked.issues[0]?.path} ${checked.issues[0]?.message}`,
+        );
       await this.handle(checked.value);
-    }; // prettier-ignore
+    };
   }
 
   private async handle(job: FollowUpJob): Promise<void> {
     const log = this.deps.logger.child({ verificationId: job.verificationId, kind: job.kind });
-    if (job.verifier.type !== this.deps.type) throw new PoisonMessageError('follow-up of another type');
+    if (job.verifier.type !== this.deps.type)
+      throw new PoisonMessageError('follow-up of another type');
     if (job.callback !== undefined) {
       // the gateway bound the callback to this run's reference; a message that is not so bound settles nothing
-      if (!this.namesItsReference(job)) return void log.warn('provider callback names another reference; dropped');
+      if (!this.namesItsReference(job))
+        return void log.warn('provider callback names another reference; dropped');
       const output = this.safely(() => this.deps.followUp.fromCallback(job.callback, job), log);
-      if (output && output.result.status !== 'pending') await this.answer(job, 'callback', output.result);
+      if (output && output.result.status !== 'pending')
+        await this.answer(job, 'callback', output.result);
       return;
     }
     const now = Date.now();
-    if (now >= job.deadline)
-      return this.answer(job, 'deadline', inconclusive([DEADLINE_PASSED]));
+    if (now >= job.deadline) return this.answer(job, 'deadline', inconclusive([DEADLINE_PASSED]));
     if (now < job.pollAt) return this.wait(job);
     const output = await this.poll(job).catch((err: unknown) => {
       // the provider refuses the reference (it forgot the review): asking again cannot help
-      if (err instanceof ProviderRejected) return { result: inconclusive([REFERENCE_REFUSED]), raw: null };
-      log.warn({ err: (err as Error).message, attempt: job.attempt }, 'follow-up poll failed; polled again later');
+      if (err instanceof ProviderRejected)
+        return { result: inconclusive([REFERENCE_REFUSED]), raw: null };
+      log.warn(
+        { err: (err as Error).message, attempt: job.attempt },
+        'follow-up poll failed; polled again later',
+      );
       return undefined;
     });
-    if (output && output.result.status !== 'pending') return this.answer(job, 'poll', output.result);
+    if (output && output.result.status !== 'pending')
+      return this.answer(job, 'poll', output.result);
     const attempt = job.attempt + 1;
-    await this.wait({ ...job, attempt, pollAt: Date.now() + backoff(this.deps.settings, attempt, job.how) });
-  } // prettier-ignore
+    await this.wait({
+      ...job,
+      attempt,
+      pollAt: Date.now() + backoff(this.deps.settings, attempt, job.how),
+    });
+  }
 
   private secretsOf(job: FollowUpJob): FollowUpSecrets {
-    const secrets = validate(FollowUpSecrets, JSON.parse(this.deps.box.open(job.sealed, job.followUpId)));
+    const secrets = validate(
+      FollowUpSecrets,
+      JSON.parse(this.deps.box.open(job.sealed, job.followUpId)),
+    );
     if (!secrets.ok) throw new PoisonMessageError('the follow-up does not open');
     return secrets.value;
-  } // prettier-ignore
+  }
 
   /** The callback body names (in its type's callbackReference member) the follow-up's reference. */
   private namesItsReference(job: FollowUpJob): boolean {
     const member = callbackReferenceMember(job.verifier.type);
     const body = job.callback;
-    const named = member && body && typeof body === 'object' ? (body as Record<string, unknown>)[member] : undefined;
+    const named =
+      member && body && typeof body === 'object'
+        ? (body as Record<string, unknown>)[member]
+        : undefined;
     return typeof named === 'string' && named === this.secretsOf(job).reference;
-  } // prettier-ignore
+  }
 
   private async poll(job: FollowUpJob): Promise<AdapterOutput> {
     const secrets = this.secretsOf(job);
@@ -148,7 +179,7 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
       http: this.deps.http,
       signal: AbortSignal.timeout(this.deps.settings.pollTimeoutMs),
     });
-  } // prettier-ignore
+  }
 
   /** An adapter's parse of a callback body; undefined (logged) when it is not an answer. */
   private safely(parse: () => AdapterOutput, log: Logger): AdapterOutput | undefined {
@@ -163,7 +194,11 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
     }
   }
 
-  private async answer(job: FollowUpJob, via: FollowUpAnswer['via'], result: NormalisedResult): Promise<void> {
+  private async answer(
+    job: FollowUpJob,
+    via: FollowUpAnswer['via'],
+    result: NormalisedResult,
+  ): Promise<void> {
     const shaped = validate(RESULT_BY_KIND[job.kind], result);
     const final = shaped.ok ? shaped.value : inconclusive(['provider_malformed']);
     const answer: FollowUpAnswer = {
@@ -175,8 +210,11 @@ export class FollowUps<T extends ConnectorType = ConnectorType> {
       reply: { outcome: 'completed', authority: this.deps.type, result: final },
     };
     await this.publish(job.answerTo, answer);
-    this.deps.logger.info({ verificationId: job.verificationId, kind: job.kind, via, status: final.status }, 'follow-up answered');
-  } // prettier-ignore
+    this.deps.logger.info(
+      { verificationId: job.verificationId, kind: job.kind, via, status: final.status },
+      'follow-up answered',
+    );
+  }
 
   /** Back to wait: in the longest tier that does not pass the next poll (or the deadline). */
   private wait(job: FollowUpJob): Promise<void> {

@@ -74,13 +74,24 @@ describe('basic_ocr: driver licence PDF417', function () {
     console.log(`      PDF417 decode + parse: ${Date.now() - started} ms`);
     expect(result).to.deep.include({ verified: true, status: 'verified', reasons: [] });
     expect(result).to.have.deep.property('extracted', {
-      firstName: 'TESTY', middleName: 'Q', lastName: 'MCTESTFACE', dob: '1970-01-31',
-      documentNumber: 'L00000001', expiry: '2035-01-31', issueDate: '2020-08-24', issuer: 'AZ',
-      country: 'USA', sex: 'M', address: '1 TEST ST, ANYTOWN, AZ, 850010000',
-    }); // prettier-ignore
+      firstName: 'TESTY',
+      middleName: 'Q',
+      lastName: 'MCTESTFACE',
+      dob: '1970-01-31',
+      documentNumber: 'L00000001',
+      expiry: '2035-01-31',
+      issueDate: '2020-08-24',
+      issuer: 'AZ',
+      country: 'USA',
+      sex: 'M',
+      address: '1 TEST ST, ANYTOWN, AZ, 850010000',
+    });
     expect(result).to.have.deep.property('checks', {
-      requiredFields: true, notExpired: true, issued: true, issuerKnown: true,
-    }); // prettier-ignore
+      requiredFields: true,
+      notExpired: true,
+      issued: true,
+      issuerKnown: true,
+    });
   });
 
   const failing: [string, Record<string, string>, string, string][] = [
@@ -109,7 +120,12 @@ describe('basic_ocr: driver licence PDF417', function () {
 
   it('dl_verify compares submitted fields with the barcode', async () => {
     const barcode_image = await pdf417(aamva());
-    const submitted = { firstName: 'Testy', lastName: 'McTestface', dob: '19700131', documentId: 'L00000002' }; // prettier-ignore
+    const submitted = {
+      firstName: 'Testy',
+      lastName: 'McTestface',
+      dob: '19700131',
+      documentId: 'L00000002',
+    };
     const { result } = await ocr.adapter(input('dl_verify', { barcode_image, ...submitted }));
     expect(result).to.deep.include({
       verified: false,
@@ -120,15 +136,32 @@ describe('basic_ocr: driver licence PDF417', function () {
 
   const rejected: [string, () => Promise<Record<string, unknown>>, RegExp, typeof Refused?][] = [
     ['no image', async () => ({}), /no image given/],
-    ['a presigned URL only', async () => ({ barcode_image_url: 'https://example.invalid/x' }), /offline.*barcode_image_url/], // prettier-ignore
+    [
+      'a presigned URL only',
+      async () => ({ barcode_image_url: 'https://example.invalid/x' }),
+      /offline.*barcode_image_url/,
+    ],
     // refused by the image limits before anything reads it: invalid input, like the platform's other refusals
-    ['bytes that are no image', async () => ({ barcode_image: Buffer.from('not an image').toString('base64') }), /not a decodable image/, Refused], // prettier-ignore
+    [
+      'bytes that are no image',
+      async () => ({ barcode_image: Buffer.from('not an image').toString('base64') }),
+      /not a decodable image/,
+      Refused,
+    ],
     ['an image without a barcode', async () => ({ barcode_image: await blankPng() }), /no PDF417/],
-    ['a PDF417 without AAMVA data', async () => ({ barcode_image: await pdf417('HELLO TESTY') }), /AAMVA/], // prettier-ignore
+    [
+      'a PDF417 without AAMVA data',
+      async () => ({ barcode_image: await pdf417('HELLO TESTY') }),
+      /AAMVA/,
+    ],
   ];
   for (const [what, document, message, outcome] of rejected) {
     it(`rejects ${what} as an invalid request`, async () => {
-      await expectRejected(ocr.adapter(input('dl_authenticate', await document())), message, outcome); // prettier-ignore
+      await expectRejected(
+        ocr.adapter(input('dl_authenticate', await document())),
+        message,
+        outcome,
+      );
     });
   }
 
@@ -150,47 +183,77 @@ describe('basic_ocr: hostile images are refused before decoding, off the event l
     let bombMs = -1;
     const [[refused, answered], use] = await measureMemory(() =>
       Promise.all([
-        ocr.adapter(input('dl_authenticate', { barcode_image: base64(bomb) })).catch((e: unknown) => ((bombMs = Date.now() - started), e)),
+        ocr
+          .adapter(input('dl_authenticate', { barcode_image: base64(bomb) }))
+          .catch((e: unknown) => ((bombMs = Date.now() - started), e)),
         ocr.adapter(input('dl_authenticate', { barcode_image: licence })),
       ]),
     );
-    console.log(`      bomb (${bomb.length} bytes) refused in ${bombMs} ms beside a licence read in ${use.elapsedMs} ms (its thread starting), rss ${use.beforeMb} MB, peak +${use.grewMb} MB`); // prettier-ignore
+    console.log(
+      `      bomb (${bomb.length} bytes) refused in ${bombMs} ms beside a licence read in ${use.elapsedMs} ms (its thread starting), rss ${use.beforeMb} MB, peak +${use.grewMb} MB`,
+    );
     expect(bombMs).to.be.within(0, 100);
-    expect(refused).to.be.instanceOf(Refused).and.include({ code: 'invalid_input', outcome: 'invalid_request' }); // prettier-ignore
-    expect((refused as Error).message).to.equal('barcode_image is refused: the image is 10000x10000 pixels, over the limit of 50 megapixels'); // prettier-ignore
+    expect(refused)
+      .to.be.instanceOf(Refused)
+      .and.include({ code: 'invalid_input', outcome: 'invalid_request' });
+    expect((refused as Error).message).to.equal(
+      'barcode_image is refused: the image is 10000x10000 pixels, over the limit of 50 megapixels',
+    );
     expect(answered.result.verified).to.equal(true);
     expect(use.grewMb).to.be.below(150); // the licence's own thread and decode; decoded, the bomb grew the worker by 1.2 GB
-    const [again, alone] = await measureMemory(() => ocr.adapter(input('dl_verify', { barcode_image: base64(bomb) })).catch((e: unknown) => e)); // prettier-ignore
+    const [again, alone] = await measureMemory(() =>
+      ocr.adapter(input('dl_verify', { barcode_image: base64(bomb) })).catch((e: unknown) => e),
+    );
     console.log(`      bomb alone: refused in ${alone.elapsedMs} ms, peak +${alone.grewMb} MB`);
     expect(again).to.be.instanceOf(Refused);
     expect(alone.elapsedMs).to.be.below(100);
     expect(alone.grewMb).to.be.below(20);
-  }); // prettier-ignore
+  });
 
   it('the FF 00 JPEG by its true 8000x6700, a 16-bit PNG by its bytes, and a passport bomb', async () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ['dl_authenticate', { back_image: base64(jpegStuffedDecoy()) }, /back_image is refused: the image is 8000x6700 pixels/],
-      ['idcard_authenticate', { barcode_image: base64(pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 })) }, /decodes to 240 MB .* over the limit of 200 MB/],
-      ['ppt_authenticate', { front_image: `data:image/png;base64,${base64(pngBomb())}` }, /front_image is refused: the image is 10000x10000/],
-    ]; // prettier-ignore
+      [
+        'dl_authenticate',
+        { back_image: base64(jpegStuffedDecoy()) },
+        /back_image is refused: the image is 8000x6700 pixels/,
+      ],
+      [
+        'idcard_authenticate',
+        {
+          barcode_image: base64(
+            pngHeaderOnly({ width: 6000, height: 5000, bitDepth: 16, colourType: 6 }),
+          ),
+        },
+        /decodes to 240 MB .* over the limit of 200 MB/,
+      ],
+      [
+        'ppt_authenticate',
+        { front_image: `data:image/png;base64,${base64(pngBomb())}` },
+        /front_image is refused: the image is 10000x10000/,
+      ],
+    ];
     for (const [kind, document, message] of cases) {
-      const [err, use] = await measureMemory(() => ocr.adapter(input(kind as Input['kind'], document)).catch((e: unknown) => e)); // prettier-ignore
+      const [err, use] = await measureMemory(() =>
+        ocr.adapter(input(kind as Input['kind'], document)).catch((e: unknown) => e),
+      );
       console.log(`      ${kind}: refused in ${use.elapsedMs} ms, peak +${use.grewMb} MB`);
       expect(err, kind).to.be.instanceOf(Refused);
       expect((err as Error).message, kind).to.match(message);
       expect(use.elapsedMs, kind).to.be.below(100);
     }
-  }); // prettier-ignore
+  });
 
   it('a read that waits its whole time limit for a thread is busy, not refused', async () => {
     const slow = createBasicOcr({ today: () => TODAY, images: { threads: 1, timeoutMs: 1 } });
     try {
-      const err = await slow.adapter(input('dl_authenticate', { barcode_image: await pdf417(aamva()) })).catch((e: unknown) => e); // prettier-ignore
+      const err = await slow
+        .adapter(input('dl_authenticate', { barcode_image: await pdf417(aamva()) }))
+        .catch((e: unknown) => e);
       expect(err).to.include({ outcome: 'busy', code: 'verifier_saturated' });
     } finally {
       await slow.close();
     }
-  }); // prettier-ignore
+  });
 });
 
 /** MRZ lines as black OCR-B text on white, base64. */
@@ -228,25 +291,39 @@ describe('basic_ocr: passport MRZ by OCR', function () {
     console.log(`      MRZ OCR (incl. worker start): ${Date.now() - started} ms`);
     expect(result).to.deep.include({ verified: true, status: 'verified', reasons: [] });
     expect(result).to.have.deep.property('extracted', {
-      firstName: 'TESTY', middleName: 'JANE', lastName: 'MCTESTFACE', dob: '1985-03-17',
-      documentNumber: 'X53274861', expiry: '2033-09-12', issuer: 'GBR', country: 'GBR', sex: 'F',
-    }); // prettier-ignore
+      firstName: 'TESTY',
+      middleName: 'JANE',
+      lastName: 'MCTESTFACE',
+      dob: '1985-03-17',
+      documentNumber: 'X53274861',
+      expiry: '2033-09-12',
+      issuer: 'GBR',
+      country: 'GBR',
+      sex: 'F',
+    });
     expect(result).to.have.deep.property('checks', {
-      checkDigits: true, issuerKnown: true, notExpired: true, fieldsValid: true,
-    }); // prettier-ignore
+      checkDigits: true,
+      issuerKnown: true,
+      notExpired: true,
+      fieldsValid: true,
+    });
   });
 
   it('a tampered document number check digit is read but not verified', async () => {
     const tampered = [TESTY_MRZ[0]!, TESTY_MRZ[1]!.replace('X532748613', 'X532748614')];
     const started = Date.now();
-    const { result } = await ocr.adapter(input('ppt_authenticate', { front_image: await mrzImage(tampered) })); // prettier-ignore
+    const { result } = await ocr.adapter(
+      input('ppt_authenticate', { front_image: await mrzImage(tampered) }),
+    );
     console.log(`      MRZ OCR (worker warm): ${Date.now() - started} ms`);
     expect(result).to.deep.include({ verified: false, reasons: ['check_digit_mismatch'] });
     expect(result).to.have.nested.property('checks.checkDigits', false);
   });
 
   it('the ICAO specimen: check digits hold, but Utopia is no issuer and it expired in 2012', async () => {
-    const { result } = await ocr.adapter(input('ppt_authenticate', { front_image: await mrzImage(SPECIMEN_MRZ) })); // prettier-ignore
+    const { result } = await ocr.adapter(
+      input('ppt_authenticate', { front_image: await mrzImage(SPECIMEN_MRZ) }),
+    );
     expect(result).to.have.nested.property('extracted.lastName', 'ERIKSSON');
     expect(result).to.have.nested.property('checks.checkDigits', true);
     expect(result.reasons).to.include.members(['unknown_issuer', 'document_expired']);

@@ -31,7 +31,15 @@ export function communityOfRequest(req: Request): string | undefined {
 
 /** Whether the session's operator acts on `communityId`: the gateways' rule, over its claims. */
 export const sessionCovers = (session: ConsoleSession, communityId: string): boolean =>
-  operatorCovers({ sub: session.sub, username: session.username, roles: session.roles, communities: session.communities }, communityId); // prettier-ignore
+  operatorCovers(
+    {
+      sub: session.sub,
+      username: session.username,
+      roles: session.roles,
+      communities: session.communities,
+    },
+    communityId,
+  );
 
 export function enforceAccess(access: RouteAccess, session: ConsoleSession, req: Request): void {
   if (!session.roles.some((role) => access.roles.includes(role)))

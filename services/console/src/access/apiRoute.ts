@@ -26,7 +26,12 @@ export function apiRoute(
   return {
     method,
     path,
-    guards: [noStore, ...(writes ? [guards.sameOrigin] : []), guards.session, accessGuard(ROUTE_ACCESS[key])], // prettier-ignore
+    guards: [
+      noStore,
+      ...(writes ? [guards.sameOrigin] : []),
+      guards.session,
+      accessGuard(ROUTE_ACCESS[key]),
+    ],
     handler,
     ...more,
   };

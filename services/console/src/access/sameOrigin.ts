@@ -12,7 +12,9 @@ export function sameOriginWrites(publicUrl: string): RequestHandler {
       return next(new Forbidden(`cross-site request refused (Sec-Fetch-Site: ${site})`));
     const from = req.get('origin');
     if (from !== origin)
-      return next(new Forbidden(`request refused: Origin must be ${origin}, not ${from ?? 'absent'}`)); // prettier-ignore
+      return next(
+        new Forbidden(`request refused: Origin must be ${origin}, not ${from ?? 'absent'}`),
+      );
     next();
   };
 }

@@ -63,7 +63,11 @@ export function adminRoutes(deps: AdminRouteDeps): Route[] {
       'POST /api/verifiers/:verifierId/reveal',
       async (req, res) => {
         const verifierId = uuidParam(req.params.verifierId, 'verifierId');
-        const verifier = covered(res, await revealVerifier(db, deps.keyring, verifierId), `verifier ${verifierId}`); // prettier-ignore
+        const verifier = covered(
+          res,
+          await revealVerifier(db, deps.keyring, verifierId),
+          `verifier ${verifierId}`,
+        );
         await appendAudit(db, {
           actor: `operator:${sessionOf(res).username}`,
           action: 'console.verifier.secret_revealed',

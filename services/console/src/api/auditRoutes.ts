@@ -26,7 +26,9 @@ function filterOf(req: Request, res: Response): AuditFilter {
 }
 
 const usedFilters = (req: Request) =>
-  ['actor', 'action', 'community', 'subjectKind', 'subjectId', 'from', 'to'].filter((name) => req.query[name]); // prettier-ignore
+  ['actor', 'action', 'community', 'subjectKind', 'subjectId', 'from', 'to'].filter(
+    (name) => req.query[name],
+  );
 
 /** A seq of the chain: a positive whole number PostgreSQL's bigint takes as it is. */
 const isSeqCursor = (value: unknown): value is { seq: number } => {
@@ -34,17 +36,42 @@ const isSeqCursor = (value: unknown): value is { seq: number } => {
   return Number.isSafeInteger(seq) && (seq as number) > 0;
 };
 
-const CSV_COLUMNS = ['seq', 'at', 'actor', 'action', 'communityId', 'subjectKind', 'subjectId', 'details']; // prettier-ignore
+const CSV_COLUMNS = [
+  'seq',
+  'at',
+  'actor',
+  'action',
+  'communityId',
+  'subjectKind',
+  'subjectId',
+  'details',
+];
 
 /** One CSV field, quoted, with a leading formula character neutralised for spreadsheets. */
 function csvField(value: unknown): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value); // prettier-ignore
+  const text =
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
 const csvLine = (row: AuditRow) =>
-  [row.seq, row.at, row.actor, row.action, row.communityId, row.subject.kind, row.subject.id, row.details].map(csvField).join(','); // prettier-ignore
+  [
+    row.seq,
+    row.at,
+    row.actor,
+    row.action,
+    row.communityId,
+    row.subject.kind,
+    row.subject.id,
+    row.details,
+  ]
+    .map(csvField)
+    .join(',');
 
 export function auditRoutes(deps: { guards: ApiGuards; db: Knex }): Route[] {
   const reader = new AuditLogReader(deps.db);
@@ -64,7 +91,10 @@ export function auditRoutes(deps: { guards: ApiGuards; db: Knex }): Route[] {
       const items = await reader.list(filterOf(req, res), limit, before);
       await audited(req, res, 'console.audit.read', { rows: items.length });
       const last = items.at(-1);
-      res.json({ items, next: items.length === limit && last ? cursorFor({ seq: last.seq }) : null }); // prettier-ignore
+      res.json({
+        items,
+        next: items.length === limit && last ? cursorFor({ seq: last.seq }) : null,
+      });
     }),
     apiRoute(deps.guards, 'GET /api/audit/export', async (req, res) => {
       const format = oneOf(req, 'format', ['csv', 'jsonl'] as const) ?? 'csv';
@@ -73,10 +103,14 @@ export function auditRoutes(deps: { guards: ApiGuards; db: Knex }): Route[] {
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       res.set('Content-Disposition', `attachment; filename="audit-${stamp}.${format}"`);
       if (format === 'jsonl') {
-        res.type('application/x-ndjson').send(items.map((row) => JSON.stringify(row)).join('\n') + '\n'); // prettier-ignore
+        res
+          .type('application/x-ndjson')
+          .send(items.map((row) => JSON.stringify(row)).join('\n') + '\n');
         return;
       }
-      res.type('text/csv').send([CSV_COLUMNS.join(','), ...items.map(csvLine)].join('\r\n') + '\r\n'); // prettier-ignore
+      res
+        .type('text/csv')
+        .send([CSV_COLUMNS.join(','), ...items.map(csvLine)].join('\r\n') + '\r\n');
     }),
   ];
 }

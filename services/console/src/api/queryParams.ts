@@ -24,7 +24,6 @@ export function oneOf<T extends string>(
   name: string,
   values: readonly T[],
 ): T | undefined {
-  // prettier-ignore
   const raw = textOf(req, name);
   if (raw === undefined) return undefined;
   if (!values.includes(raw as T))

@@ -26,7 +26,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A (created_at, id) this list gave: a time PostgreSQL takes and a session id (UUID). */
 const isSessionCursor = (value: unknown): value is SessionCursor => {
   const { at, id } = (value ?? {}) as Partial<Record<keyof SessionCursor, unknown>>;
-  return typeof at === 'string' && boundedTime(at) !== undefined && typeof id === 'string' && UUID.test(id); // prettier-ignore
+  return (
+    typeof at === 'string' &&
+    boundedTime(at) !== undefined &&
+    typeof id === 'string' &&
+    UUID.test(id)
+  );
 };
 
 export function uuidParam(value: unknown, name: string): string {
@@ -40,7 +45,15 @@ export function readRoutes(deps: ReadDeps): Route[] {
   return [
     apiRoute(guards, 'GET /api/me', (_req, res) => {
       const s = sessionOf(res);
-      res.json({ sub: s.sub, username: s.username, roles: s.roles, communities: s.communities, authTime: s.authTime.toISOString(), amr: s.amr, sessionExpiresAt: s.expiresAt.toISOString() }); // prettier-ignore
+      res.json({
+        sub: s.sub,
+        username: s.username,
+        roles: s.roles,
+        communities: s.communities,
+        authTime: s.authTime.toISOString(),
+        amr: s.amr,
+        sessionExpiresAt: s.expiresAt.toISOString(),
+      });
     }),
     apiRoute(guards, 'GET /api/communities', async (_req, res) => {
       const { communities } = sessionOf(res);
@@ -50,10 +63,19 @@ export function readRoutes(deps: ReadDeps): Route[] {
     }),
     apiRoute(guards, 'GET /api/sessions', async (req, res) => {
       const limit = limitOf(req);
-      const filter = { status: oneOf(req, 'status', SESSION_STATES), communities: listScope(req, res) }; // prettier-ignore
+      const filter = {
+        status: oneOf(req, 'status', SESSION_STATES),
+        communities: listScope(req, res),
+      };
       const items = await listSessions(db, filter, limit, cursorOf(req, isSessionCursor));
       const last = items.at(-1);
-      res.json({ items, next: items.length === limit && last ? cursorFor({ at: last.createdAt, id: last.sessionId }) : null }); // prettier-ignore
+      res.json({
+        items,
+        next:
+          items.length === limit && last
+            ? cursorFor({ at: last.createdAt, id: last.sessionId })
+            : null,
+      });
     }),
     apiRoute(guards, 'GET /api/webhooks', async (req, res) => {
       res.json({ items: await listWebhooks(db, listScope(req, res)) });

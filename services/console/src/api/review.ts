@@ -24,7 +24,8 @@ function queryOf(req: Request, names: string[]): Record<string, string> {
   for (const name of names) {
     const value = req.query[name];
     if (value === undefined) continue;
-    if (typeof value !== 'string' || value.length > 400) throw new BadRequest(`${name} must be one text value`); // prettier-ignore
+    if (typeof value !== 'string' || value.length > 400)
+      throw new BadRequest(`${name} must be one text value`);
     query[name] = value;
   }
   return query;

@@ -26,7 +26,8 @@ export function gatewayCall(baseUrl: string, timeoutMs = 15_000): GatewayCall {
   const base = baseUrl.replace(/\/$/, '');
   return async (request) => {
     const url = new URL(`${base}${request.path}`);
-    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value); // prettier-ignore
+    for (const [name, value] of Object.entries(request.query ?? {}))
+      url.searchParams.set(name, value);
     let answer: Response;
     try {
       answer = await fetch(url, {

@@ -15,7 +15,10 @@ export function operatorsIssuer(settings: IssuerSettings): IssuerConfiguration {
   let found: Promise<client.Configuration> | undefined;
   const discover = async () => {
     if (!settings.clientId || !settings.clientSecret)
-      throw new Unavailable('the console has no client at the operators\' issuer (CONSOLE_CLIENT_ID, CONSOLE_CLIENT_SECRET)', 60); // prettier-ignore
+      throw new Unavailable(
+        "the console has no client at the operators' issuer (CONSOLE_CLIENT_ID, CONSOLE_CLIENT_SECRET)",
+        60,
+      );
     const url = new URL(settings.issuer);
     return client.discovery(
       url,
@@ -23,14 +26,19 @@ export function operatorsIssuer(settings: IssuerSettings): IssuerConfiguration {
       settings.clientSecret,
       client.ClientSecretBasic(settings.clientSecret),
       // the development issuer is plain http on this machine
-      url.protocol === 'http:' ? { execute: [client.allowInsecureRequests], timeout: 10 } : { timeout: 10 }, // prettier-ignore
+      url.protocol === 'http:'
+        ? { execute: [client.allowInsecureRequests], timeout: 10 }
+        : { timeout: 10 },
     );
   };
   return () => {
     found ??= discover().catch((err: unknown) => {
       found = undefined;
       if (err instanceof Unavailable) throw err;
-      throw new Unavailable(`the operators' issuer cannot be reached: ${(err as Error).message}`, 5); // prettier-ignore
+      throw new Unavailable(
+        `the operators' issuer cannot be reached: ${(err as Error).message}`,
+        5,
+      );
     });
     return found;
   };

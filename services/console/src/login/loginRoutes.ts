@@ -28,10 +28,10 @@ export interface LoginDeps {
   logger: Logger;
 }
 
-/** A page that moves on to `path` by itself: the Strict cookie is sent once the page navigates (a redirect from the issuer would count as cross-site). */ // prettier-ignore
+/** A page that moves on to `path` by itself: the Strict cookie is sent once the page navigates (a redirect from the issuer would count as cross-site). */
 const continuePage = (path: string) => {
   const href = path.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Signed in</title></head><body><p>Signed in. <a href="${href}">Continue to the console</a>.</p></body></html>`; // prettier-ignore
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Signed in</title></head><body><p>Signed in. <a href="${href}">Continue to the console</a>.</p></body></html>`;
 };
 
 async function codeGrant(deps: LoginDeps, req: Request) {
@@ -52,7 +52,9 @@ async function codeGrant(deps: LoginDeps, req: Request) {
   } catch (err) {
     if (err instanceof HttpError) throw err;
     if (err instanceof client.AuthorizationResponseError || err instanceof client.ResponseBodyError)
-      throw new BadRequest(`the issuer refused the login: ${err.error}${err.error_description ? ` (${err.error_description})` : ''}`); // prettier-ignore
+      throw new BadRequest(
+        `the issuer refused the login: ${err.error}${err.error_description ? ` (${err.error_description})` : ''}`,
+      );
     if ((err as { code?: string }).code?.startsWith('OAUTH_'))
       throw new BadRequest(`the login's answer is not valid: ${(err as Error).message}`);
     throw new Unavailable(`the operators' issuer cannot be reached: ${(err as Error).message}`);
@@ -65,7 +67,10 @@ export function loginRoutes(deps: LoginDeps): Route[] {
     {
       method: 'GET',
       path: '/auth/login',
-      doc: { summary: "sends the browser to the operators' issuer (?returnTo=/#/page of the web app, ?fresh=1 asks for a new login)" }, // prettier-ignore
+      doc: {
+        summary:
+          "sends the browser to the operators' issuer (?returnTo=/#/page of the web app, ?fresh=1 asks for a new login)",
+      },
       handler: async (req, res) => {
         const config = await deps.issuer();
         const fresh = req.query.fresh === '1';
@@ -119,7 +124,10 @@ export function loginRoutes(deps: LoginDeps): Route[] {
       path: '/auth/logout',
       jsonBody: false,
       guards: [deps.sameOrigin],
-      doc: { summary: 'ends the console session, revokes its tokens, and sends the browser to end the session at the issuer' }, // prettier-ignore
+      doc: {
+        summary:
+          'ends the console session, revokes its tokens, and sends the browser to end the session at the issuer',
+      },
       handler: async (req: Request, res: Response) => {
         const id = cookieOf(req, SESSION_COOKIE);
         const ended = id ? await deps.sessions.end(id) : undefined;
@@ -135,7 +143,11 @@ export function loginRoutes(deps: LoginDeps): Route[] {
         const config = await deps.issuer();
         const revoke = async (token: string | undefined, hint: string) => {
           if (!token) return;
-          await client.tokenRevocation(config, token, { token_type_hint: hint }).catch((err: unknown) => deps.logger.warn({ reason: (err as Error).message }, 'token revocation failed')); // prettier-ignore
+          await client
+            .tokenRevocation(config, token, { token_type_hint: hint })
+            .catch((err: unknown) =>
+              deps.logger.warn({ reason: (err as Error).message }, 'token revocation failed'),
+            );
         };
         await revoke(ended.tokens.refreshToken, 'refresh_token');
         await revoke(ended.tokens.accessToken, 'access_token');

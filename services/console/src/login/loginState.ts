@@ -21,12 +21,15 @@ export const LOGIN_STATE_TTL_S = 600;
 export function loginStateBox(masterKey: Buffer) {
   const box = createSecretBox(Buffer.from(hkdfSync('sha256', masterKey, '', CONTEXT, 32)));
   return {
-    seal: (login: LoginState) => Buffer.from(box.seal(JSON.stringify(login), CONTEXT)).toString('base64url'), // prettier-ignore
+    seal: (login: LoginState) =>
+      Buffer.from(box.seal(JSON.stringify(login), CONTEXT)).toString('base64url'),
     /** the state, or undefined when absent, forged or older than its time */
     open(cookie: string | undefined): LoginState | undefined {
       if (!cookie) return undefined;
       try {
-        const login = JSON.parse(box.open(Buffer.from(cookie, 'base64url').toString(), CONTEXT)) as LoginState; // prettier-ignore
+        const login = JSON.parse(
+          box.open(Buffer.from(cookie, 'base64url').toString(), CONTEXT),
+        ) as LoginState;
         return Date.now() - login.at < LOGIN_STATE_TTL_S * 1000 ? login : undefined;
       } catch (err) {
         if (err instanceof DecryptError || err instanceof SyntaxError) return undefined;

@@ -21,7 +21,9 @@ export function grantOf(claims: Record<string, unknown>): OperatorGrant {
   if (roles.length === 0) throw new Forbidden('this account holds no operator role');
   const { communities } = claims;
   if (!Array.isArray(communities) || !communities.every((c): c is string => typeof c === 'string'))
-    throw new Forbidden("the operators' issuer names no communities for this account (a list is needed; an empty one means every community)"); // prettier-ignore
+    throw new Forbidden(
+      "the operators' issuer names no communities for this account (a list is needed; an empty one means every community)",
+    );
   return { roles, communities };
 }
 
@@ -29,10 +31,13 @@ export function grantOf(claims: Record<string, unknown>): OperatorGrant {
 export function claimsOf(idToken: client.IDToken): SessionClaims {
   return {
     sub: idToken.sub,
-    username: typeof idToken.preferred_username === 'string' ? idToken.preferred_username : idToken.sub, // prettier-ignore
+    username:
+      typeof idToken.preferred_username === 'string' ? idToken.preferred_username : idToken.sub,
     ...grantOf(idToken),
     amr: strings(idToken.amr),
-    authTime: new Date((typeof idToken.auth_time === 'number' ? idToken.auth_time : idToken.iat) * 1000), // prettier-ignore
+    authTime: new Date(
+      (typeof idToken.auth_time === 'number' ? idToken.auth_time : idToken.iat) * 1000,
+    ),
   };
 }
 

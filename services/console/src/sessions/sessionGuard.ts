@@ -40,7 +40,9 @@ const loggedOut = () => new Unauthorized('no console session: log in at /auth/lo
 const refusedByIssuer = (err: unknown): boolean =>
   err instanceof Unauthorized ||
   err instanceof Forbidden ||
-  ((err instanceof client.ResponseBodyError || err instanceof client.WWWAuthenticateChallengeError) && [400, 401, 403].includes(err.status)); // prettier-ignore
+  ((err instanceof client.ResponseBodyError ||
+    err instanceof client.WWWAuthenticateChallengeError) &&
+    [400, 401, 403].includes(err.status));
 
 export function sessionGuard(deps: SessionGuardDeps): RequestHandler {
   const running = new Map<string, Promise<void>>();
@@ -51,7 +53,9 @@ export function sessionGuard(deps: SessionGuardDeps): RequestHandler {
     deps.sessions.refreshLocked(session.idHash, due, async (tokens) => {
       if (!tokens.refreshToken) throw loggedOut();
       const answer = await client.refreshTokenGrant(await deps.issuer(), tokens.refreshToken);
-      const claims = answer.id_token ? { ...claimsOf(answer.claims()!), authTime: session.authTime } : undefined; // prettier-ignore
+      const claims = answer.id_token
+        ? { ...claimsOf(answer.claims()!), authTime: session.authTime }
+        : undefined;
       return { tokens: tokensOf(answer, tokens.idToken), ...(claims ? { claims } : {}) };
     });
 
@@ -76,9 +80,14 @@ export function sessionGuard(deps: SessionGuardDeps): RequestHandler {
       // the issuer refused: the session is over; the issuer away: it stays for the next request
       if (!refusedByIssuer(err)) {
         if (err instanceof HttpError) throw err;
-        throw new Unavailable(`the operators' issuer cannot be reached to ${what}: ${(err as Error).message}`); // prettier-ignore
+        throw new Unavailable(
+          `the operators' issuer cannot be reached to ${what}: ${(err as Error).message}`,
+        );
       }
-      deps.logger.info({ reason: (err as Error).message }, `console session ended: the issuer refused to ${what}`); // prettier-ignore
+      deps.logger.info(
+        { reason: (err as Error).message },
+        `console session ended: the issuer refused to ${what}`,
+      );
       await deps.sessions.endByHash(session.idHash);
       throw loggedOut();
     });

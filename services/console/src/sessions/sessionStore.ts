@@ -129,7 +129,8 @@ export class SessionStore {
   }
 
   async tokens(idHash: string, trx?: Knex): Promise<SessionTokens | undefined> {
-    const row = (await (trx ?? this.db)(TABLE).where({ id_hash: idHash }).first()) as Row | undefined; // prettier-ignore
+    const row = (await (trx ?? this.db)(TABLE).where({ id_hash: idHash }).first()) as
+      Row | undefined;
     if (!row) return undefined;
     const open = (sealed: string, what: string) => this.keys.open(sealed, context(idHash, what));
     return {
@@ -152,7 +153,10 @@ export class SessionStore {
     refresh: (tokens: SessionTokens) => Promise<{ tokens: SessionTokens; claims?: SessionClaims }>,
   ): Promise<void> {
     await this.db.transaction(async (trx) => {
-      const row = (await trx(TABLE).where({ id_hash: idHash }).forUpdate().first('access_expires_at')) as Pick<Row, 'access_expires_at'> | undefined; // prettier-ignore
+      const row = (await trx(TABLE)
+        .where({ id_hash: idHash })
+        .forUpdate()
+        .first('access_expires_at')) as Pick<Row, 'access_expires_at'> | undefined;
       if (!row || !due(row.access_expires_at)) return;
       const current = await this.tokens(idHash, trx);
       if (!current) return;
@@ -164,7 +168,9 @@ export class SessionStore {
             ...next.tokens,
             refreshToken: next.tokens.refreshToken ?? current.refreshToken,
           })),
-          ...(next.claims ? { ...this.claimColumns(next.claims), claims_checked_at: this.db.fn.now() } : {}), // prettier-ignore
+          ...(next.claims
+            ? { ...this.claimColumns(next.claims), claims_checked_at: this.db.fn.now() }
+            : {}),
         });
     });
   }
@@ -180,14 +186,21 @@ export class SessionStore {
     recheck: (tokens: SessionTokens) => Promise<Pick<SessionClaims, 'roles' | 'communities'>>,
   ): Promise<void> {
     await this.db.transaction(async (trx) => {
-      const row = (await trx(TABLE).where({ id_hash: idHash }).forUpdate().first('claims_checked_at')) as Pick<Row, 'claims_checked_at'> | undefined; // prettier-ignore
+      const row = (await trx(TABLE)
+        .where({ id_hash: idHash })
+        .forUpdate()
+        .first('claims_checked_at')) as Pick<Row, 'claims_checked_at'> | undefined;
       if (!row || !due(row.claims_checked_at)) return;
       const current = await this.tokens(idHash, trx);
       if (!current) return;
       const grant = await recheck(current);
       await trx(TABLE)
         .where({ id_hash: idHash })
-        .update({ roles: JSON.stringify(grant.roles), communities: JSON.stringify(grant.communities), claims_checked_at: this.db.fn.now() }); // prettier-ignore
+        .update({
+          roles: JSON.stringify(grant.roles),
+          communities: JSON.stringify(grant.communities),
+          claims_checked_at: this.db.fn.now(),
+        });
     });
   }
 

@@ -11,7 +11,9 @@ export interface AnalyticsQuery {
 }
 
 const scoped = (communities: string[] | undefined, column = 'community_id') =>
-  communities ? { sql: ` AND ${column} = ANY(?::uuid[])`, bindings: [communities] } : { sql: '', bindings: [] }; // prettier-ignore
+  communities
+    ? { sql: ` AND ${column} = ANY(?::uuid[])`, bindings: [communities] }
+    : { sql: '', bindings: [] };
 
 export async function analytics(db: Knex, query: AnalyticsQuery) {
   const scope = scoped(query.communities);
@@ -111,5 +113,10 @@ async function reviewFigures(db: Knex, query: AnalyticsQuery) {
     )
     .catch(() => undefined);
   const row = rows?.rows[0] as { decided: number; median_s: number | null } | undefined;
-  return row ? { decided: row.decided, medianSecondsToDecision: row.median_s === null ? null : Number(row.median_s) } : null; // prettier-ignore
+  return row
+    ? {
+        decided: row.decided,
+        medianSecondsToDecision: row.median_s === null ? null : Number(row.median_s),
+      }
+    : null;
 }

@@ -43,7 +43,7 @@ export class AuditLogReader {
         'subject_kind',
         'subject_id',
         'details',
-      ) // prettier-ignore
+      )
       .whereNotNull('seq')
       .orderBy('seq', 'desc')
       .limit(limit);

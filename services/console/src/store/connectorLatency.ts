@@ -26,9 +26,13 @@ export function quantileOf(buckets: number[], maxMs: number, q: number): number 
 }
 
 export async function connectorLatency(db: Knex, days: number, communities: string[] | undefined) {
-  const exists = await db.raw(`SELECT to_regclass('docverify.connector_minutes') IS NOT NULL AS present`); // prettier-ignore
+  const exists = await db.raw(
+    `SELECT to_regclass('docverify.connector_minutes') IS NOT NULL AS present`,
+  );
   if (!(exists.rows[0] as { present: boolean }).present) return [];
-  const scope = communities ? { sql: ' AND m.community_id = ANY(?::uuid[])', bindings: [communities] } : { sql: '', bindings: [] }; // prettier-ignore
+  const scope = communities
+    ? { sql: ' AND m.community_id = ANY(?::uuid[])', bindings: [communities] }
+    : { sql: '', bindings: [] };
   const sums = BUCKETS.map((b) => `sum(m.${b})::bigint AS ${b}`).join(', ');
   const result = await db.raw(
     `SELECT m.community_id, c.name AS community, m.verifier_tag, m.connector_type,

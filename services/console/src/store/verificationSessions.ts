@@ -12,7 +12,22 @@ export interface SessionCursor {
   id: string;
 }
 
-const COLUMNS = ['id', 'community_id', 'dvc_id', 'status', 'journey_type', 'document_type', 'attempts', 'run_id', 'failure', 'created_at', 'opened_at', 'submitted_at', 'ended_at', 'expires_at'] as const; // prettier-ignore
+const COLUMNS = [
+  'id',
+  'community_id',
+  'dvc_id',
+  'status',
+  'journey_type',
+  'document_type',
+  'attempts',
+  'run_id',
+  'failure',
+  'created_at',
+  'opened_at',
+  'submitted_at',
+  'ended_at',
+  'expires_at',
+] as const;
 
 export async function listSessions(
   db: Knex,

@@ -41,16 +41,20 @@ export async function listVerifiers(db: Knex, keys: Keyring, communities: string
   if (communities) query.whereIn('community_id', communities);
   const rows = (await query) as VerifierRow[];
   return Promise.all(
-    rows.map(
-      async (row) =>
-      verifierOf(row, maskSecrets(await openConfig(keys, row).catch(() => ({ unreadable: true }))), originOf(row.connector_url)), // prettier-ignore
+    rows.map(async (row) =>
+      verifierOf(
+        row,
+        maskSecrets(await openConfig(keys, row).catch(() => ({ unreadable: true }))),
+        originOf(row.connector_url),
+      ),
     ),
   );
 }
 
 /** One verifier with its config whole; undefined when there is none of that id. */
 export async function revealVerifier(db: Knex, keys: Keyring, verifierId: string) {
-  const row = (await db('docverify.verifiers').where({ id: verifierId }).first()) as VerifierRow | undefined; // prettier-ignore
+  const row = (await db('docverify.verifiers').where({ id: verifierId }).first()) as
+    VerifierRow | undefined;
   return row && verifierOf(row, await openConfig(keys, row), row.connector_url);
 }
 
@@ -74,7 +78,8 @@ export async function listConfigs(db: Knex, communities: string[] | undefined) {
 }
 
 const scopeOf = async (db: Knex, table: string, id: string) => {
-  const row = (await db(table).where({ id }).first('community_id')) as { community_id: string } | undefined; // prettier-ignore
+  const row = (await db(table).where({ id }).first('community_id')) as
+    { community_id: string } | undefined;
   return row && { communityId: row.community_id };
 };
 

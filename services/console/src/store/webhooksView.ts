@@ -24,7 +24,7 @@ export async function listWebhooks(db: Knex, communities: string[] | undefined) 
       'created_at',
       'updated_at',
       db.raw("api->>'url' AS url"),
-    ) // prettier-ignore
+    )
     .orderBy('created_at', 'desc')
     .limit(500);
   if (communities) query.whereIn('community_id', communities);
@@ -52,7 +52,9 @@ export async function webhookScope(
   db: Knex,
   webhookId: string,
 ): Promise<{ tenantId: string; communityId: string } | undefined> {
-  const row = (await db('webhooks.webhooks').where({ id: webhookId }).first('tenant_id', 'community_id')) as { tenant_id: string; community_id: string } | undefined; // prettier-ignore
+  const row = (await db('webhooks.webhooks')
+    .where({ id: webhookId })
+    .first('tenant_id', 'community_id')) as { tenant_id: string; community_id: string } | undefined;
   return row && { tenantId: row.tenant_id, communityId: row.community_id };
 }
 
@@ -69,13 +71,13 @@ export async function listDeliveries(db: Knex, webhookId: string, limit: number)
       'd.event_at',
       'd.created_at',
       'd.completed_at',
-    ) // prettier-ignore
+    )
     .select(
       db.raw(
         `(SELECT count(*)::int FROM webhooks.attempts a WHERE a.delivery_id = d.id) AS attempts`,
       ),
       db.raw(`(SELECT json_build_object('at', a.at, 'statusCode', a.status_code, 'latencyMs', a.latency_ms, 'outcome', a.outcome, 'error', a.error)
-                 FROM webhooks.attempts a WHERE a.delivery_id = d.id ORDER BY a.at DESC LIMIT 1) AS last_attempt`), // prettier-ignore
+                 FROM webhooks.attempts a WHERE a.delivery_id = d.id ORDER BY a.at DESC LIMIT 1) AS last_attempt`),
     )
     .orderBy('d.created_at', 'desc')
     .limit(limit)) as Record<string, unknown>[];

@@ -11,8 +11,14 @@ export function webRoutes(files: WebFiles): Route[] {
       doc: { summary: 'the console web app' },
       handler: async (_req, res) => {
         const page = await files.index();
-        if (!page) throw new Unavailable('the console web app is not built (npm run build -w services/console)', 30); // prettier-ignore
-        res.set({ 'Cache-Control': 'no-store', 'Content-Type': 'text/html; charset=utf-8' }).send(page); // prettier-ignore
+        if (!page)
+          throw new Unavailable(
+            'the console web app is not built (npm run build -w services/console)',
+            30,
+          );
+        res
+          .set({ 'Cache-Control': 'no-store', 'Content-Type': 'text/html; charset=utf-8' })
+          .send(page);
       },
     },
     {

@@ -20,7 +20,6 @@ export function DataTable<T>(props: {
   /** a class of the table, for column widths */
   className?: string;
 }) {
-  // prettier-ignore
   const [sorting, setSorting] = useState<SortingState>([]);
   const table = useReactTable({
     data: props.rows,

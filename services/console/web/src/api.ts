@@ -21,11 +21,13 @@ export async function api<T>(
   /** loginOn401 false: a 401 is only an error (a call made beside /api/me, which sends to login) */
   init: { method?: string; body?: unknown; loginOn401?: boolean } = {},
 ): Promise<T> {
-  // prettier-ignore
   const answer = await fetch(`/api${path}`, {
     method: init.method ?? 'GET',
     credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) }, // prettier-ignore
+    headers: {
+      accept: 'application/json',
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
   });
   const body = (await answer.json().catch(() => ({}))) as { error?: string; message?: string };

@@ -27,7 +27,7 @@ export interface PageFiles {
   ): Promise<{ path: string; encoding?: AssetEncoding } | undefined>;
 }
 
-const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false; // prettier-ignore
+const isFile = async (path: string) => (await stat(path).catch(() => undefined))?.isFile() ?? false;
 
 /** The repository's root (this file is services/docverify-gateway/src/capture/pageFiles.ts). */
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -62,7 +62,8 @@ export function remoteCaptureChecker(deps: RemoteCheckDeps): CheckCapture {
     const checkId = randomUUID();
     const whose = owner ?? { sessionId: checkId, communityId: '-' };
     // an unknown tenant (the lookup failed) counts the community as a tenant of its own
-    const tenantId = whose.tenantId ?? (await deps.tenantOf(whose.communityId).catch(() => whose.communityId)); // prettier-ignore
+    const tenantId =
+      whose.tenantId ?? (await deps.tenantOf(whose.communityId).catch(() => whose.communityId));
     const counted = { ...whose, tenantId };
     return boundedCheck(header, counted, deps.admission, deps.logger, async () => {
       deps.metrics?.inFlight.inc();
@@ -101,7 +102,9 @@ export function remoteCaptureChecker(deps: RemoteCheckDeps): CheckCapture {
       const reply = validate(CaptureCheckReply, answer);
       if (!reply.ok) {
         count('failed');
-        throw new Error(`the capture check's reply is invalid: ${reply.issues[0]?.path} ${reply.issues[0]?.message}`); // prettier-ignore
+        throw new Error(
+          `the capture check's reply is invalid: ${reply.issues[0]?.path} ${reply.issues[0]?.message}`,
+        );
       }
       count('answered');
       return { ...reply.value, header };

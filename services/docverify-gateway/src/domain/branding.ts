@@ -43,7 +43,12 @@ export function brandingIssues(settings: VerificationSettings | undefined): Bran
   if (!logo) return [];
   const { type, bytes } = logoImage(logo);
   if (bytes.length > BRANDING_LOGO_BYTES)
-    return [{ path: LOGO_PATH, message: `must be at most ${BRANDING_LOGO_BYTES} bytes, not ${bytes.length}` }]; // prettier-ignore
+    return [
+      {
+        path: LOGO_PATH,
+        message: `must be at most ${BRANDING_LOGO_BYTES} bytes, not ${bytes.length}`,
+      },
+    ];
   let header;
   try {
     header = readImageHeader(bytes);
@@ -51,8 +56,15 @@ export function brandingIssues(settings: VerificationSettings | undefined): Bran
     return [{ path: LOGO_PATH, message: 'is not a PNG or WebP image that can be read' }];
   }
   if (`image/${header.format}` !== type)
-    return [{ path: LOGO_PATH, message: `is a ${header.format} image, not what its data URL says` }]; // prettier-ignore
+    return [
+      { path: LOGO_PATH, message: `is a ${header.format} image, not what its data URL says` },
+    ];
   if (header.width > BRANDING_LOGO_SIDE || header.height > BRANDING_LOGO_SIDE)
-    return [{ path: LOGO_PATH, message: `must be at most ${BRANDING_LOGO_SIDE} px a side, not ${header.width}x${header.height}` }]; // prettier-ignore
+    return [
+      {
+        path: LOGO_PATH,
+        message: `must be at most ${BRANDING_LOGO_SIDE} px a side, not ${header.width}x${header.height}`,
+      },
+    ];
   return [];
 }

@@ -21,9 +21,14 @@ export function sidesAsked(
   journey: Journey,
 ): CaptureSide[] {
   const named = new Set<CaptureSide>(
-    captures.map(
-      (c) =>
-      c === 'selfie' ? 'selfie' : c === 'document_back' ? 'back' : journey.documentType === 'PASSPORT' ? 'passport' : 'front', // prettier-ignore
+    captures.map((c) =>
+      c === 'selfie'
+        ? 'selfie'
+        : c === 'document_back'
+          ? 'back'
+          : journey.documentType === 'PASSPORT'
+            ? 'passport'
+            : 'front',
     ),
   );
   return sidesOf(journey.documentType, journey.journeyType).filter((side) => named.has(side));
@@ -34,12 +39,20 @@ export function journeyOfRequest(request: VerifyRequest): Journey | undefined {
   const documentType = sessionDocumentTypeOf(request.document.type);
   if (!documentType) return undefined;
   const faces = request.verifications.some((k) => k === 'face_compare' || k === 'face_liveness');
-  return { documentType, journeyType: faces ? 'KYC_WITH_FACE_COMPARISON' : 'DOCUMENT_VERIFICATION_ONLY' }; // prettier-ignore
+  return {
+    documentType,
+    journeyType: faces ? 'KYC_WITH_FACE_COMPARISON' : 'DOCUMENT_VERIFICATION_ONLY',
+  };
 }
 
 /** The request members holding each side's image: base64 members, with their URL twins. */
 const MEMBERS: Record<'document' | 'back' | 'selfie', [string, string][]> = {
-  document: [['front_image', 'front_image_url'], ['image', 'imageUrl'], ['image2', 'image2Url'], ['image1', 'image1Url']], // prettier-ignore
+  document: [
+    ['front_image', 'front_image_url'],
+    ['image', 'imageUrl'],
+    ['image2', 'image2Url'],
+    ['image1', 'image1Url'],
+  ],
   back: [
     ['back_image', 'back_image_url'],
     ['barcode_image', 'barcode_image_url'],

@@ -84,7 +84,13 @@ export function claimStep(c: CaseFacts, r: Reviewer): CaseStep {
   if (c.state === 'awaiting_second') {
     if (c.assigneeSub) throw heldBy(c);
     refuseSecondReviewer(c, r);
-    return { action: 'claimed', to: c.state, assignee: me, firstDecision: c.firstDecision, ...from }; // prettier-ignore
+    return {
+      action: 'claimed',
+      to: c.state,
+      assignee: me,
+      firstDecision: c.firstDecision,
+      ...from,
+    };
   }
   if (c.state === 'in_review') throw heldBy(c);
   throw ended(c);
@@ -102,7 +108,9 @@ export function releaseStep(c: CaseFacts, r: Reviewer): CaseStep {
   if ((c.state !== 'in_review' && c.state !== 'awaiting_second') || !c.assigneeSub)
     throw new ConflictError(`the case is ${c.state} and not claimed`);
   if (c.assigneeSub !== r.sub && !r.roles.includes('admin'))
-    throw new NotAllowedError(`the case is claimed by ${c.assignee}: only they or an admin release it`); // prettier-ignore
+    throw new NotAllowedError(
+      `the case is claimed by ${c.assignee}: only they or an admin release it`,
+    );
   const to = c.state === 'in_review' ? unclaimed(c) : c.state;
   return { action: 'released', to, assignee: null, firstDecision: c.firstDecision };
 }
@@ -116,7 +124,12 @@ export function releaseStep(c: CaseFacts, r: Reviewer): CaseStep {
 export function resubmissionSubmittedStep(c: CaseFacts): CaseStep | undefined {
   if (c.state === 'resubmission_requested') return undefined;
   if (c.state === 'in_review' && c.claimedFrom === 'resubmission_requested')
-    return { action: 'claim_ended_by_resubmission', to: c.claimedFrom, assignee: null, firstDecision: null }; // prettier-ignore
+    return {
+      action: 'claim_ended_by_resubmission',
+      to: c.claimedFrom,
+      assignee: null,
+      firstDecision: null,
+    };
   throw new ConflictError(`these captures are no longer awaited: the case is ${c.state}`);
 }
 
@@ -137,14 +150,41 @@ export function decisionStep(
   const second = c.state === 'awaiting_second';
   if (second) refuseSecondReviewer(c, r);
   if ((c.assigneeSub || !second) && c.assigneeSub !== r.sub) throw heldBy(c);
-  const stage: Stage = second ? 'second' : c.fourEyes && decision !== 'resubmit' ? 'first' : 'single'; // prettier-ignore
+  const stage: Stage = second
+    ? 'second'
+    : c.fourEyes && decision !== 'resubmit'
+      ? 'first'
+      : 'single';
   if (decision === 'resubmit')
-    return { action: 'resubmission_requested', to: 'resubmission_requested', assignee: null, firstDecision: null, stage, resubmit: true }; // prettier-ignore
+    return {
+      action: 'resubmission_requested',
+      to: 'resubmission_requested',
+      assignee: null,
+      firstDecision: null,
+      stage,
+      resubmit: true,
+    };
   if (stage === 'first') {
-    const first = { decision, reasonCode: given.reasonCode, by: r.username, bySub: r.sub, at: given.at }; // prettier-ignore
-    return { action: 'first_decision', to: 'awaiting_second', assignee: null, firstDecision: first, stage }; // prettier-ignore
+    const first = {
+      decision,
+      reasonCode: given.reasonCode,
+      by: r.username,
+      bySub: r.sub,
+      at: given.at,
+    };
+    return {
+      action: 'first_decision',
+      to: 'awaiting_second',
+      assignee: null,
+      firstDecision: first,
+      stage,
+    };
   }
-  const action = !second ? 'decided' : c.firstDecision?.decision === decision ? 'confirmed' : 'overridden'; // prettier-ignore
+  const action = !second
+    ? 'decided'
+    : c.firstDecision?.decision === decision
+      ? 'confirmed'
+      : 'overridden';
   return {
     action,
     to: 'decided',

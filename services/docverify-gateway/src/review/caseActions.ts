@@ -55,8 +55,13 @@ export async function moveCase(
     const after = await deps.reviews.apply(trx, kase, step, { at: now, actor });
     if (!after) return undefined;
     // after the step locked the case: a submit that landed first is seen here (resubmissionSubmit.ts)
-    if (kase.state === 'resubmission_requested' && (await deps.reviews.resubmissionVerifying(trx, kase))) // prettier-ignore
-      throw new ConflictError("the person's new captures are being verified: the case comes back open with them in a moment"); // prettier-ignore
+    if (
+      kase.state === 'resubmission_requested' &&
+      (await deps.reviews.resubmissionVerifying(trx, kase))
+    )
+      throw new ConflictError(
+        "the person's new captures are being verified: the case comes back open with them in a moment",
+      );
     await appendAudit(trx, audited(after, actor, MOVES[move].audit, now));
     return stepAnswer(after);
   });
@@ -78,7 +83,13 @@ export async function addCaseNote(
   return landStep(deps, async (trx) => {
     if (!(await deps.reviews.lockLive(trx, kase.id))) return undefined;
     await deps.reviewSealed.addNote(trx, kase, { id: noteId, at: now, author: actor, text });
-    await addHistory(trx, kase.id, { at: now, actor, action: 'note_added', from: kase.state, to: kase.state }); // prettier-ignore
+    await addHistory(trx, kase.id, {
+      at: now,
+      actor,
+      action: 'note_added',
+      from: kase.state,
+      to: kase.state,
+    });
     await appendAudit(trx, audited(kase, actor, 'case.note.added', now, { noteId }));
     return { ...stepAnswer(kase), noteId };
   });

@@ -37,7 +37,11 @@ async function given(
   document?: Record<string, unknown>,
 ) {
   if (document)
-    return strings(Object.fromEntries(Object.entries(document).filter(([name]) => !DOCUMENT_IMAGE_MEMBERS.includes(name)))); // prettier-ignore
+    return strings(
+      Object.fromEntries(
+        Object.entries(document).filter(([name]) => !DOCUMENT_IMAGE_MEMBERS.includes(name)),
+      ),
+    );
   const sealed = kase.sessionId ? await deps.sessions.sealedRequest(kase.sessionId) : null;
   if (!sealed) return {};
   const opened = await deps.keys.open(sealed, `session-request:${kase.sessionId}`);
@@ -52,7 +56,9 @@ export async function caseData(
   const { images, request } = await caseImages(deps, kase);
   const caller = await given(deps, kase, request?.document as Record<string, unknown> | undefined);
   if (!result && Object.keys(images).length === 0 && Object.keys(caller).length === 0)
-    throw new GoneError("the case's personal data is no longer held (retrieved, expired or erased)"); // prettier-ignore
+    throw new GoneError(
+      "the case's personal data is no longer held (retrieved, expired or erased)",
+    );
   const extracted = (result?.certifications ?? []).flatMap((c) =>
     c.result && 'extracted' in c.result && c.result.extracted
       ? [{ kind: c.kind, verifier: c.verifier, fields: strings(c.result.extracted) }]

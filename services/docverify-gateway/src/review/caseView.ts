@@ -35,11 +35,15 @@ function decisionsOf(history: HistoryRow[]): ReviewCase['decisions'] {
   return history.flatMap((h) => {
     const stage =
       h.action === 'resubmission_requested'
-        ? h.from_state === 'awaiting_second' ? 'second' : 'single' // prettier-ignore
+        ? h.from_state === 'awaiting_second'
+          ? 'second'
+          : 'single'
         : STAGE_OF[h.action];
     if (!stage || !h.decision) return [];
     const decision = h.decision as ReviewDecision;
-    return [{ stage, decision, reasonCode: h.reason_code ?? '', by: h.actor, at: h.at.toISOString() }]; // prettier-ignore
+    return [
+      { stage, decision, reasonCode: h.reason_code ?? '', by: h.actor, at: h.at.toISOString() },
+    ];
   });
 }
 
@@ -54,7 +58,10 @@ async function sealedParts(
   if (texts) return { notes, resubmission };
   return {
     notes: notes.map(({ noteId, at, author }) => ({ noteId, at, author })),
-    resubmission: resubmission && { sessionId: resubmission.sessionId, expiresAt: resubmission.expiresAt }, // prettier-ignore
+    resubmission: resubmission && {
+      sessionId: resubmission.sessionId,
+      expiresAt: resubmission.expiresAt,
+    },
   };
 }
 

@@ -31,26 +31,50 @@ export async function decideCase(
   const [config] = await deps.configs.find([kase.communityId], kase.configId);
   if (plan && !config)
     throw new ConflictError('the verification config is gone: nothing can be captured again');
-  const runConfig = config ?? { tenantId: kase.tenantId, communityId: kase.communityId, settings: {} }; // prettier-ignore
+  const runConfig = config ?? {
+    tenantId: kase.tenantId,
+    communityId: kase.communityId,
+    settings: {},
+  };
   const actor = operatorActor(operator);
   return landStep(deps, async (trx, owed) => {
-    const after = await deps.reviews.apply(trx, kase, step, { at: now, actor, decision: body.decision, reasonCode: reason.code }); // prettier-ignore
+    const after = await deps.reviews.apply(trx, kase, step, {
+      at: now,
+      actor,
+      decision: body.decision,
+      reasonCode: reason.code,
+    });
     if (!after) return undefined;
     if (body.note)
-      await deps.reviewSealed.addNote(trx, kase, { id: randomUUID(), at: now, author: actor, text: body.note }); // prettier-ignore
+      await deps.reviewSealed.addNote(trx, kase, {
+        id: randomUUID(),
+        at: now,
+        author: actor,
+        text: body.note,
+      });
     await appendAudit(trx, {
       at: now,
       actor,
       action: 'case.decided',
       communityId: kase.communityId,
       subject: { kind: 'review_case', id: kase.id },
-      details: { decision: body.decision, reasonCode: reason.code, stage: step.stage, state: step.to }, // prettier-ignore
+      details: {
+        decision: body.decision,
+        reasonCode: reason.code,
+        stage: step.stage,
+        state: step.to,
+      },
     });
     const events: EventEnvelope[] = [reviewDecided(kase, step, body)];
     if (step.outcome || step.resubmit) events.push(...(await cancelResubmissions(deps, trx, kase)));
     if (step.outcome) {
       const decision = step.outcome === 'approved' ? 'approve' : 'decline';
-      const decided = { decision, reasonCode: reason.code, caseId: kase.id, decidedAt: now.toISOString() } as const; // prettier-ignore
+      const decided = {
+        decision,
+        reasonCode: reason.code,
+        caseId: kase.id,
+        decidedAt: now.toISOString(),
+      } as const;
       events.push(...(await completeCase(deps, trx, after, runConfig, decided)));
     }
     if (!plan || !config) {

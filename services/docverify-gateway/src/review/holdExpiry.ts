@@ -21,7 +21,12 @@ export async function expireHeldCases(deps: ReviewDeps, limit: number): Promise<
       for (const id of await deps.reviews.heldRuns(trx, kase)) {
         const run = await deps.runs.get(id);
         if (!run) continue;
-        events.push(...((await endRunFailed(deps, run, HOLD_EXPIRED, ['review'], { trx, dropImages: true })) ?? [])); // prettier-ignore
+        events.push(
+          ...((await endRunFailed(deps, run, HOLD_EXPIRED, ['review'], {
+            trx,
+            dropImages: true,
+          })) ?? []),
+        );
       }
       return events;
     });

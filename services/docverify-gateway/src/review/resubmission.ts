@@ -33,7 +33,8 @@ export async function planResubmission(
   const journey: Journey | undefined = session?.documentType
     ? { documentType: session.documentType, journeyType: session.journeyType }
     : request && journeyOfRequest(request);
-  if (!journey) throw new ConflictError('this verification has no document the person could capture again'); // prettier-ignore
+  if (!journey)
+    throw new ConflictError('this verification has no document the person could capture again');
   const sides = sidesAsked(reason.captures ?? [], journey);
   if (sides.length === 0)
     throw new InputError(

@@ -95,7 +95,7 @@ export function captureApiRoutes(deps: CaptureApiDeps): Route[] {
       const length = Number(req.get('content-length') ?? NaN); // none: as much as the parser takes
       const declared = Number.isSafeInteger(length) && length >= 0 ? length : deps.maxImageBytes;
       const entry = uploads.enter(session.id, declared);
-      if ('busy' in entry) throw new TooManyRequests(`${entry.busy}: send it again in a moment`, 2); // prettier-ignore
+      if ('busy' in entry) throw new TooManyRequests(`${entry.busy}: send it again in a moment`, 2);
       req.once('end', entry.bodyRead);
       res.once('close', entry.release);
       if (res.destroyed) entry.release();

@@ -93,8 +93,13 @@ export function capturePageRoutes(deps: CapturePageDeps): Route[] {
         errors: [404],
       },
       handler: async (req, res) => {
-        const refusal = new NotFoundError('no identity check link: open the whole link you were sent'); // prettier-ignore
-        const page = req.accepts(['application/json', 'text/html']) === 'text/html' ? await deps.files.index() : undefined; // prettier-ignore
+        const refusal = new NotFoundError(
+          'no identity check link: open the whole link you were sent',
+        );
+        const page =
+          req.accepts(['application/json', 'text/html']) === 'text/html'
+            ? await deps.files.index()
+            : undefined;
         if (!page) throw refusal;
         res.set(PAGE_HEADERS).send(page);
       },

@@ -69,7 +69,12 @@ function givenTargets(req: Request, verifierId: string, callbackBaseUrl: string)
 }
 
 /** The callback's signature (hex) once it is the one its verifier's secret makes, else 401. */
-function authenticate(req: Request, verifier: VerifierRecord, body: Buffer, callbackBaseUrl: string): { timestamp: number; mac: string } {
+function authenticate(
+  req: Request,
+  verifier: VerifierRecord,
+  body: Buffer,
+  callbackBaseUrl: string,
+): { timestamp: number; mac: string } {
   const member = callbackSecretMember(verifier.type);
   const secret = member ? verifier.config[member] : undefined;
   const timestamp = req.get('x-callback-timestamp') ?? '';
@@ -81,30 +86,43 @@ function authenticate(req: Request, verifier: VerifierRecord, body: Buffer, call
   if (Math.abs(Date.now() / 1000 - Number(timestamp)) > CALLBACK_WINDOW_S)
     throw new Unauthorized(`x-callback-timestamp is more than ${CALLBACK_WINDOW_S} s from now`);
   if (given.startsWith('v1='))
-    throw new Unauthorized('x-callback-signature v1 (timestamp.body) is no longer accepted: sign v2, over timestamp, method, path with query and body');
+    throw new Unauthorized(
+      'x-callback-signature v1 (timestamp.body) is no longer accepted: sign v2, over timestamp, method, path with query and body',
+    );
   const actual = Buffer.from(given);
   const matches = (target: string) => {
-    const expected = Buffer.from(callbackSignature(secret, { timestamp, method: req.method, target, body }));
+    const expected = Buffer.from(
+      callbackSignature(secret, { timestamp, method: req.method, target, body }),
+    );
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   };
   // the address the provider was given (a proxy in front may strip a prefix or re-encode the
   // query), or the request target as it arrived: either binds the verifier, run and kind
   if (!givenTargets(req, verifier.id, callbackBaseUrl).some(matches))
-    throw new Unauthorized('x-callback-signature does not match (v2: timestamp, method, path with query, body)');
+    throw new Unauthorized(
+      'x-callback-signature does not match (v2: timestamp, method, path with query, body)',
+    );
   return { timestamp: Number(timestamp), mac: given.slice('v2='.length) };
-} // prettier-ignore
+}
 
 /** The reference the callback names: it must be the one the run waits for, else 400 or 409. */
 function boundReference(verifier: VerifierRecord, callback: unknown, waitingFor: unknown): string {
   const member = callbackReferenceMember(verifier.type) ?? '';
-  const named = callback && typeof callback === 'object' && !Array.isArray(callback) ? (callback as Record<string, unknown>)[member] : undefined;
+  const named =
+    callback && typeof callback === 'object' && !Array.isArray(callback)
+      ? (callback as Record<string, unknown>)[member]
+      : undefined;
   if (typeof named !== 'string' || named === '')
-    throw new BadRequest(`the callback body must name the provider's reference in ${member}`, [{ path: `/${member}`, message: 'is required' }]);
+    throw new BadRequest(`the callback body must name the provider's reference in ${member}`, [
+      { path: `/${member}`, message: 'is required' },
+    ]);
   const reference = (waitingFor as { reference?: unknown } | undefined)?.reference;
   if (named !== reference)
-    throw new Conflict(`the callback's ${member} is not the reference this verification waits for: a callback settles only its own run`);
+    throw new Conflict(
+      `the callback's ${member} is not the reference this verification waits for: a callback settles only its own run`,
+    );
   return named;
-} // prettier-ignore
+}
 
 export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
   const raw = express.raw({ type: () => true, limit: CALLBACK_BODY_LIMIT });
@@ -133,15 +151,19 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
           : undefined;
         const waiting = run?.pending?.[kind];
         // held for a human review: every kind of it had its final answer
-        const settled = run !== undefined && ['completed', 'failed', 'review'].includes(run.status); // prettier-ignore
+        const settled = run !== undefined && ['completed', 'failed', 'review'].includes(run.status);
         if (!settled && (!run || !waiting || waiting.verifier !== verifier.tag))
-          throw new NotFound('no pending verification of this verifier matches verificationId and kind');
+          throw new NotFound(
+            'no pending verification of this verifier matches verificationId and kind',
+          );
         const reference = settled ? '' : boundReference(verifier, callback, waiting?.followUp);
         // remembered only once it is answered 202: a callback refused above (too early, another
         // reference, a database error) may be sent again as it was
         const expiresAt = new Date((signed.timestamp + CALLBACK_WINDOW_S + CLOCK_SLACK_S) * 1000);
         if (!(await deps.replays.firstSeen(signed.mac, verifier.id, expiresAt)))
-          throw new Conflict('this callback was received already: a provider signs each callback it sends anew');
+          throw new Conflict(
+            'this callback was received already: a provider signs each callback it sends anew',
+          );
         if (settled || !run) return void res.status(202).json({ status: 'not_pending' });
         const followUpId = randomUUID();
         const secrets: FollowUpSecrets = { config: verifier.config, reference };
@@ -149,7 +171,12 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
           followUpId,
           verificationId: run.id,
           kind,
-          verifier: { id: verifier.id, tag: verifier.tag, type: verifier.type, connectorUrl: verifier.connectorUrl },
+          verifier: {
+            id: verifier.id,
+            tag: verifier.tag,
+            type: verifier.type,
+            connectorUrl: verifier.connectorUrl,
+          },
           sealed: deps.box.seal(JSON.stringify(secrets), followUpId),
           answerTo: deps.answerTo,
           how: 'callback',
@@ -158,15 +185,21 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
           attempt: 0,
           callback,
         };
-        await deps.broker.publish('', followUpQueue(verifier.type, deps.queuePrefix), job).catch(async (err: unknown) => {
-          // not handed on: the provider may send this very callback again
-          await deps.replays.forget(signed.mac);
-          // no worker of the type ever declared its queue: the provider should try again later
-          if (err instanceof UnroutableMessageError) throw new Unavailable('no connector worker takes follow-ups of this type now; retry later', 30);
-          throw err;
-        });
+        await deps.broker
+          .publish('', followUpQueue(verifier.type, deps.queuePrefix), job)
+          .catch(async (err: unknown) => {
+            // not handed on: the provider may send this very callback again
+            await deps.replays.forget(signed.mac);
+            // no worker of the type ever declared its queue: the provider should try again later
+            if (err instanceof UnroutableMessageError)
+              throw new Unavailable(
+                'no connector worker takes follow-ups of this type now; retry later',
+                30,
+              );
+            throw err;
+          });
         res.status(202).json({ status: 'accepted' });
       },
     },
-  ]; // prettier-ignore
+  ];
 }

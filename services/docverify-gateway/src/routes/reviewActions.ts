@@ -26,7 +26,12 @@ export function reviewActionRoutes(deps: ReviewRouteDeps): Route[] {
   const guards = [operatorOnly(deps, REVIEWERS)];
   const one = `${CASES_PATH}/:caseId`;
   /** The step's use case with the path's community and case and the operator who asks. */
-  type StepRun = (c: string, caseId: string, req: Request, res: Response) => Promise<ReviewStepAnswer>; // prettier-ignore
+  type StepRun = (
+    c: string,
+    caseId: string,
+    req: Request,
+    res: Response,
+  ) => Promise<ReviewStepAnswer>;
   const step = (run: StepRun) => async (req: Request, res: Response) => {
     const { id } = await community(req);
     res.json(await run(id, String(req.params.caseId), req, res));
@@ -37,7 +42,9 @@ export function reviewActionRoutes(deps: ReviewRouteDeps): Route[] {
     path: `${one}/${move}`,
     guards,
     doc: { summary, response: ReviewStepAnswer, ...conflicts },
-    handler: step((c, caseId, _req, res) => moveCase(deps, c, caseId, theOperator(res), move as CaseMove)), // prettier-ignore
+    handler: step((c, caseId, _req, res) =>
+      moveCase(deps, c, caseId, theOperator(res), move as CaseMove),
+    ),
   }));
 
   return [

@@ -95,7 +95,12 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
       throw new BadRequest(`request is invalid: ${issues[0]!.path} ${issues[0]!.message}`, issues);
     const costly = costlyImageIssues(request);
     if (costly.length > 0)
-      throw new HttpError(422, 'Unprocessable Entity', `${costly[0]!.path}: ${costly[0]!.message}`, costly); // prettier-ignore
+      throw new HttpError(
+        422,
+        'Unprocessable Entity',
+        `${costly[0]!.path}: ${costly[0]!.message}`,
+        costly,
+      );
     const configs = await deps.configs.findCached(scopeOf(credentials.licence), request.dvcID);
     if (configs.length === 0) throw new NotFound(`verification config ${request.dvcID} not found`);
     if (configs.length > 1)
@@ -170,7 +175,10 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
         let view: VerificationView | undefined;
         if (run && access !== 'none') {
           const result = access === 'owner' ? await retrieveRunResult(deps, run) : undefined;
-          const awaited = access === 'owner' && run.status === 'review' ? await deps.reviewSealed.awaitedResubmission(run.id) : undefined; // prettier-ignore
+          const awaited =
+            access === 'owner' && run.status === 'review'
+              ? await deps.reviewSealed.awaitedResubmission(run.id)
+              : undefined;
           view = {
             verificationId: id,
             status: verificationViewStatus(run.status),

@@ -55,7 +55,10 @@ export async function sessionResult(
 ): Promise<SessionView> {
   const { session, access } = await ownSession(deps, scope, caller, ref);
   if (!isFinal(session.status)) {
-    const awaited = access === 'owner' && session.runId ? await deps.reviewSealed.awaitedResubmission(session.runId) : undefined; // prettier-ignore
+    const awaited =
+      access === 'owner' && session.runId
+        ? await deps.reviewSealed.awaitedResubmission(session.runId)
+        : undefined;
     return { ...sessionView(session), ...(awaited ? { resubmission: awaited } : {}) };
   }
   if (access === 'observer') return sessionView(session);

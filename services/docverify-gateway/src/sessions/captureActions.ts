@@ -115,7 +115,12 @@ export async function captureImage(
   });
   // a check that did not run judged nothing: the image is not kept and costs no retake
   if (uncheckedIn(report.problems))
-    return { side, accepted: false, problems: report.problems, attemptsLeft: attemptsLeft(session, side) }; // prettier-ignore
+    return {
+      side,
+      accepted: false,
+      problems: report.problems,
+      attemptsLeft: attemptsLeft(session, side),
+    };
   const used = await deps.sessions.countAttempt(session.id, side, allowed);
   if (used === undefined)
     throw new ConflictError(`no retakes of ${side} are left, or the session stopped capturing`);
@@ -151,7 +156,7 @@ export async function submitCapture(deps: SessionDeps, token: string): Promise<S
   const unaccepted = sidesToCapture(session).filter((side) => !accepted.includes(side));
   const missing = unaccepted.filter((side) => attemptsLeft(session, side) > 0);
   const doomed = missing.length < unaccepted.length;
-  if (missing.length > 0 && !doomed) throw new ConflictError(`capture ${missing.join(', ')} first`); // prettier-ignore
+  if (missing.length > 0 && !doomed) throw new ConflictError(`capture ${missing.join(', ')} first`);
   const now = deps.clock.now();
   const runId = randomUUID();
   const run = {

@@ -108,7 +108,11 @@ export async function openSession(
   const documentTypes = spec.fixed ? [spec.fixed] : documentTypesOf(config.arrays);
   // the session's own data key: its request and images are sealed under it (erasure destroys it)
   const sessionKey = await deps.keys.newDataKey(sessionKeyOwner(id), trx);
-  const settings = captureSettings(config.settings, documentTypes, await reviewScreens(deps, config)); // prettier-ignore
+  const settings = captureSettings(
+    config.settings,
+    documentTypes,
+    await reviewScreens(deps, config),
+  );
   const { session, events } = await deps.sessions.create(
     {
       row: {

@@ -31,18 +31,25 @@ export async function caseMembers(
 ): Promise<CaseMembers> {
   const cases = (await trx(CASES)
     .where({ community_id: communityId })
-    .where(
-      (q) =>
+    .where((q) =>
       subject.kind === 'verification'
         ? q.where({ run_id: subject.id })
-        : q.where({ session_id: subject.id }).orWhereIn('id', trx('docverify.sessions').select('review_case_id').where({ id: subject.id })), // prettier-ignore
+        : q
+            .where({ session_id: subject.id })
+            .orWhereIn(
+              'id',
+              trx('docverify.sessions').select('review_case_id').where({ id: subject.id }),
+            ),
     )
     .forUpdate()) as CaseRow[];
   const caseIds = cases.map((c) => c.id);
   const resubmissions = (await trx('docverify.sessions')
     .select('id')
     .whereIn('review_case_id', caseIds)) as { id: string }[];
-  const sessions = [...cases.flatMap((c) => (c.session_id ? [c.session_id] : [])), ...resubmissions.map((r) => r.id)]; // prettier-ignore
+  const sessions = [
+    ...cases.flatMap((c) => (c.session_id ? [c.session_id] : [])),
+    ...resubmissions.map((r) => r.id),
+  ];
   const runs = cases.filter((c) => !c.session_id).map((c) => c.run_id);
   return {
     caseIds,
@@ -72,8 +79,18 @@ export async function closeErasedCases(
     .whereNot({ state: 'erased' })
     .select('id', 'state')) as { id: string; state: ReviewCaseState }[];
   await trx(CASES)
-    .whereIn('id', open.map((c) => c.id))
-    .update({ state: 'erased', assignee: null, assignee_sub: null, resubmission_sealed: null, closed_at: at, version: trx.raw('version + 1') }); // prettier-ignore
+    .whereIn(
+      'id',
+      open.map((c) => c.id),
+    )
+    .update({
+      state: 'erased',
+      assignee: null,
+      assignee_sub: null,
+      resubmission_sealed: null,
+      closed_at: at,
+      version: trx.raw('version + 1'),
+    });
   for (const c of open)
     await addHistory(trx, c.id, { at, actor, action: 'erased', from: c.state, to: 'erased' });
   return {

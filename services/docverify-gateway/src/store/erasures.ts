@@ -54,7 +54,9 @@ function merged(
 }
 
 const sealedOf = (row: Record<string, unknown>, columns: string[]) =>
-  columns.flatMap((c) => (row[c] === null || row[c] === undefined ? [] : [row[c] as string | Buffer])); // prettier-ignore
+  columns.flatMap((c) =>
+    row[c] === null || row[c] === undefined ? [] : [row[c] as string | Buffer],
+  );
 
 export class ErasureStore {
   constructor(
@@ -85,8 +87,11 @@ export class ErasureStore {
     return this.db.transaction(async (trx) => {
       const where = { community_id: community.id, subject: subject.kind, subject_id: subject.id };
       // two erasures of one subject at once: the second waits, then answers the first's tombstone
-      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`erasure:${subject.kind}:${subject.id}`]); // prettier-ignore
-      const before = (await trx(TOMBSTONES).where(where).first('tombstone')) as { tombstone: Tombstone } | undefined; // prettier-ignore
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [
+        `erasure:${subject.kind}:${subject.id}`,
+      ]);
+      const before = (await trx(TOMBSTONES).where(where).first('tombstone')) as
+        { tombstone: Tombstone } | undefined;
       if (before) return { tombstone: before.tombstone, events: [] };
       const members = await caseMembers(trx, community.id, subject);
       const subjectFound =
@@ -113,7 +118,11 @@ export class ErasureStore {
         deleted: found.deleted,
         digests: found.sealed.map(digest).sort(),
       };
-      await trx(TOMBSTONES).insert({ ...where, tombstone: JSON.stringify(tombstone), erased_at: erasedAt }); // prettier-ignore
+      await trx(TOMBSTONES).insert({
+        ...where,
+        tombstone: JSON.stringify(tombstone),
+        erased_at: erasedAt,
+      });
       // audited in the same transaction: who erased what, never what it held
       await appendAudit(trx, {
         at: erasedAt,
@@ -151,7 +160,9 @@ export class ErasureStore {
       .where({ session_id: id })
       .delete()
       .returning('image_sealed')) as Record<string, unknown>[];
-    const runs = await this.deleteRuns(trx, (q) => q.where({ session_id: id }).orWhere({ id: session.run_id ?? null })); // prettier-ignore
+    const runs = await this.deleteRuns(trx, (q) =>
+      q.where({ session_id: id }).orWhere({ id: session.run_id ?? null }),
+    );
     await trx('docverify.sessions').where({ id }).delete();
     return {
       owners: [sessionKeyOwner(id), ...runs.ids.map(runKeyOwner)],
@@ -176,7 +187,9 @@ export class ErasureStore {
       .delete()
       .returning('result_sealed')) as Record<string, unknown>[];
     // a session's run is erased with its session, not alone
-    const runs = await this.deleteRuns(trx, (q) => q.where({ id, community_id: communityId }).whereNull('session_id')); // prettier-ignore
+    const runs = await this.deleteRuns(trx, (q) =>
+      q.where({ id, community_id: communityId }).whereNull('session_id'),
+    );
     if (kept.length === 0 && runs.ids.length === 0) return undefined;
     const owners: KeyOwner[] = [verificationKeyOwner(id), runKeyOwner(id)];
     return {

@@ -58,7 +58,13 @@ export async function openCase(trx: Knex, c: NewCase): Promise<ReviewCaseRecord>
       hold_until: c.holdUntil,
     })
     .returning('*')) as ReviewCaseRow[];
-  await addHistory(trx, c.id, { at: c.openedAt, actor: 'system', action: 'opened', from: null, to: 'open' }); // prettier-ignore
+  await addHistory(trx, c.id, {
+    at: c.openedAt,
+    actor: 'system',
+    action: 'opened',
+    from: null,
+    to: 'open',
+  });
   await holdSession(trx, c.run.sessionId, c.holdUntil);
   return toCase(row!);
 }
@@ -86,7 +92,13 @@ export async function reopenCase(
     })
     .returning('*')) as ReviewCaseRow[];
   if (!row) return undefined;
-  await addHistory(trx, caseId, { at: now, actor: 'system', action: 'resubmission_received', from: 'resubmission_requested', to: 'open' }); // prettier-ignore
+  await addHistory(trx, caseId, {
+    at: now,
+    actor: 'system',
+    action: 'resubmission_received',
+    from: 'resubmission_requested',
+    to: 'open',
+  });
   await holdSession(trx, run.sessionId, row.hold_until);
   return toCase(row);
 }

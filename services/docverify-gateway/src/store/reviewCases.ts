@@ -67,7 +67,8 @@ export class ReviewCaseStore {
   }
 
   async byRun(runId: string): Promise<ReviewCaseRecord | undefined> {
-    const row = (await this.db(CASES).where({ run_id: runId }).first()) as ReviewCaseRow | undefined; // prettier-ignore
+    const row = (await this.db(CASES).where({ run_id: runId }).first()) as
+      ReviewCaseRow | undefined;
     return row && toCase(row);
   }
 
@@ -80,7 +81,10 @@ export class ReviewCaseStore {
     if (q.state) query.where({ state: q.state });
     if (q.assignee) query.where({ assignee: q.assignee });
     if (q.overdueAt)
-      query.whereIn('state', LIVE_CASE_STATES).whereNotNull('due_at').where('due_at', '<', q.overdueAt); // prettier-ignore
+      query
+        .whereIn('state', LIVE_CASE_STATES)
+        .whereNotNull('due_at')
+        .where('due_at', '<', q.overdueAt);
     if (q.after) query.whereRaw('(opened_at, id) > (?, ?)', [q.after.at, q.after.id]);
     return ((await query) as ReviewCaseRow[]).map(toCase);
   }
@@ -124,13 +128,17 @@ export class ReviewCaseStore {
       })
       .returning('*')) as ReviewCaseRow[];
     if (!row) return undefined;
-    await addHistory(trx, kase.id, { ...line, action: step.action, from: kase.state, to: step.to }); // prettier-ignore
+    await addHistory(trx, kase.id, { ...line, action: step.action, from: kase.state, to: step.to });
     return toCase(row);
   }
 
   /** Holds a live case as it is for the rest of `trx` (a note lands on a live case only). */
   async lockLive(trx: Knex, id: string): Promise<boolean> {
-    const row: unknown = await trx(CASES).where({ id }).whereIn('state', LIVE_CASE_STATES).forShare().first('id'); // prettier-ignore
+    const row: unknown = await trx(CASES)
+      .where({ id })
+      .whereIn('state', LIVE_CASE_STATES)
+      .forShare()
+      .first('id');
     return row !== undefined;
   }
 
@@ -157,7 +165,14 @@ export class ReviewCaseStore {
     const query = trx(CASES).where({ id: kase.id });
     if (to === 'expired') query.whereIn('state', LIVE_CASE_STATES);
     else query.whereNot({ state: 'erased' });
-    const changed = await query.update({ state: to, assignee: null, assignee_sub: null, resubmission_sealed: null, closed_at: line.at, version: trx.raw('version + 1') }); // prettier-ignore
+    const changed = await query.update({
+      state: to,
+      assignee: null,
+      assignee_sub: null,
+      resubmission_sealed: null,
+      closed_at: line.at,
+      version: trx.raw('version + 1'),
+    });
     if (changed > 0) await addHistory(trx, kase.id, { ...line, from: kase.state, to });
     return changed > 0;
   }
@@ -167,9 +182,13 @@ export class ReviewCaseStore {
     const rows = (await trx('docverify.verification_runs')
       .select('id')
       .where({ status: 'review' })
-      .where(
-        (q) =>
-        q.where({ id: kase.runId }).orWhereIn('session_id', trx('docverify.sessions').select('id').where({ review_case_id: kase.id })), // prettier-ignore
+      .where((q) =>
+        q
+          .where({ id: kase.runId })
+          .orWhereIn(
+            'session_id',
+            trx('docverify.sessions').select('id').where({ review_case_id: kase.id }),
+          ),
       )) as { id: string }[];
     return rows.map((r) => r.id);
   }

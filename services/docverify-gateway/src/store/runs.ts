@@ -146,7 +146,9 @@ export class RunStore {
     const row = (await trx(TABLE).select('result_sealed').where({ id }).first()) as
       { result_sealed: string | null } | undefined;
     return row?.result_sealed
-      ? (JSON.parse(await this.keys.open(row.result_sealed, resultContext(id), trx)) as VerifyResult) // prettier-ignore
+      ? (JSON.parse(
+          await this.keys.open(row.result_sealed, resultContext(id), trx),
+        ) as VerifyResult)
       : undefined;
   }
 
@@ -174,7 +176,9 @@ export class RunStore {
         .update({
           status: outcome.status,
           result_sealed:
-            outcome.result && key ? key.seal(JSON.stringify(outcome.result), resultContext(id)) : null, // prettier-ignore
+            outcome.result && key
+              ? key.seal(JSON.stringify(outcome.result), resultContext(id))
+              : null,
           result_mode: outcome.plan?.mode ?? null,
           result_expires_at: outcome.plan?.expiresAt ?? null,
           pending: outcome.pending ? JSON.stringify(outcome.pending) : null,
@@ -212,7 +216,9 @@ export class RunStore {
         .first()) as { result_sealed: string; result_mode: string } | undefined;
       await also?.(trx);
       if (!row) return undefined;
-      const result = JSON.parse(await this.keys.open(row.result_sealed, resultContext(id), trx)) as VerifyResult; // prettier-ignore
+      const result = JSON.parse(
+        await this.keys.open(row.result_sealed, resultContext(id), trx),
+      ) as VerifyResult;
       if (row.result_mode === 'until_retrieved') {
         await trx(TABLE).where({ id }).update({ result_sealed: null });
         await this.keys.destroy(runKeyOwner(id), trx);
@@ -258,6 +264,18 @@ export class RunStore {
 
 /** The sealed columns of runs (legacySealed.ts). */
 export const RUN_SEALED: SealedColumn[] = [
-  { table: TABLE, column: 'request_sealed', key: ['id'], owner: (row) => runKeyOwner(String(row.id)), context: (row) => String(row.id) },
-  { table: TABLE, column: 'result_sealed', key: ['id'], owner: (row) => runKeyOwner(String(row.id)), context: (row) => resultContext(String(row.id)) },
-]; // prettier-ignore
+  {
+    table: TABLE,
+    column: 'request_sealed',
+    key: ['id'],
+    owner: (row) => runKeyOwner(String(row.id)),
+    context: (row) => String(row.id),
+  },
+  {
+    table: TABLE,
+    column: 'result_sealed',
+    key: ['id'],
+    owner: (row) => runKeyOwner(String(row.id)),
+    context: (row) => resultContext(String(row.id)),
+  },
+];

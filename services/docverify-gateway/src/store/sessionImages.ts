@@ -68,7 +68,10 @@ export class SessionImageStore {
     const query = this.db(TABLE).select('side', 'image_sealed').where({ session_id: sessionId });
     if (side) query.where({ side });
     const rows = (await query) as { side: CaptureSide; image_sealed: Buffer }[];
-    const opened = rows.map(async (r) => [r.side, await this.keys.openBytes(r.image_sealed, contextOf(sessionId, r.side))] as const); // prettier-ignore
+    const opened = rows.map(
+      async (r) =>
+        [r.side, await this.keys.openBytes(r.image_sealed, contextOf(sessionId, r.side))] as const,
+    );
     return Object.fromEntries(await Promise.all(opened));
   }
 
@@ -91,7 +94,10 @@ export class SessionImageStore {
     const plan = retentionPlan(dataRetention ? { dataRetention } : {}, now);
     const images = trx(TABLE).where({ session_id: session.id });
     const kept = plan.keep
-      ? await images.update({ expires_at: plan.expiresAt, until_retrieved: plan.mode === 'until_retrieved' }) // prettier-ignore
+      ? await images.update({
+          expires_at: plan.expiresAt,
+          until_retrieved: plan.mode === 'until_retrieved',
+        })
       : await images.delete().then(() => 0);
     // nothing of the session left sealed (its request goes with the end): its key goes too
     if (kept === 0) await this.keys.destroy(sessionKeyOwner(session.id), trx);
@@ -115,7 +121,10 @@ export class SessionImageStore {
   /** Deletes every image past its retention, with its session's data key; returns how many. */
   async sweep(now = this.clock.now()): Promise<number> {
     return this.db.transaction(async (trx) => {
-      const gone = (await trx(TABLE).where('expires_at', '<=', now).delete().returning('session_id')) as { session_id: string }[]; // prettier-ignore
+      const gone = (await trx(TABLE)
+        .where('expires_at', '<=', now)
+        .delete()
+        .returning('session_id')) as { session_id: string }[];
       const sessions = [...new Set(gone.map((row) => row.session_id))];
       await this.keys.destroyAll(sessions.map(sessionKeyOwner), trx);
       return gone.length;
@@ -132,6 +141,19 @@ export class SessionImageStore {
 
 /** The sealed columns of sessions: the request and the images (legacySealed.ts). */
 export const SESSION_SEALED: SealedColumn[] = [
-  { table: SESSIONS, column: 'request_sealed', key: ['id'], owner: (row) => sessionKeyOwner(String(row.id)), context: (row) => `session-request:${String(row.id)}` },
-  { table: TABLE, column: 'image_sealed', key: ['session_id', 'side'], bytes: true, owner: (row) => sessionKeyOwner(String(row.session_id)), context: (row) => contextOf(String(row.session_id), row.side as CaptureSide) },
-]; // prettier-ignore
+  {
+    table: SESSIONS,
+    column: 'request_sealed',
+    key: ['id'],
+    owner: (row) => sessionKeyOwner(String(row.id)),
+    context: (row) => `session-request:${String(row.id)}`,
+  },
+  {
+    table: TABLE,
+    column: 'image_sealed',
+    key: ['session_id', 'side'],
+    bytes: true,
+    owner: (row) => sessionKeyOwner(String(row.session_id)),
+    context: (row) => contextOf(String(row.session_id), row.side as CaptureSide),
+  },
+];

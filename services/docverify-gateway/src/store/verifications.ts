@@ -151,7 +151,9 @@ export class VerificationStore {
   /** Purges every result past its expiry, its data key destroyed with it; returns how many. */
   async sweep(now = new Date()): Promise<number> {
     return this.db.transaction(async (trx) => {
-      const gone = (await trx(TABLE).where('expires_at', '<=', now).delete().returning('id')) as { id: string }[]; // prettier-ignore
+      const gone = (await trx(TABLE).where('expires_at', '<=', now).delete().returning('id')) as {
+        id: string;
+      }[];
       await this.keys.destroyAll(
         gone.map((row) => verificationKeyOwner(row.id)),
         trx,
@@ -163,5 +165,11 @@ export class VerificationStore {
 
 /** The sealed column of kept results (legacySealed.ts). */
 export const VERIFICATION_SEALED: SealedColumn[] = [
-  { table: TABLE, column: 'result_sealed', key: ['id'], owner: (row) => verificationKeyOwner(String(row.id)), context: (row) => String(row.id) },
-]; // prettier-ignore
+  {
+    table: TABLE,
+    column: 'result_sealed',
+    key: ['id'],
+    owner: (row) => verificationKeyOwner(String(row.id)),
+    context: (row) => String(row.id),
+  },
+];

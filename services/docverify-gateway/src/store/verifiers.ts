@@ -246,5 +246,11 @@ export class VerifierStore {
 
 /** The sealed column of verifiers (legacySealed.ts). */
 export const VERIFIER_SEALED: SealedColumn[] = [
-  { table: TABLE, column: 'config_sealed', key: ['id'], owner: (row) => keyOwner(String(row.id)), context: (row) => `verifier:${String(row.id)}` },
-]; // prettier-ignore
+  {
+    table: TABLE,
+    column: 'config_sealed',
+    key: ['id'],
+    owner: (row) => keyOwner(String(row.id)),
+    context: (row) => `verifier:${String(row.id)}`,
+  },
+];

@@ -52,7 +52,10 @@ export class ConnectorCalls {
 
   private async flushNow(): Promise<void> {
     if (this.dropped > 0) {
-      this.logger.warn({ dropped: this.dropped }, 'connector calls not counted: too many minutes waiting for PostgreSQL'); // prettier-ignore
+      this.logger.warn(
+        { dropped: this.dropped },
+        'connector calls not counted: too many minutes waiting for PostgreSQL',
+      );
       this.dropped = 0;
     }
     const taken = this.pending;
@@ -66,7 +69,10 @@ export class ConnectorCalls {
         if (kept) addCounts(kept.counts, row.counts);
         else if (this.pending.size < MAX_ROWS) this.pending.set(id, row);
       }
-      this.logger.warn({ rows: taken.size, reason: (err as Error).message }, 'connector minutes not flushed; kept for the next flush'); // prettier-ignore
+      this.logger.warn(
+        { rows: taken.size, reason: (err as Error).message },
+        'connector minutes not flushed; kept for the next flush',
+      );
     }
   }
 

@@ -32,12 +32,15 @@ export async function consumeFollowUps(deps: FollowUpIntakeDeps, queue: string):
     async (body) => {
       const checked = validate(FollowUpAnswer, body);
       if (!checked.ok)
-        throw new PoisonMessageError(`not a follow-up answer: ${checked.issues[0]?.path} ${checked.issues[0]?.message}`);
+        throw new PoisonMessageError(
+          `not a follow-up answer: ${checked.issues[0]?.path} ${checked.issues[0]?.message}`,
+        );
       const answer = checked.value;
       const about = { verificationId: answer.verificationId, kind: answer.kind, via: answer.via };
       const run = await deps.runs.get(answer.verificationId);
       if (!run || run.status === 'processing') {
-        if (Date.now() - answer.answeredAt > PARK_WAIT_MS) return void log.warn(about, 'follow-up for a run never parked: dropped');
+        if (Date.now() - answer.answeredAt > PARK_WAIT_MS)
+          return void log.warn(about, 'follow-up for a run never parked: dropped');
         // its run is not parked pending yet: again after the retry delay
         return deps.broker.publish('', waitQueue, answer).catch((err: unknown) => {
           throw new RequeueMessageError(`follow-up not put to wait: ${(err as Error).message}`);
@@ -46,11 +49,16 @@ export async function consumeFollowUps(deps: FollowUpIntakeDeps, queue: string):
       // the verifier the kind waits for must be the one answering
       if (run.pending?.[answer.kind]?.verifier !== answer.verifierTag)
         return void log.info(about, 'follow-up for a kind not pending: ignored');
-      const settled = await settlePendingKind(deps, answer.verificationId, answer.kind, answer.reply);
+      const settled = await settlePendingKind(
+        deps,
+        answer.verificationId,
+        answer.kind,
+        answer.reply,
+      );
       log.info({ ...about, settled }, 'follow-up settled');
     },
     { prefetch: FOLLOW_UP_PREFETCH, queueType: 'quorum' },
-  ); // prettier-ignore
+  );
   await deps.broker.declareDelayQueue(waitQueue, queue, FOLLOW_UP_ANSWER_RETRY_MS);
   return consumer;
 }

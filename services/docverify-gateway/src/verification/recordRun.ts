@@ -78,7 +78,9 @@ export async function recordRunResult(
   }
   const held = await holdForReview(deps, { run, config, result, from, pendingWas });
   if (held === 'not_awaited')
-    return (await failRun(deps, run, RESUBMISSION_NOT_AWAITED, from, { dropImages: true })) ? 'failed' : undefined; // prettier-ignore
+    return (await failRun(deps, run, RESUBMISSION_NOT_AWAITED, from, { dropImages: true }))
+      ? 'failed'
+      : undefined;
   if (held !== 'not_held') return held === 'held' ? 'review' : undefined;
   const done = await completeRun(deps, run, config, result, from, { pendingWas });
   if (!done) return undefined;

@@ -48,7 +48,14 @@ export async function holdForReview(
       async (trx, heldRun) => {
         const kase = resubmissionOf
           ? await reopenCase(trx, resubmissionOf, heldRun, result, now)
-          : await openCase(trx, { id: randomUUID(), run: heldRun, review, result, openedAt: now, holdUntil }); // prettier-ignore
+          : await openCase(trx, {
+              id: randomUUID(),
+              run: heldRun,
+              review,
+              result,
+              openedAt: now,
+              holdUntil,
+            });
         if (!kase) throw new CaseNotAwaiting();
         owed.push(reviewOpened(kase, resubmissionOf !== null));
       },

@@ -272,7 +272,11 @@ export class LoginThrottle {
           .filter((until): until is Date => !!until && until > now)
           .map((until) => secondsUntil(until, now));
         if (waits.length > 0) {
-          return refused({ allowed: false, reason: 'throttled', retryAfterSeconds: Math.max(...waits) }); // prettier-ignore
+          return refused({
+            allowed: false,
+            reason: 'throttled',
+            retryAfterSeconds: Math.max(...waits),
+          });
         }
 
         const counted = (row: CountRow, free: number, max: number): Count => ({

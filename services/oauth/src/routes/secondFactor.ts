@@ -235,7 +235,11 @@ async function wrongSecondFactor(
 ) {
   const { community } = s.found;
   const lock = attempt ? await deps.throttle.failed(attempt) : { locked: false };
-  deps.events(community, 'E_OAUTH_LOGIN_FAILED', { clientId: s.clientId, reason, sub: step.accountId }); // prettier-ignore
+  deps.events(community, 'E_OAUTH_LOGIN_FAILED', {
+    clientId: s.clientId,
+    reason,
+    sub: step.accountId,
+  });
   if (lock.locked && lock.lockedUntil) {
     deps.events(community, 'E_OAUTH_ACCOUNT_LOCKED', {
       clientId: s.clientId,
@@ -267,7 +271,10 @@ function codeSubmission(
       field === 'code'
         ? showSecondFactor(deps, s, step, error, status)
         : Promise.resolve(
-            s.send(recoveryScreen(s.frame, { action: `${s.here}/recovery`, backHref: s.here, error }), status), // prettier-ignore
+            s.send(
+              recoveryScreen(s.frame, { action: `${s.here}/recovery`, backHref: s.here, error }),
+              status,
+            ),
           );
     const verdict = await deps.throttle.begin(
       step.communityId,
@@ -342,7 +349,11 @@ async function enrolled(
 ) {
   await deps.steps.update(step, { stage: 'recovery_codes', amr, pendingSecret: null });
   // a new way into the account: the tenant hears of it (and can tell the person)
-  deps.events(s.found.community, 'E_OAUTH_FACTOR_ADDED', { clientId: s.clientId, sub: step.accountId, kind }); // prettier-ignore
+  deps.events(s.found.community, 'E_OAUTH_FACTOR_ADDED', {
+    clientId: s.clientId,
+    sub: step.accountId,
+    kind,
+  });
   await showRecoveryCodes(deps, s, step);
 }
 
@@ -364,7 +375,8 @@ export function submitTotpEnrolment(deps: SignInDeps) {
 export function submitPasskeyEnrolment(deps: SignInDeps) {
   return async (req: Request, res: Response) => {
     const { s, step } = await openStep(deps, req, res, 'enrol');
-    if (!s.settings.mfaFactors.includes('webauthn')) throw new BadRequest('passkeys are not used here'); // prettier-ignore
+    if (!s.settings.mfaFactors.includes('webauthn'))
+      throw new BadRequest('passkeys are not used here');
     const credential = parseCredential(formBody(req, ['credential']).credential);
     const challenge = answeredChallenge(credential);
     const { communityId, accountId } = step;

@@ -31,7 +31,15 @@ interface AccountRow {
   created_at: Date;
 }
 
-const COLUMNS = ['account_id', 'username', 'display_name', 'password_hash', 'credentials_changed_at', 'mfa_offer_skipped_at', 'created_at']; // prettier-ignore
+const COLUMNS = [
+  'account_id',
+  'username',
+  'display_name',
+  'password_hash',
+  'credentials_changed_at',
+  'mfa_offer_skipped_at',
+  'created_at',
+];
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>

@@ -134,5 +134,11 @@ export class ClientStore {
 
 /** The sealed column of clients (legacySealed.ts). */
 export const CLIENT_SEALED: SealedColumn[] = [
-  { table: TABLE, column: 'secret_sealed', key: ['community_id', 'client_id'], owner: (row) => keyOwner(String(row.client_id)), context: (row) => secretContext(String(row.community_id), String(row.client_id)) },
-]; // prettier-ignore
+  {
+    table: TABLE,
+    column: 'secret_sealed',
+    key: ['community_id', 'client_id'],
+    owner: (row) => keyOwner(String(row.client_id)),
+    context: (row) => secretContext(String(row.community_id), String(row.client_id)),
+  },
+];

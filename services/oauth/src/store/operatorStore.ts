@@ -1,7 +1,13 @@
 // The roles of operators (accounts of the operators community) and the communities they act on.
 import type { Knex } from '@idv/db';
 
-export const OPERATOR_ROLES = ['reviewer', 'senior_reviewer', 'admin', 'auditor', 'viewer'] as const; // prettier-ignore
+export const OPERATOR_ROLES = [
+  'reviewer',
+  'senior_reviewer',
+  'admin',
+  'auditor',
+  'viewer',
+] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 export interface OperatorGrant {

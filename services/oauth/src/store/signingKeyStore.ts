@@ -20,7 +20,10 @@ const context = (communityId: string, kid: string) => `oauth-signing-key:${commu
 const ORDER: Record<KeyState, number> = { current: 0, next: 1, retired: 2 };
 
 /** whose data key seals a community's signing keys */
-const keyOwner = (communityId: string): KeyOwner => ({ kind: 'oauth-signing-keys', id: communityId }); // prettier-ignore
+const keyOwner = (communityId: string): KeyOwner => ({
+  kind: 'oauth-signing-keys',
+  id: communityId,
+});
 
 export class SigningKeyStore {
   constructor(
@@ -32,7 +35,12 @@ export class SigningKeyStore {
     const kid = randomBytes(12).toString('base64url');
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = { ...privateKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
-    const sealed = await this.keys.sealFor(keyOwner(communityId), JSON.stringify(jwk), context(communityId, kid), trx); // prettier-ignore
+    const sealed = await this.keys.sealFor(
+      keyOwner(communityId),
+      JSON.stringify(jwk),
+      context(communityId, kid),
+      trx,
+    );
     return { community_id: communityId, kid, state, private_jwk_sealed: sealed };
   }
 
@@ -49,7 +57,9 @@ export class SigningKeyStore {
     const sorted = rows.sort((a, b) => ORDER[a.state] - ORDER[b.state]);
     return Promise.all(
       sorted.map(async (row) => {
-        const jwk = JSON.parse(await this.keys.open(row.private_jwk_sealed, context(communityId, row.kid))) as JWK; // prettier-ignore
+        const jwk = JSON.parse(
+          await this.keys.open(row.private_jwk_sealed, context(communityId, row.kid)),
+        ) as JWK;
         return row.state === 'current' ? jwk : { ...jwk, key_ops: ['verify'] };
       }),
     );
@@ -98,5 +108,11 @@ export class SigningKeyStore {
 
 /** The sealed column of signing keys (legacySealed.ts). */
 export const SIGNING_KEY_SEALED: SealedColumn[] = [
-  { table: TABLE, column: 'private_jwk_sealed', key: ['community_id', 'kid'], owner: (row) => keyOwner(String(row.community_id)), context: (row) => context(String(row.community_id), String(row.kid)) },
-]; // prettier-ignore
+  {
+    table: TABLE,
+    column: 'private_jwk_sealed',
+    key: ['community_id', 'kid'],
+    owner: (row) => keyOwner(String(row.community_id)),
+    context: (row) => context(String(row.community_id), String(row.kid)),
+  },
+];

@@ -111,7 +111,12 @@ export class WebhookStore {
     return {
       api: rest,
       credential_sealed: credential
-        ? await this.keys.sealFor(webhookKeyOwner(id), JSON.stringify(credential), webhookSealContext.credential(id), trx) // prettier-ignore
+        ? await this.keys.sealFor(
+            webhookKeyOwner(id),
+            JSON.stringify(credential),
+            webhookSealContext.credential(id),
+            trx,
+          )
         : null,
     };
   }
@@ -143,7 +148,12 @@ export class WebhookStore {
     return this.db.transaction(async (trx) => {
       const sealed = {
         ...(await this.apiColumns(id, input.api, trx)),
-        secret_sealed: await this.keys.sealFor(webhookKeyOwner(id), generateWebhookSecret(), webhookSealContext.secret(id), trx), // prettier-ignore
+        secret_sealed: await this.keys.sealFor(
+          webhookKeyOwner(id),
+          generateWebhookSecret(),
+          webhookSealContext.secret(id),
+          trx,
+        ),
       };
       const [created] = await trx(TABLE)
         .insert({ ...row, ...sealed })
@@ -180,7 +190,10 @@ export class WebhookStore {
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .offset(options.index * options.size)
       .limit(options.size)) as Row[];
-    return { total: Number(count), records: await Promise.all(rows.map((row) => this.toRecord(row))) }; // prettier-ignore
+    return {
+      total: Number(count),
+      records: await Promise.all(rows.map((row) => this.toRecord(row))),
+    };
   }
 
   async update(current: WebhookRecord, changes: WebhookPatch): Promise<WebhookRecord> {
@@ -200,7 +213,8 @@ export class WebhookStore {
         Object.assign(patch, await this.apiColumns(current.id, changes.api, trx));
       if (changes.rotateSecret) {
         const context = webhookSealContext.secret(current.id);
-        const seal = (secret: string) => this.keys.sealFor(webhookKeyOwner(current.id), secret, context, trx); // prettier-ignore
+        const seal = (secret: string) =>
+          this.keys.sealFor(webhookKeyOwner(current.id), secret, context, trx);
         patch.previous_secret_sealed = await seal(current.secret);
         patch.previous_secret_until = new Date(Date.now() + this.rotationGraceSeconds * 1000);
         patch.secret_sealed = await seal(generateWebhookSecret());
@@ -222,7 +236,25 @@ export class WebhookStore {
 
 /** The sealed columns of webhooks (legacySealed.ts). */
 export const WEBHOOK_SEALED: SealedColumn[] = [
-  { table: TABLE, column: 'credential_sealed', key: ['id'], owner: (row) => webhookKeyOwner(String(row.id)), context: (row) => webhookSealContext.credential(String(row.id)) },
-  { table: TABLE, column: 'secret_sealed', key: ['id'], owner: (row) => webhookKeyOwner(String(row.id)), context: (row) => webhookSealContext.secret(String(row.id)) },
-  { table: TABLE, column: 'previous_secret_sealed', key: ['id'], owner: (row) => webhookKeyOwner(String(row.id)), context: (row) => webhookSealContext.secret(String(row.id)) },
-]; // prettier-ignore
+  {
+    table: TABLE,
+    column: 'credential_sealed',
+    key: ['id'],
+    owner: (row) => webhookKeyOwner(String(row.id)),
+    context: (row) => webhookSealContext.credential(String(row.id)),
+  },
+  {
+    table: TABLE,
+    column: 'secret_sealed',
+    key: ['id'],
+    owner: (row) => webhookKeyOwner(String(row.id)),
+    context: (row) => webhookSealContext.secret(String(row.id)),
+  },
+  {
+    table: TABLE,
+    column: 'previous_secret_sealed',
+    key: ['id'],
+    owner: (row) => webhookKeyOwner(String(row.id)),
+    context: (row) => webhookSealContext.secret(String(row.id)),
+  },
+];

@@ -11,8 +11,17 @@ interface Analytics {
     failed: number;
     passRate: number | null;
   }[];
-  timeToResult: { kind: string; ended: number; medianSeconds: number | null; p95Seconds: number | null }[]; // prettier-ignore
-  connectors: { calls: ConnectorCalls[]; runFailures: { reason: string; runs: number }[]; webhookAttempts: { event: string; attempts: number; errors: number; medianMs: number | null }[] }; // prettier-ignore
+  timeToResult: {
+    kind: string;
+    ended: number;
+    medianSeconds: number | null;
+    p95Seconds: number | null;
+  }[];
+  connectors: {
+    calls: ConnectorCalls[];
+    runFailures: { reason: string; runs: number }[];
+    webhookAttempts: { event: string; attempts: number; errors: number; medianMs: number | null }[];
+  };
   review: { decided: number; medianSecondsToDecision: number | null } | null;
 }
 
@@ -35,8 +44,10 @@ interface ConnectorCalls {
   p95Ms: number | null;
 }
 
-const ms = (v: number | null) => (v === null ? '—' : v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`); // prettier-ignore
-const percent = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(v && v < 0.1 ? 1 : 0)} %`); // prettier-ignore
+const ms = (v: number | null) =>
+  v === null ? '—' : v < 10_000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`;
+const percent = (v: number | null) =>
+  v === null ? '—' : `${(v * 100).toFixed(v && v < 0.1 ? 1 : 0)} %`;
 
 const seconds = (s: number | null | undefined) =>
   s === null || s === undefined ? '—' : s < 90 ? `${s.toFixed(1)} s` : `${(s / 60).toFixed(1)} min`;
@@ -50,8 +61,14 @@ const window = (days: number) =>
 const WIDTH = 600;
 const LEFT = 48;
 
-/** A slot per day of the window (days without a value stay empty), the highest value and the first and last day on the axes. */ // prettier-ignore
-function Bars(props: { title: string; values: { label: string; value: number }[]; unit?: string; empty: string; days: number }) {
+/** A slot per day of the window (days without a value stay empty), the highest value and the first and last day on the axes. */
+function Bars(props: {
+  title: string;
+  values: { label: string; value: number }[];
+  unit?: string;
+  empty: string;
+  days: number;
+}) {
   if (props.values.length === 0)
     return (
       <figure>
@@ -79,7 +96,14 @@ function Bars(props: { title: string; values: { label: string; value: number }[]
           const at = days.indexOf(v.label);
           const h = (v.value / max) * 130;
           return at < 0 ? null : (
-            <rect key={v.label} x={LEFT + at * slot + 2} y={150 - h} width={slot - 4} height={h} className="bar" />
+            <rect
+              key={v.label}
+              x={LEFT + at * slot + 2}
+              y={150 - h}
+              width={slot - 4}
+              height={h}
+              className="bar"
+            />
           );
         })}
         <line x1={LEFT - 4} y1="150" x2={WIDTH} y2="150" className="axis" />
@@ -98,8 +122,11 @@ function Bars(props: { title: string; values: { label: string; value: number }[]
 const LABEL = 200;
 const ROW = 30;
 
-/** One bar per connector (its label at the left, its figure at the right); `inner` drawn inside `value`, darker. */ // prettier-ignore
-function Rows(props: { title: string; rows: { label: string; value: number; inner?: number; text: string }[] }) {
+/** One bar per connector (its label at the left, its figure at the right); `inner` drawn inside `value`, darker. */
+function Rows(props: {
+  title: string;
+  rows: { label: string; value: number; inner?: number; text: string }[];
+}) {
   const max = Math.max(1, ...props.rows.map((r) => r.value));
   const room = WIDTH - LABEL - 136;
   const height = props.rows.length * ROW + 16;
@@ -119,9 +146,22 @@ function Rows(props: { title: string; rows: { label: string; value: number; inne
               <text x="6" y={y + 18}>
                 {clip(r.label)}
               </text>
-              <rect x={LABEL} y={y + 4} width={Math.max(1, (r.value / max) * room)} height={ROW - 10} className="bar" opacity={r.inner === undefined ? 1 : 0.4} />
+              <rect
+                x={LABEL}
+                y={y + 4}
+                width={Math.max(1, (r.value / max) * room)}
+                height={ROW - 10}
+                className="bar"
+                opacity={r.inner === undefined ? 1 : 0.4}
+              />
               {r.inner === undefined ? null : (
-                <rect x={LABEL} y={y + 4} width={Math.max(1, (r.inner / max) * room)} height={ROW - 10} className="bar" />
+                <rect
+                  x={LABEL}
+                  y={y + 4}
+                  width={Math.max(1, (r.inner / max) * room)}
+                  height={ROW - 10}
+                  className="bar"
+                />
               )}
               <text x={WIDTH - 6} y={y + 18} textAnchor="end">
                 {r.text}
@@ -147,11 +187,20 @@ function ConnectorSection({ calls }: { calls: ConnectorCalls[] }) {
       <div className="charts">
         <Rows
           title="Connector latency: median (dark) and 95th percentile, estimated"
-          rows={busiest.map((c) => ({ label: name(c), value: c.p95Ms ?? 0, inner: c.p50Ms ?? 0, text: `${ms(c.p50Ms)} / ${ms(c.p95Ms)}` }))} // prettier-ignore
+          rows={busiest.map((c) => ({
+            label: name(c),
+            value: c.p95Ms ?? 0,
+            inner: c.p50Ms ?? 0,
+            text: `${ms(c.p50Ms)} / ${ms(c.p95Ms)}`,
+          }))}
         />
         <Rows
           title="Connector errors and timeouts (% of calls)"
-          rows={busiest.map((c) => ({ label: name(c), value: (c.errorRate ?? 0) * 100, text: percent(c.errorRate) }))} // prettier-ignore
+          rows={busiest.map((c) => ({
+            label: name(c),
+            value: (c.errorRate ?? 0) * 100,
+            text: percent(c.errorRate),
+          }))}
         />
       </div>
       <div className="table-wrap">
@@ -201,7 +250,10 @@ function ConnectorSection({ calls }: { calls: ConnectorCalls[] }) {
 }
 
 export function AnalyticsPage() {
-  const figures = useQuery({ queryKey: ['analytics'], queryFn: () => api<Analytics>('/analytics?days=30') }); // prettier-ignore
+  const figures = useQuery({
+    queryKey: ['analytics'],
+    queryFn: () => api<Analytics>('/analytics?days=30'),
+  });
   const a = figures.data;
   if (figures.error)
     return (

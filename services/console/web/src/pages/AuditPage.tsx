@@ -10,7 +10,11 @@ const columns: ColumnDef<AuditRow, unknown>[] = [
   { header: '#', accessorKey: 'seq' },
   { header: 'When', accessorKey: 'at', cell: (c) => time(c.row.original.at) },
   { header: 'Who', accessorKey: 'actor', cell: (c) => <Breakable text={c.row.original.actor} /> },
-  { header: 'Action', accessorKey: 'action', cell: (c) => <Breakable text={c.row.original.action} /> }, // prettier-ignore
+  {
+    header: 'Action',
+    accessorKey: 'action',
+    cell: (c) => <Breakable text={c.row.original.action} />,
+  },
   {
     header: 'Subject',
     id: 'subject',
@@ -22,7 +26,12 @@ const columns: ColumnDef<AuditRow, unknown>[] = [
       </>
     ),
   },
-  { header: 'Details', id: 'details', enableSorting: false, cell: (c) => <Details details={c.row.original.details} /> }, // prettier-ignore
+  {
+    header: 'Details',
+    id: 'details',
+    enableSorting: false,
+    cell: (c) => <Details details={c.row.original.details} />,
+  },
 ];
 
 /** Names like case.image.read or operator:some-name, wrapped at their dots, colons and dashes. */
@@ -70,7 +79,10 @@ export function AuditPage() {
   const [filters, setFilters] = useState(form);
   const pages = useInfiniteQuery({
     queryKey: ['audit', filters],
-    queryFn: ({ pageParam }) => api<{ items: AuditRow[]; next: string | null }>(`/audit${query({ ...filters, cursor: pageParam })}`), // prettier-ignore
+    queryFn: ({ pageParam }) =>
+      api<{ items: AuditRow[]; next: string | null }>(
+        `/audit${query({ ...filters, cursor: pageParam })}`,
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next ?? undefined,
   });

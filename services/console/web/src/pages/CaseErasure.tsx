@@ -14,7 +14,11 @@ export function CaseErasure(props: {
 }) {
   const client = useQueryClient();
   const erase = useMutation({
-    mutationFn: () => api<{ tombstone: unknown }>(`/erasure/community/${props.community}`, { method: 'POST', body: erasureSubject(props.review) }), // prettier-ignore
+    mutationFn: () =>
+      api<{ tombstone: unknown }>(`/erasure/community/${props.community}`, {
+        method: 'POST',
+        body: erasureSubject(props.review),
+      }),
     // the person's data is gone: nothing of it stays cached on the page
     onSuccess: () => {
       client.removeQueries({ queryKey: ['case-data', props.review.caseId] });

@@ -23,7 +23,14 @@ export interface ReviewCase {
   sessionId?: string | null;
   resultStatus: string;
   checks: CaseCheck[];
-  history: { at: string; actor: string; action: string; state: string; decision?: string; reasonCode?: string }[]; // prettier-ignore
+  history: {
+    at: string;
+    actor: string;
+    action: string;
+    state: string;
+    decision?: string;
+    reasonCode?: string;
+  }[];
   notes: { at: string; author: string; text: string | null }[];
   decisions: { stage: string; decision: string; reasonCode: string; by: string; at: string }[];
   /** the url (a credential) only for reviewers, senior reviewers and admins */

@@ -15,12 +15,19 @@ interface Reason {
 }
 
 export function DecisionForm(props: { base: string; review: ReviewCase; onDone: () => void }) {
-  const reasons = useQuery({ queryKey: ['reasons'], queryFn: () => api<{ reasons: Reason[] }>('/review/reasons') }); // prettier-ignore
+  const reasons = useQuery({
+    queryKey: ['reasons'],
+    queryFn: () => api<{ reasons: Reason[] }>('/review/reasons'),
+  });
   const [decision, setDecision] = useState('approve');
   const [reasonCode, setReasonCode] = useState('');
   const [note, setNote] = useState('');
   const decide = useMutation({
-    mutationFn: () => api<{ resubmission?: { url: string } }>(`${props.base}/decision`, { method: 'POST', body: { decision, reasonCode, ...(note ? { note } : {}) } }), // prettier-ignore
+    mutationFn: () =>
+      api<{ resubmission?: { url: string } }>(`${props.base}/decision`, {
+        method: 'POST',
+        body: { decision, reasonCode, ...(note ? { note } : {}) },
+      }),
     onSuccess: props.onDone,
   });
   const fitting = (reasons.data?.reasons ?? []).filter((r) => r.decisions.includes(decision));

@@ -96,7 +96,7 @@ export function VerifierEditForm(props: { verifier: Verifier; onDone: (saved: bo
   const [connectorUrl, setConnectorUrl] = useState('');
   const [config, setConfig] = useState(JSON.stringify(verifier.config, null, 2));
   const [invalid, setInvalid] = useState('');
-  const save = usePatch(`/verifiers/${verifier.verifierId}`, 'verifiers', () => props.onDone(true)); // prettier-ignore
+  const save = usePatch(`/verifiers/${verifier.verifierId}`, 'verifiers', () => props.onDone(true));
   const submit = () => {
     let parsed: unknown;
     try {
@@ -169,7 +169,9 @@ export function ConfigEditForm(props: { config: Config; onDone: (saved: boolean)
   const [name, setName] = useState(config.name);
   const [mode, setMode] = useState(current.mode);
   const [fourEyes, setFourEyes] = useState(current.fourEyes ?? false);
-  const [sla, setSla] = useState(current.slaMinutes === undefined ? '' : String(current.slaMinutes)); // prettier-ignore
+  const [sla, setSla] = useState(
+    current.slaMinutes === undefined ? '' : String(current.slaMinutes),
+  );
   const save = usePatch(`/configs/${config.configId}`, 'configs', () => props.onDone(true));
   const submit = () => {
     const review: ReviewSettings = { mode, fourEyes, ...(sla ? { slaMinutes: Number(sla) } : {}) };

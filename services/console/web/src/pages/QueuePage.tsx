@@ -17,7 +17,15 @@ interface CaseSummary {
   assignee: string | null;
 }
 
-const STATES = ['open', 'in_review', 'awaiting_second', 'resubmission_requested', 'decided', 'expired', 'erased']; // prettier-ignore
+const STATES = [
+  'open',
+  'in_review',
+  'awaiting_second',
+  'resubmission_requested',
+  'decided',
+  'expired',
+  'erased',
+];
 
 export function QueuePage() {
   const { me, communities } = useMe();
@@ -30,19 +38,41 @@ export function QueuePage() {
   const client = useQueryClient();
   // the gateway filters on the operator's username; the history and audit log write actors as
   // operator:<username>, so one copied from there is taken too
-  const filters = { state, assignee: assignee.trim().replace(/^operator:/, ''), overdue: overdue ? 'true' : undefined }; // prettier-ignore
+  const filters = {
+    state,
+    assignee: assignee.trim().replace(/^operator:/, ''),
+    overdue: overdue ? 'true' : undefined,
+  };
   const cases = useQuery({
     queryKey: ['queue', community, filters],
-    queryFn: () => api<{ items: CaseSummary[] }>(`/review/community/${community}/cases${query(filters)}`), // prettier-ignore
+    queryFn: () =>
+      api<{ items: CaseSummary[] }>(`/review/community/${community}/cases${query(filters)}`),
     enabled: !!community,
   });
   const claim = useMutation({
-    mutationFn: (caseId: string) => api(`/review/community/${community}/cases/${caseId}/claim`, { method: 'POST' }), // prettier-ignore
+    mutationFn: (caseId: string) =>
+      api(`/review/community/${community}/cases/${caseId}/claim`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['queue'] }),
   });
   const columns: ColumnDef<CaseSummary, unknown>[] = [
-    { header: 'Case', accessorKey: 'caseId', cell: (c) => <a href={href('case', community, c.row.original.caseId)}>{c.row.original.caseId.slice(0, 8)}</a> }, // prettier-ignore
-    { header: 'State', accessorKey: 'state', cell: (c) => <span className={`badge ${c.row.original.state}`}>{c.row.original.state.replace(/_/g, ' ')}</span> }, // prettier-ignore
+    {
+      header: 'Case',
+      accessorKey: 'caseId',
+      cell: (c) => (
+        <a href={href('case', community, c.row.original.caseId)}>
+          {c.row.original.caseId.slice(0, 8)}
+        </a>
+      ),
+    },
+    {
+      header: 'State',
+      accessorKey: 'state',
+      cell: (c) => (
+        <span className={`badge ${c.row.original.state}`}>
+          {c.row.original.state.replace(/_/g, ' ')}
+        </span>
+      ),
+    },
     { header: 'Opened', accessorKey: 'openedAt', cell: (c) => time(c.row.original.openedAt) },
     { header: 'Due', accessorKey: 'dueAt', cell: (c) => time(c.row.original.dueAt) },
     { header: 'Assignee', accessorKey: 'assignee', cell: (c) => c.row.original.assignee ?? '—' },

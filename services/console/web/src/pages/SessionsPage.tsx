@@ -17,18 +17,33 @@ interface SessionRow {
 }
 
 const columns: ColumnDef<SessionRow, unknown>[] = [
-  { header: 'Session', accessorKey: 'sessionId', cell: (c) => <code>{c.row.original.sessionId.slice(0, 8)}</code> }, // prettier-ignore
+  {
+    header: 'Session',
+    accessorKey: 'sessionId',
+    cell: (c) => <code>{c.row.original.sessionId.slice(0, 8)}</code>,
+  },
   { header: 'State', accessorKey: 'status' },
   { header: 'Config', accessorKey: 'dvcId' },
-  { header: 'Document', accessorKey: 'documentType', cell: (c) => c.row.original.documentType ?? '—' }, // prettier-ignore
-  { header: 'Attempts', id: 'attempts', accessorFn: (r) => Object.values(r.attempts).reduce((a, b) => a + b, 0) }, // prettier-ignore
+  {
+    header: 'Document',
+    accessorKey: 'documentType',
+    cell: (c) => c.row.original.documentType ?? '—',
+  },
+  {
+    header: 'Attempts',
+    id: 'attempts',
+    accessorFn: (r) => Object.values(r.attempts).reduce((a, b) => a + b, 0),
+  },
   { header: 'Created', accessorKey: 'createdAt', cell: (c) => time(c.row.original.createdAt) },
   { header: 'Ended', accessorKey: 'endedAt', cell: (c) => time(c.row.original.endedAt) },
 ];
 
 export function SessionsPage() {
   const [status, setStatus] = useState('');
-  const sessions = useQuery({ queryKey: ['sessions', status], queryFn: () => api<{ items: SessionRow[] }>(`/sessions${query({ status })}`) }); // prettier-ignore
+  const sessions = useQuery({
+    queryKey: ['sessions', status],
+    queryFn: () => api<{ items: SessionRow[] }>(`/sessions${query({ status })}`),
+  });
   return (
     <section aria-labelledby="sessions-title">
       <h1 id="sessions-title">Sessions</h1>

@@ -98,9 +98,17 @@ function ConfigCard({ config, edits }: { config: Config; edits: Editing }) {
 
 export function VerifiersPage() {
   const { me, communities } = useMe();
-  const verifiers = useQuery({ queryKey: ['verifiers'], queryFn: () => api<{ items: Verifier[] }>('/verifiers') }); // prettier-ignore
-  const configs = useQuery({ queryKey: ['configs'], queryFn: () => api<{ items: Config[] }>('/configs') }); // prettier-ignore
-  const reveal = useMutation({ mutationFn: (id: string) => api<Verifier>(`/verifiers/${id}/reveal`, { method: 'POST' }) }); // prettier-ignore
+  const verifiers = useQuery({
+    queryKey: ['verifiers'],
+    queryFn: () => api<{ items: Verifier[] }>('/verifiers'),
+  });
+  const configs = useQuery({
+    queryKey: ['configs'],
+    queryFn: () => api<{ items: Config[] }>('/configs'),
+  });
+  const reveal = useMutation({
+    mutationFn: (id: string) => api<Verifier>(`/verifiers/${id}/reveal`, { method: 'POST' }),
+  });
   const error = verifiers.error ?? configs.error ?? reveal.error;
   const edits = useEditing();
   return (

@@ -28,15 +28,19 @@ interface Delivery {
 /** "HTTP 500 in 42 ms: the error", or a dash before any attempt. */
 const attemptOf = (a: Delivery['lastAttempt']) =>
   a
-    ? `${a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} in ${a.latencyMs} ms${a.error ? `: ${a.error}` : ''}` // prettier-ignore
+    ? `${a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} in ${a.latencyMs} ms${a.error ? `: ${a.error}` : ''}`
     : '—';
 
 function Deliveries({ hook }: { hook: Webhook }) {
   const { me } = useMe();
   const client = useQueryClient();
-  const deliveries = useQuery({ queryKey: ['deliveries', hook.webhookId], queryFn: () => api<{ items: Delivery[] }>(`/webhooks/${hook.webhookId}/deliveries`) }); // prettier-ignore
+  const deliveries = useQuery({
+    queryKey: ['deliveries', hook.webhookId],
+    queryFn: () => api<{ items: Delivery[] }>(`/webhooks/${hook.webhookId}/deliveries`),
+  });
   const redeliver = useMutation({
-    mutationFn: (id: string) => api(`/webhooks/${hook.webhookId}/deliveries/${id}/redeliver`, { method: 'POST' }), // prettier-ignore
+    mutationFn: (id: string) =>
+      api(`/webhooks/${hook.webhookId}/deliveries/${id}/redeliver`, { method: 'POST' }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['deliveries', hook.webhookId] }),
   });
   if (deliveries.error)
@@ -101,7 +105,10 @@ function Deliveries({ hook }: { hook: Webhook }) {
 export function WebhooksPage() {
   const { communities } = useMe();
   const [open, setOpen] = useState<string>();
-  const hooks = useQuery({ queryKey: ['webhooks'], queryFn: () => api<{ items: Webhook[] }>('/webhooks') }); // prettier-ignore
+  const hooks = useQuery({
+    queryKey: ['webhooks'],
+    queryFn: () => api<{ items: Webhook[] }>('/webhooks'),
+  });
   return (
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
