@@ -49,6 +49,29 @@ export default tseslint.config(
     },
   },
   {
+    // dependencies point one way: a service's or library's code never reaches test code or the
+    // generated samples (only tests, benchmarks and the dev runner do)
+    files: ['services/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts', 'contracts/**/*.ts'],
+    ignores: ['libs/samples/**', 'contracts/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@idv/samples', '@idv/samples/*'],
+              message: 'samples are for tests, benchmarks and the dev runner',
+            },
+            {
+              group: ['**/test/**', '**/bench/**'],
+              message: 'code never imports test or benchmark code',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // build configs outside every tsconfig: linted without types
     files: ['services/console/vite.config.ts'],
     ...tseslint.configs.disableTypeChecked,

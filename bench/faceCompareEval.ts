@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { Jimp } from 'jimp';
 import { describeFaces, detectFaces, faceDistance } from '@idv/faces';
-import { brighter, samplePhoto, SAMPLE_PHOTOS } from '../test/support/realFaces.ts';
+import { brighter, samplePhoto, SAMPLE_PHOTOS } from '@idv/samples/realFaces';
 
 type Image = Awaited<ReturnType<typeof samplePhoto>>;
 

@@ -12,8 +12,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { jpeg } from '../test/support/captureImages.ts';
-import { realPortraitCard, realSelfie, samplePhotoBytes } from '../test/support/realFaces.ts';
+import { jpeg } from '@idv/samples/captureImages';
+import { realPortraitCard, realSelfie, samplePhotoBytes } from '@idv/samples/realFaces';
 import type { Comparison } from './harness.ts';
 
 const RUNS = 20;

@@ -10,12 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createDeflate } from 'node:zlib';
-import {
-  jpegStuffedDecoy,
-  pngBomb,
-  pngChunk,
-  pngHeaderOnly,
-} from '../test/support/craftedImages.ts';
+import { jpegStuffedDecoy, pngBomb, pngChunk, pngHeaderOnly } from '@idv/samples/craftedImages';
 import type { Comparison } from './harness.ts';
 import { licenceFrontPhoto, passportPagePhoto } from './phonePhotos.ts';
 

@@ -3,7 +3,7 @@
 // classed as the goal wants them (2xx, 429, 503 with Retry-After) or not (another status, a hang).
 import { randomBytes } from 'node:crypto';
 import { IdvRequestError, type IdvClient } from '@idv/client';
-import { pngBomb, pngFile } from '../test/support/craftedImages.ts';
+import { pngBomb, pngFile } from '@idv/samples/craftedImages';
 import { openSession, ordinaryImages, type Tenant } from './noisyTenants.ts';
 
 /** A's calls per second of each kind */

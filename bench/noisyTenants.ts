@@ -16,8 +16,8 @@ import {
   type Community,
   type RateLimit,
 } from '@idv/platform';
-import { jpeg, png, selfieImage } from '../test/support/captureImages.ts';
-import { licenceBack, licenceFront } from '../test/support/idDocuments.ts';
+import { jpeg, png, selfieImage } from '@idv/samples/captureImages';
+import { licenceBack, licenceFront } from '@idv/samples/idDocuments';
 import { freePort } from './processes.ts';
 
 export interface Tenant {

@@ -4,8 +4,8 @@
 // decoding cost are a phone's. The same seed draws the same photo.
 import sharp from 'sharp';
 import type { Jimp } from 'jimp';
-import { random } from '../test/support/captureImages.ts';
-import { licenceFront, passportPage } from '../test/support/idDocuments.ts';
+import { random } from '@idv/samples/captureImages';
+import { licenceFront, passportPage } from '@idv/samples/idDocuments';
 
 type Image = InstanceType<typeof Jimp>;
 

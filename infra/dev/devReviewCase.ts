@@ -7,8 +7,8 @@ import { IdvClient } from '@idv/client';
 import { CONSENT_TEXT_VERSION, type ReviewCaseSummary } from '@idv/contracts';
 import type { KeyPair } from '@idv/crypto';
 // the generator the session tests use: real PNG/JPEG pictures that carry the sandbox's fixture names
-import { jpeg, png, selfieImage } from '../../test/support/captureImages.ts';
-import { licenceBack, licenceFront } from '../../test/support/idDocuments.ts';
+import { jpeg, png, selfieImage } from '@idv/samples/captureImages';
+import { licenceBack, licenceFront } from '@idv/samples/idDocuments';
 
 export const DEV_REVIEW_CONFIG = 'dev-review';
 

@@ -6,8 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IdvClient } from '@idv/client';
 // the generator the session tests use: real PNG/JPEG pictures that carry the sandbox's fixture names
-import { jpeg, png, selfieImage } from '../../test/support/captureImages.ts';
-import { licenceBack, licenceFront } from '../../test/support/idDocuments.ts';
+import { jpeg, png, selfieImage } from '@idv/samples/captureImages';
+import { licenceBack, licenceFront } from '@idv/samples/idDocuments';
 import type { DevCredentials } from './devCredentials.ts';
 
 export const DEV_SESSION_CONFIG = 'dev-session';

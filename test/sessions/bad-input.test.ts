@@ -11,9 +11,9 @@ import {
   lit,
   png,
   selfieImage,
-} from '../support/captureImages.ts';
+} from '@idv/samples/captureImages';
 import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
-import { licenceBack } from '../support/idDocuments.ts';
+import { licenceBack } from '@idv/samples/idDocuments';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 const isErrorBody = (body: unknown, status: number) =>

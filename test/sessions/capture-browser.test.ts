@@ -9,7 +9,7 @@ import type { VerifyResult } from '@idv/contracts';
 import { readBarcode } from '@idv/docread';
 import { Jimp } from 'jimp';
 import type { Browser, Page } from 'playwright-core';
-import { blurred, documentImage, jpeg, png } from '../support/captureImages.ts';
+import { blurred, documentImage, jpeg, png } from '@idv/samples/captureImages';
 import {
   ARTIFACTS,
   builtPage,
@@ -19,7 +19,7 @@ import {
   openJourney,
   type Journey,
 } from '../support/captureBrowser.ts';
-import { brighter, cutOffSelfie, realSelfie, samplePhoto } from '../support/realFaces.ts';
+import { brighter, cutOffSelfie, realSelfie, samplePhoto } from '@idv/samples/realFaces';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const REDIRECT = 'https://rp.example.test/done';

@@ -5,15 +5,15 @@
 // check_unavailable, nothing is stored and no retake is spent.
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
-import { documentImage, jpeg, landscapeImage, png, selfieImage } from '../support/captureImages.ts';
+import { documentImage, jpeg, landscapeImage, png, selfieImage } from '@idv/samples/captureImages';
 import {
   licenceBack,
   licenceFront,
   licenceFrontWithoutPortrait,
   passportPage,
   TESTY_MRZ,
-} from '../support/idDocuments.ts';
-import { brighter, cutOffSelfie, realSelfie, samplePhoto } from '../support/realFaces.ts';
+} from '@idv/samples/idDocuments';
+import { brighter, cutOffSelfie, realSelfie, samplePhoto } from '@idv/samples/realFaces';
 import {
   eventually,
   startSessionWorld,

@@ -32,8 +32,8 @@ import {
   certify,
   proofSigner,
 } from '../../services/docverify-gateway/src/verification/runVerification.ts';
-import { png } from '../support/captureImages.ts';
-import { licenceFront } from '../support/idDocuments.ts';
+import { png } from '@idv/samples/captureImages';
+import { licenceFront } from '@idv/samples/idDocuments';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;

@@ -16,8 +16,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Jimp } from 'jimp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { selfieImage } from './captureImages.ts';
-import { cameraFrame } from './idDocuments.ts';
+import { selfieImage } from '@idv/samples/captureImages';
+import { cameraFrame } from '@idv/samples/idDocuments';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const PAGE_DIST = `${ROOT}services/capture-page/dist`;

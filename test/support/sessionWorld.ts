@@ -19,8 +19,8 @@ import {
 import type { Clock } from '../../services/docverify-gateway/src/domain/clock.ts';
 import { startSandbox, type RunningSandbox } from '../../services/provider-sandbox/src/start.ts';
 import { deleteQueues } from './amqpCleanup.ts';
-import { jpeg, png, selfieImage } from './captureImages.ts';
-import { licenceBack, licenceFront, passportPage } from './idDocuments.ts';
+import { jpeg, png, selfieImage } from '@idv/samples/captureImages';
+import { licenceBack, licenceFront, passportPage } from '@idv/samples/idDocuments';
 import { startPlatform, type RunningPlatform } from './platform.ts';
 
 /** Real time moved on by `advance`: timers fire when the test says, runs still see time pass. */

@@ -11,7 +11,7 @@ import {
   png,
   selfieImage,
   webp,
-} from '../../../test/support/captureImages.ts';
+} from '@idv/samples/captureImages';
 import { captureChecker } from '../src/checkCapture.ts';
 import { noContentChecks, type ContentChecks } from '../src/contentChecks.ts';
 import { readImageHeader } from '../src/imageHeader.ts';

@@ -2,13 +2,8 @@
 // FF 00 crafted JPEG by its true frame, a 16-bit PNG by its bytes; a 16-bit PNG within them
 // decodes; a check's time limit counts its wait in the queue.
 import { expect } from 'chai';
-import { documentImage, png } from '../../../test/support/captureImages.ts';
-import {
-  jpegStuffedDecoy,
-  pngBomb,
-  pngFile,
-  pngHeaderOnly,
-} from '../../../test/support/craftedImages.ts';
+import { documentImage, png } from '@idv/samples/captureImages';
+import { jpegStuffedDecoy, pngBomb, pngFile, pngHeaderOnly } from '@idv/samples/craftedImages';
 import { measureMemory } from '../../../test/support/memoryUse.ts';
 import { captureChecker } from '../src/checkCapture.ts';
 import { noContentChecks } from '../src/contentChecks.ts';

@@ -3,7 +3,7 @@
 // community flooding the threads with large images leaves another community's upload a prompt,
 // real verdict (issue 25, finding 3: it used to wait ~49 s behind them, then be accepted unchecked).
 import { expect } from 'chai';
-import { documentImage, png } from '../../../test/support/captureImages.ts';
+import { documentImage, png } from '@idv/samples/captureImages';
 import { CheckAdmission } from '../src/checkAdmission.ts';
 import { captureChecker } from '../src/checkCapture.ts';
 import { noContentChecks } from '../src/contentChecks.ts';

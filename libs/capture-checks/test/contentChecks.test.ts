@@ -19,7 +19,7 @@ import {
   portraitPhoto,
   selfieImage,
   SKIN_TONES,
-} from '../../../test/support/captureImages.ts';
+} from '@idv/samples/captureImages';
 import {
   drawPortrait,
   licenceBack,
@@ -27,13 +27,8 @@ import {
   licenceFrontWithoutPortrait,
   passportPage,
   TESTY_MRZ,
-} from '../../../test/support/idDocuments.ts';
-import {
-  brighter,
-  cutOffSelfie,
-  realSelfie,
-  samplePhoto,
-} from '../../../test/support/realFaces.ts';
+} from '@idv/samples/idDocuments';
+import { brighter, cutOffSelfie, realSelfie, samplePhoto } from '@idv/samples/realFaces';
 import { checksFor, imageContentChecks } from '../src/contentChecks.ts';
 import { faceProblem } from '../src/faceRules.ts';
 import { readImageHeader } from '../src/imageHeader.ts';

@@ -3,8 +3,8 @@
 // (the read then falls back to the half page: contentChecks.test.ts).
 import { expect } from 'chai';
 import { Jimp } from 'jimp';
-import { documentImage } from '../../../test/support/captureImages.ts';
-import { passportPage } from '../../../test/support/idDocuments.ts';
+import { documentImage } from '@idv/samples/captureImages';
+import { passportPage } from '@idv/samples/idDocuments';
 import { bandSlope, cropBand, findMrzBand, levelBand } from '../src/mrzBand.ts';
 
 /** The page's lower half, as the MRZ task looks at it. */

@@ -2,7 +2,7 @@
 // its bit depth and colour type, WebP VP8/VP8L/VP8X; anything else, or a malformed header, refused.
 import { expect } from 'chai';
 import { Jimp } from 'jimp';
-import { documentImage, jpeg, png, webp } from '../../../test/support/captureImages.ts';
+import { documentImage, jpeg, png, webp } from '@idv/samples/captureImages';
 import {
   EOI,
   ihdr,
@@ -13,7 +13,7 @@ import {
   pngHeaderOnly,
   sof0,
   SOI,
-} from '../../../test/support/craftedImages.ts';
+} from '@idv/samples/craftedImages';
 import { decodeImage } from '../src/decode.ts';
 import {
   DEFAULT_IMAGE_LIMITS,

@@ -2,13 +2,8 @@
 // counted; each refusal carries the HTTP status it stands for (413, 415, 422).
 import { expect } from 'chai';
 import { toHttpError, errorBody } from '@idv/http';
-import { documentImage, jpeg } from '../../../test/support/captureImages.ts';
-import {
-  jpegSegment,
-  jpegStuffedDecoy,
-  pngBomb,
-  pngHeaderOnly,
-} from '../../../test/support/craftedImages.ts';
+import { documentImage, jpeg } from '@idv/samples/captureImages';
+import { jpegSegment, jpegStuffedDecoy, pngBomb, pngHeaderOnly } from '@idv/samples/craftedImages';
 import { admitImage, DEFAULT_IMAGE_LIMITS, ImageRefused } from '../src/index.ts';
 
 function refused(bytes: Buffer, limits = DEFAULT_IMAGE_LIMITS): ImageRefused {

@@ -4,13 +4,8 @@
 import { expect } from 'chai';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { documentImage, jpeg, png, webp } from '../../../test/support/captureImages.ts';
-import {
-  jpegStuffedDecoy,
-  pngBomb,
-  pngFile,
-  pngHeaderOnly,
-} from '../../../test/support/craftedImages.ts';
+import { documentImage, jpeg, png, webp } from '@idv/samples/captureImages';
+import { jpegStuffedDecoy, pngBomb, pngFile, pngHeaderOnly } from '@idv/samples/craftedImages';
 import { measureMemory } from '../../../test/support/memoryUse.ts';
 import {
   DEFAULT_IMAGE_LIMITS,

@@ -14,7 +14,7 @@ import { createSecretBox } from '@idv/crypto';
 import { testAmqpUrl } from '@idv/db/testing';
 import { createLogger } from '@idv/observability';
 import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
-import { blurred, documentImage, hugePngHeader, png } from '../../../test/support/captureImages.ts';
+import { blurred, documentImage, hugePngHeader, png } from '@idv/samples/captureImages';
 import { remoteCaptureChecker } from '../../docverify-gateway/src/capture/remoteChecks.ts';
 import { startCaptureChecker, type RunningChecker } from '../src/start.ts';
 

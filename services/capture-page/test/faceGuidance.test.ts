@@ -27,7 +27,7 @@ describe('selfie face guidance', () => {
     ['off to the side', [face(0.6, 0.5, 0.35)], 'offCentre'],
     ['low in the oval', [face(0.5, 0.75, 0.35)], 'offCentre'],
     ['centred, big enough', [face(0.5, 0.45, 0.4)], 'steady'],
-    // the fake camera's portrait (test/support/idDocuments.ts cameraFrame), as the detector finds it
+    // the fake camera's portrait (@idv/samples/idDocuments cameraFrame), as the detector finds it
     [
       'the browser suite fake camera',
       [{ x: 0.397, y: 0.17, width: 0.189, height: 0.335, score: 0.53 }],

@@ -14,7 +14,7 @@ import {
   type VerifyRequest,
   type VerifyResult,
 } from '@idv/contracts';
-import { jpeg, selfieImage } from '../../../test/support/captureImages.ts';
+import { jpeg, selfieImage } from '@idv/samples/captureImages';
 import {
   eventually,
   startSessionWorld,

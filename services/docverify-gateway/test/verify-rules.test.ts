@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
-import { documentImage, hugePngHeader, png } from '../../../test/support/captureImages.ts';
-import { EOI, jpegSegment, pngHeaderOnly, SOI, sof0 } from '../../../test/support/craftedImages.ts';
+import { documentImage, hugePngHeader, png } from '@idv/samples/captureImages';
+import { EOI, jpegSegment, pngHeaderOnly, SOI, sof0 } from '@idv/samples/craftedImages';
 import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
 
 const IMG = Buffer.from('FACE:testy').toString('base64');

@@ -1,7 +1,7 @@
 // Real PNG and JPEG images name their sandbox fixture inside (a tEXt chunk `fixture`, a JPEG
 // comment), several at once if need be; plain-bytes fixtures keep working as before.
 import { expect } from 'chai';
-import { documentImage, jpeg, png, selfieImage } from '../../../test/support/captureImages.ts';
+import { documentImage, jpeg, png, selfieImage } from '@idv/samples/captureImages';
 import { embeddedFixture } from '../src/embeddedFixture.ts';
 import { documentOf, faceOf, imageText } from '../src/fixtures.ts';
 import { startSandbox, type RunningSandbox } from '../src/start.ts';

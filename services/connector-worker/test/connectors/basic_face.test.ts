@@ -4,8 +4,8 @@
 // oversized and hostile images are refused before any model runs, off the event loop.
 import { expect } from 'chai';
 import { BASIC_FACE_THRESHOLD } from '@idv/contracts';
-import { documentImage, jpeg } from '../../../../test/support/captureImages.ts';
-import { pngBomb } from '../../../../test/support/craftedImages.ts';
+import { documentImage, jpeg } from '@idv/samples/captureImages';
+import { pngBomb } from '@idv/samples/craftedImages';
 import { createBasicFace } from '../../src/connectors/basic_face/adapter.ts';
 import type { AdapterInput } from '../../src/connectors/connector.ts';
 import { ProviderRejected, Refused } from '../../src/outcomes.ts';

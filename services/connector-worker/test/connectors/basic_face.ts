@@ -1,7 +1,7 @@
 // basic_face compares offline: a real selfie (a crop of the face-api package's sample photo) with a
 // card whose portrait is the same face, or another person's. No sandbox.
-import { jpeg } from '../../../../test/support/captureImages.ts';
-import { realPortraitCard, realSelfie } from '../../../../test/support/realFaces.ts';
+import { jpeg } from '@idv/samples/captureImages';
+import { realPortraitCard, realSelfie } from '@idv/samples/realFaces';
 import { defineTestKit } from './kit.ts';
 
 const base64 = async (image: Parameters<typeof jpeg>[0]) => (await jpeg(image)).toString('base64');

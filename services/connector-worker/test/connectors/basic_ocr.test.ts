@@ -8,13 +8,9 @@ import { ProviderRejected, Refused } from '../../src/outcomes.ts';
 import { accountOf } from '../../src/provider/accounts.ts';
 import { basicOcr, createBasicOcr } from '../../src/connectors/basic_ocr/adapter.ts';
 import { createOcrEngine, offlineOcrOptions } from '@idv/docread';
-import { mrzPng, SPECIMEN_MRZ, TESTY_MRZ } from '../../../../test/support/idDocuments.ts';
-import { aamva, pdf417 } from '../../../../test/support/licences.ts';
-import {
-  jpegStuffedDecoy,
-  pngBomb,
-  pngHeaderOnly,
-} from '../../../../test/support/craftedImages.ts';
+import { mrzPng, SPECIMEN_MRZ, TESTY_MRZ } from '@idv/samples/idDocuments';
+import { aamva, pdf417 } from '@idv/samples/licences';
+import { jpegStuffedDecoy, pngBomb, pngHeaderOnly } from '@idv/samples/craftedImages';
 import { measureMemory } from '../../../../test/support/memoryUse.ts';
 
 const TODAY = new Date('2025-06-01T12:00:00Z');

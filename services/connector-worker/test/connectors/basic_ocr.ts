@@ -1,5 +1,5 @@
 // basic_ocr reads offline: its requests carry generated PDF417 licence barcodes, no sandbox.
-import { aamva, pdf417 } from '../../../../test/support/licences.ts';
+import { aamva, pdf417 } from '@idv/samples/licences';
 import { defineTestKit } from './kit.ts';
 
 /** A licence barcode of Testy McTestface expiring on `expiry` (MMDDYYYY). */
