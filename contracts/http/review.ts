@@ -2,6 +2,7 @@
 // what operators and tenants' tools read of them and send to decide them. No personal data except
 // in ReviewCaseData, which only reviewers and licences read (every read audited).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { REVIEW_CASE_STATES } from './reviewCaseStates.ts';
 
 export const REVIEW_MODES = ['off', 'on_inconclusive', 'always'] as const;
 export type ReviewMode = (typeof REVIEW_MODES)[number];
@@ -33,21 +34,7 @@ export const ReviewSettings = Type.Object(
 );
 export type ReviewSettings = Static<typeof ReviewSettings>;
 
-/**
- * A case's life: open, in_review (claimed by one operator), awaiting_second (four-eyes: a first
- * approval or decline waits for a senior), resubmission_requested (the person captures again),
- * decided (approved or declined); expired (held past REVIEW_HOLD_HOURS) and erased end it too.
- */
-export const REVIEW_CASE_STATES = [
-  'open',
-  'in_review',
-  'awaiting_second',
-  'resubmission_requested',
-  'decided',
-  'expired',
-  'erased',
-] as const;
-export type ReviewCaseState = (typeof REVIEW_CASE_STATES)[number];
+export { REVIEW_CASE_STATES, type ReviewCaseState } from './reviewCaseStates.ts';
 
 export const REVIEW_DECISIONS = ['approve', 'decline', 'resubmit'] as const;
 export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];

@@ -1,14 +1,9 @@
 // The roles of operators (accounts of the operators community) and the communities they act on.
+import type { OperatorRole } from '@idv/auth';
 import type { Knex } from '@idv/db';
 
-export const OPERATOR_ROLES = [
-  'reviewer',
-  'senior_reviewer',
-  'admin',
-  'auditor',
-  'viewer',
-] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+// the roles are libs/auth's, which checks them on every operator's token
+export { OPERATOR_ROLES, type OperatorRole } from '@idv/auth';
 
 export interface OperatorGrant {
   roles: OperatorRole[];

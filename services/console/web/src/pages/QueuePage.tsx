@@ -1,4 +1,5 @@
 // The review queue: filters by community, state, assignee and SLA, and claim.
+import { REVIEW_CASE_STATES } from '@idv/contracts/reviewCaseStates';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
@@ -17,15 +18,7 @@ interface CaseSummary {
   assignee: string | null;
 }
 
-const STATES = [
-  'open',
-  'in_review',
-  'awaiting_second',
-  'resubmission_requested',
-  'decided',
-  'expired',
-  'erased',
-];
+const STATES = REVIEW_CASE_STATES;
 
 export function QueuePage() {
   const { me, communities } = useMe();
