@@ -45,8 +45,9 @@ FROM node:22-slim AS console-web
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/package.json contracts/
-# the one module of contracts the web app takes values from (the session states; no schema library)
-COPY contracts/http/sessionStates.ts contracts/http/
+# the modules of contracts the web app takes values from (session and review case states; no
+# schema library)
+COPY contracts/http/sessionStates.ts contracts/http/reviewCaseStates.ts contracts/http/
 COPY libs libs
 COPY services services
 RUN find libs services -type f ! -name package.json ! -path 'services/console/*' -delete \
