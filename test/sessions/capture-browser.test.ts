@@ -520,9 +520,9 @@ describe('capture page in a browser (built page, real gateway)', function () {
     await j.page.goto(created.url.replace(/^https?:\/\/[^/]+/, w.url));
     await screen(j.page, 'consent');
     expect(await j.page.locator('.brand-name').textContent()).to.equal('Testy Bank');
-    expect(await j.page.evaluate(`document.querySelector('.brand-logo').naturalWidth`)).to.equal(
-      96,
-    );
+    // once it has loaded (decode() waits for it): a slow machine may paint the screen first
+    const logoWidth = `(async (img) => { await img.decode(); return img.naturalWidth; })(document.querySelector('.brand-logo'))`;
+    expect(await j.page.evaluate(logoWidth)).to.equal(96);
     // the logo comes once, at its own address: the session view names it, never carries it
     const view = await w
       .page(new URL(created.url).pathname.split('/').at(-1)!)
