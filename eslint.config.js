@@ -77,7 +77,8 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['**/*.tsx'],
+    // components, and the hooks beside them in the two web apps
+    files: ['**/*.tsx', 'services/capture-page/src/**/*.ts', 'services/console/web/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },

@@ -31,7 +31,8 @@ export function faceNotes(faces: readonly FaceBox[], ms: number): Record<string,
 export function faceProblem(
   side: CaptureSide,
   faces: readonly FaceBox[],
-  picture: { width: number; height: number } = { width: 1, height: 1 },
+  /** the picture's size upright, in pixels: the face's size is judged against its shortest side */
+  picture: { width: number; height: number },
 ): ProblemFound | undefined {
   const main = faces[0];
   if (side !== 'selfie')

@@ -5,6 +5,7 @@
 // and nothing is taken by itself.
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLatest } from '../latest.ts';
 import type { FaceDetector } from './detector.ts';
 import { faceGuide, type FaceAdvice } from './guidance.ts';
 
@@ -24,8 +25,7 @@ export function useFaceGuidance(
 ): FaceGuidance {
   const [guidance, setGuidance] = useState<FaceGuidance>({ state: 'starting' });
   const detector = useRef<Promise<FaceDetector> | undefined>(undefined);
-  const onReady = useRef(options.onReady);
-  onReady.current = options.onReady;
+  const onReady = useLatest(options.onReady);
 
   useEffect(() => {
     if (!options.enabled || detector.current) return;
@@ -62,7 +62,7 @@ export function useFaceGuidance(
     return () => {
       stopped = true;
     };
-  }, [options.running]);
+  }, [options.running, onReady, video]);
 
   return guidance;
 }

@@ -7,6 +7,7 @@
 // result says so), carrying the score and the threshold. No face in an image: inconclusive.
 import { availableParallelism } from 'node:os';
 import { BASIC_FACE_THRESHOLD } from '@idv/contracts';
+import { faceDistance } from '@idv/faces';
 import { DEFAULT_IMAGE_LIMITS, ImagePool } from '@idv/images';
 import { ProviderRejected } from '../../outcomes.ts';
 import type { AdapterInput, AdapterOutput, WorkerConnector } from '../connector.ts';
@@ -77,15 +78,9 @@ async function compare(input: Input, pool: ImagePool<'describe'>): Promise<Adapt
     };
   }
   const score =
-    Math.round(100 * (1 - distance(selfie.descriptor, document.descriptor)) * 100) / 100;
+    Math.round(100 * (1 - faceDistance(selfie.descriptor, document.descriptor)) * 100) / 100;
   const result = decision(score >= threshold, ['faces_differ'], { score });
   return { result: { ...result, threshold, advisory: true }, raw: { ...raw, score } };
-}
-
-function distance(a: number[], b: number[]): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;
-  return Math.sqrt(sum);
 }
 
 /** The bytes of a base64 image; a URL is refused: basic_face works offline. */
