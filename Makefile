@@ -64,8 +64,8 @@ typecheck: install
 	tsc -p $(PAGE)/tsconfig.json --noEmit
 	tsc -p $(CONSOLE)/web/tsconfig.json --noEmit
 
-# Every generator of the tree (infra/render.ts: the connector types' derived files, the README's
-# tables of settings and session states); `make check` fails while a generated file differs.
+# Every generator of the tree (infra/render.ts: the connector types' derived files, the tables of
+# settings and session states in docs/configuration.md and docs/sessions.md); `make check` fails while a generated file differs.
 generate: install
 	tsx infra/render.ts --write
 

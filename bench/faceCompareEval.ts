@@ -1,5 +1,5 @@
 // The evaluation behind basic_face's threshold (issue 29, item 5): `npx tsx bench/faceCompareEval.ts`
-// (make bench runs it too) writes bench/results/face-compare.md, which the README quotes.
+// (make bench runs it too) writes bench/results/face-compare.md, which docs/connectors.md quotes.
 // Faces: every face SSD finds in the six sample photos of the face-api package (group photos, the
 // only photos of people available offline; none is committed). For each face, a selfie (a crop
 // around it, 3 face widths, brightened) and two document portraits made from the same photo as a
@@ -7,7 +7,7 @@
 // mirrored, turned 6 degrees, 260 px wide, on another card. Genuine pairs: a face's selfie against
 // its own two cards; impostor pairs: against every other face's cards. basic_face's work on each
 // image (@idv/faces describeFaces, decoded at its size), then the score 100 x (1 - distance).
-// Limits, said in the README: the genuine pairs come from one photo each (a real document photo
+// Limits, said in docs/connectors.md: the genuine pairs come from one photo each (a real document photo
 // is years older, so real genuine scores are lower and the real false-reject rate higher), and the
 // same person may appear in two sample photos (an impostor pair that is not one).
 import { writeFileSync } from 'node:fs';

@@ -36,18 +36,18 @@ const comparisons = [
 ];
 const markdown = report(comparisons);
 writeFileSync(new URL('./results/latest.md', import.meta.url), markdown);
-// basic_face's threshold evaluation (README, "basic_face")
+// basic_face's threshold evaluation (docs/connectors.md, "basic_face")
 writeFileSync(new URL('./results/face-compare.md', import.meta.url), await evaluateFaceCompare());
-// the README quotes the latest table between its markers
-const readmeUrl = new URL('../README.md', import.meta.url);
-const readme = readFileSync(readmeUrl, 'utf8');
+// docs/benchmarks.md quotes the latest table between its markers
+const guideUrl = new URL('../docs/benchmarks.md', import.meta.url);
+const guide = readFileSync(guideUrl, 'utf8');
 const [start, end] = ['<!-- bench:start -->', '<!-- bench:end -->'];
-if (readme.includes(start) && readme.includes(end)) {
+if (guide.includes(start) && guide.includes(end)) {
   const table = markdown.slice(markdown.indexOf('|'));
   const note = markdown.split('\n').find((line) => /cores/.test(line)) ?? '';
-  const quoted = `${readme.slice(0, readme.indexOf(start) + start.length)}\n${note}\n\n${table}\n${readme.slice(readme.indexOf(end))}`;
+  const quoted = `${guide.slice(0, guide.indexOf(start) + start.length)}\n${note}\n\n${table}\n${guide.slice(guide.indexOf(end))}`;
   // formatted as `make lint` checks it
-  const options = (await prettier.resolveConfig(readmeUrl)) ?? {};
-  writeFileSync(readmeUrl, await prettier.format(quoted, { ...options, parser: 'markdown' }));
+  const options = (await prettier.resolveConfig(guideUrl)) ?? {};
+  writeFileSync(guideUrl, await prettier.format(quoted, { ...options, parser: 'markdown' }));
 }
 console.log(markdown);

@@ -2,7 +2,8 @@
 // types (contracts/connectors/types/index.ts), the lists per queue worker (infra/workers.ts: each
 // connector type and the capture checker; docker-compose services, RabbitMQ queues, Prometheus
 // targets, Kubernetes manifests), the Kubernetes objects of infra/k8s/manifests.ts, and the
-// README's tables of settings (infra/dev/configTable.ts) and session states (sessionStatesTable.ts).
+// tables of settings in docs/configuration.md (infra/dev/configTable.ts) and of session states in
+// docs/sessions.md (sessionStatesTable.ts).
 //   make generate (npx tsx infra/render.ts --write)   rewrites whatever differs
 //   make check (npx tsx infra/render.ts)               lists what differs and fails, as
 //                                                      test/infra/generated.test.ts does
@@ -12,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { CONNECTORS, type ConnectorOf, type ConnectorType } from '@idv/contracts';
 import { COMPOSE_FILE, withWorkerServices } from './compose.ts';
-import { withTable } from './dev/configTable.ts';
-import { withStatesTable } from './dev/sessionStatesTable.ts';
+import { CONFIG_TABLE_FILE, withTable } from './dev/configTable.ts';
+import { SESSION_STATES_FILE, withStatesTable } from './dev/sessionStatesTable.ts';
 import { KUSTOMIZATION_FILE, renderKubernetes } from './k8s/render.ts';
 import { PROMETHEUS_FILE, withWorkerTargets } from './observability/prometheus.ts';
 import { rabbitDefinitions } from './rabbitmq/definitions.ts';
@@ -35,7 +36,8 @@ export async function renderAll(
     'infra/rabbitmq/definitions.json': rabbitDefinitions(connectors),
     [PROMETHEUS_FILE]: withWorkerTargets(read(PROMETHEUS_FILE), workers),
     ...renderKubernetes(workers, read(KUSTOMIZATION_FILE)),
-    'README.md': withStatesTable(withTable(read('README.md'))),
+    [CONFIG_TABLE_FILE]: withTable(read(CONFIG_TABLE_FILE)),
+    [SESSION_STATES_FILE]: withStatesTable(read(SESSION_STATES_FILE)),
   };
   const formatted = await Promise.all(
     Object.entries(files).map(async ([file, text]) => {

@@ -48,7 +48,7 @@ export interface ConnectorContract<T extends string = string, C extends TObject 
    * The provider may answer "not final yet" (a review still open): the worker follows such an
    * answer up by polling (its queues `<queue>.followup` and `<queue>.followup.wait.<n>s`), and the
    * provider may call back `POST /connector-callback/{verifierId}`, signed with the config member
-   * `callbackSecret` names (HMAC-SHA256, see README "Pending outcomes"). `callbackReference` is the
+   * `callbackSecret` names (HMAC-SHA256, see docs/sessions.md, "Pending outcomes"). `callbackReference` is the
    * member of the callback body holding the provider's reference of the pending answer: it must be
    * the reference the run waits for, so a callback settles only its own run.
    */

@@ -36,7 +36,7 @@ export type SessionTimer = 'expireSessionInMin' | 'abandonSessionInMin';
 export interface SessionTransition {
   from: readonly SessionState[];
   to: SessionState;
-  /** what causes it, in words for the README's table */
+  /** what causes it, in words for the table of docs/sessions.md */
   on: string;
   timer?: SessionTimer;
 }

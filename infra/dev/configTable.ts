@@ -1,5 +1,5 @@
-// The README's configuration table, generated from every config definition so it cannot drift:
-// infra/render.ts (`make generate`) rewrites it between its markers.
+// The configuration table of docs/configuration.md, generated from every config definition so it
+// cannot drift: infra/render.ts (`make generate`) rewrites it between its markers.
 import { describeConfig, PlatformConfig } from '@idv/config';
 import type { TObject } from '@sinclair/typebox';
 import { CaptureCheckerConfig } from '../../services/capture-checker/src/config.ts';
@@ -36,6 +36,9 @@ const EXTRA = [
   },
 ];
 
+/** The guide that holds the table, from the repository's root. */
+export const CONFIG_TABLE_FILE = 'docs/configuration.md';
+
 export const START = '<!-- config-table:start -->';
 export const END = '<!-- config-table:end -->';
 
@@ -58,9 +61,10 @@ export function configTable(): string {
   ].join('\n');
 }
 
-export function withTable(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers`);
-  return `${readme.slice(0, start + START.length)}\n${configTable()}\n${readme.slice(end)}`;
+export function withTable(guide: string): string {
+  const start = guide.indexOf(START);
+  const end = guide.indexOf(END);
+  if (start < 0 || end < start)
+    throw new Error(`${CONFIG_TABLE_FILE} lacks the ${START} … ${END} markers`);
+  return `${guide.slice(0, start + START.length)}\n${configTable()}\n${guide.slice(end)}`;
 }

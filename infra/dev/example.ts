@@ -1,4 +1,4 @@
-// The README's example: call GET /servicekeys on the docverify gateway with the client SDK.
+// The example of docs/sdk.md: call GET /servicekeys on the docverify gateway with the client SDK.
 import { IdvClient } from '@idv/client';
 
 const licenseKey = process.env.LICENSE;

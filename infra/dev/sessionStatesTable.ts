@@ -1,8 +1,11 @@
-// The README's table of session states and transitions, generated from SESSION_TRANSITIONS (the
-// contract): infra/render.ts (`make generate`) rewrites it between its markers,
-// and test/sessions/readme-states.test.ts keeps the two equal.
+// The table of session states and transitions in docs/sessions.md, generated from
+// SESSION_TRANSITIONS (the contract): infra/render.ts (`make generate`) rewrites it between its
+// markers, and test/sessions/readme-states.test.ts keeps the two equal.
 import { SESSION_TRANSITIONS, wireStatusOf } from '@idv/contracts';
 import { WELL_KNOWN } from '../../services/docverify-gateway/src/domain/wellKnown.ts';
+
+/** The guide that holds the table, from the repository's root. */
+export const SESSION_STATES_FILE = 'docs/sessions.md';
 
 export const START = '<!-- session-states:start -->';
 export const END = '<!-- session-states:end -->';
@@ -23,9 +26,9 @@ export function sessionStatesTable(): string {
   ].join('\n');
 }
 
-export function withStatesTable(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README lacks ${START} ... ${END}`);
-  return `${readme.slice(0, start + START.length)}\n\n${sessionStatesTable()}\n\n${readme.slice(end)}`;
+export function withStatesTable(guide: string): string {
+  const start = guide.indexOf(START);
+  const end = guide.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${SESSION_STATES_FILE} lacks ${START} ... ${END}`);
+  return `${guide.slice(0, start + START.length)}\n\n${sessionStatesTable()}\n\n${guide.slice(end)}`;
 }

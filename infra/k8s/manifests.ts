@@ -118,7 +118,7 @@ interface ExtraVolume {
 /**
  * The key-encryption keys added for a rotation (KEY_PROVIDER=local): the optional Secret
  * idv-master-keys, one `<keyId>.key` entry each, at MASTER_KEYS_DIR in every pod; a key added to
- * the Secret appears in running pods without a restart (README, Keys and erasure).
+ * the Secret appears in running pods without a restart (docs/operating.md, Keys and erasure).
  */
 const MASTER_KEYS: ExtraVolume = {
   volume: { name: 'master-keys', secret: { secretName: 'idv-master-keys', optional: true } },

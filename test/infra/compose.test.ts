@@ -198,7 +198,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('offers the platform defaults (DESIGN 2.3 ports, README settings) unless overridden', () => {
+  it('offers the platform defaults (DESIGN 2.3 ports, docs/configuration.md) unless overridden', () => {
     const all = settingsOf(
       PlatformConfig,
       OauthConfig,

@@ -346,7 +346,7 @@ describe('erasure: data keys destroyed, rows deleted, a tombstone kept', functio
     const keptCase = await caseInReview();
     const dir = mkdtempSync(join(tmpdir(), 'idv-restore-'));
     dirs.push(dir);
-    // the data's backup, without the keystore (README: the keys are backed up apart)
+    // the data's backup, without the keystore (docs/operating.md: the keys are backed up apart)
     const dataDump = join(dir, 'data.dump');
     await run('pg_dump', [
       '--format=custom',

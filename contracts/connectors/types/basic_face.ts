@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineConnector, opt, strict } from '../connector.ts';
 
-/** The score (100 x (1 - descriptor distance)) at or above which two faces match: README's table. */
+/** The score (100 x (1 - descriptor distance)) at or above which two faces match: the table of docs/connectors.md. */
 export const BASIC_FACE_THRESHOLD = 50;
 
 export const basic_face = defineConnector({
@@ -16,7 +16,7 @@ export const basic_face = defineConnector({
         Type.Number({
           minimum: 30,
           maximum: 90,
-          description: `score (0..100) at or above which the faces match; ${BASIC_FACE_THRESHOLD} when unset (chosen from the evaluation in the README: higher refuses more of the same person, lower accepts more of others)`,
+          description: `score (0..100) at or above which the faces match; ${BASIC_FACE_THRESHOLD} when unset (chosen from the evaluation in docs/connectors.md: higher refuses more of the same person, lower accepts more of others)`,
         }),
       ),
     },

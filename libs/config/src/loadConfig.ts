@@ -48,7 +48,7 @@ export function loadConfig<P extends TProperties>(
   throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 }
 
-/** Rows for the README's configuration table. */
+/** Rows for the configuration table of docs/configuration.md. */
 export function describeConfig(
   definition: TObject,
 ): { name: string; default: string; doc: string }[] {

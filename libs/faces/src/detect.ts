@@ -81,7 +81,7 @@ export async function describeFaces(
   });
 }
 
-/** Euclidean distance of two descriptors: under about 0.5 the same person (the README's table). */
+/** Euclidean distance of two descriptors: under about 0.5 the same person (the table of docs/connectors.md, "basic_face"). */
 export function faceDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += (a[i]! - b[i]!) ** 2;

@@ -1,7 +1,7 @@
 // The one guarded HTTP client for calls to addresses callers gave (providers, webhook token
 // endpoints): undici over keep-alive sockets that resolve through the SSRF guard, a timeout per
 // call and a cap on the answer. undici rather than axios: axios cost 0.2-0.4 ms of a connector
-// worker's CPU per call, undici's request() about 0.05 (README, "Connector workers").
+// worker's CPU per call, undici's request() about 0.05 (docs/connectors.md, "HTTP client").
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SecureContext } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';

@@ -1,7 +1,7 @@
 // The keystore (issue 26): key-encryption keys by id, the data keys wrapped under them, and the
 // ledger of data keys destroyed by an erasure. It is a schema of its own, `keys` (made here, with
 // the platform's migrations, so every service's database has it), so that the data's backups can
-// leave it out and it can be kept apart (README, "Keys and erasure").
+// leave it out and it can be kept apart (docs/operating.md, "Keys and erasure").
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {

@@ -118,7 +118,7 @@ export async function startConnectorWorker(
     // Jobs are transient and bounded by their deadline (per-message expiration), and the caller
     // waits on each one: a classic queue, without a quorum queue's replicated log and fsync per
     // job (measured in bench/results/history.md). A quorum queue left by an earlier release is
-    // consumed as it is until an operator deletes it (README, "Upgrading").
+    // consumed as it is until an operator deletes it (docs/operating.md, "Upgrading").
     queueType: 'classic',
     formerQueueType: 'quorum',
   });

@@ -3,7 +3,7 @@
 // admitted and decoded by @idv/images in worker threads, their largest faces described by
 // @idv/faces (face-api's landmarks and recognition nets), and compared: score = 100 x (1 -
 // distance of the descriptors), a match at or above the threshold (config.threshold, else
-// BASIC_FACE_THRESHOLD, chosen from the evaluation in the README). Every answer is advisory (the
+// BASIC_FACE_THRESHOLD, chosen from the evaluation in docs/connectors.md). Every answer is advisory (the
 // result says so), carrying the score and the threshold. No face in an image: inconclusive.
 import { availableParallelism } from 'node:os';
 import { BASIC_FACE_THRESHOLD } from '@idv/contracts';
