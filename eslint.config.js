@@ -83,15 +83,21 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
-    // scripts served to browsers as they are (the sign-in pages' passkeys)
-    files: ['services/*/src/pages/assets/*.js'],
+    // scripts served to browsers as they are (the sign-in pages' passkeys, the API reference's
+    // Swagger UI initializer)
+    files: ['services/*/src/pages/assets/*.js', 'libs/http/src/assets/*.js'],
     languageOptions: {
       sourceType: 'script',
       globals: Object.fromEntries(
-        ['window', 'document', 'navigator', 'atob', 'btoa', 'HTMLFormElement'].map((name) => [
-          name,
-          'readonly',
-        ]),
+        [
+          'window',
+          'document',
+          'navigator',
+          'atob',
+          'btoa',
+          'HTMLFormElement',
+          'SwaggerUIBundle',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

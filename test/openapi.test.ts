@@ -1,5 +1,5 @@
-// /openapi.json of each service lists every route of its spec table, /docs renders it, and every
-// documented route answers (no 404 or 405 on the documented method).
+// /openapi.json of each service lists every route of its spec table, /docs is its viewer, and
+// every documented route answers (no 404 or 405 on the documented method).
 import { expect } from 'chai';
 import { startPlatform, type RunningPlatform } from './support/platform.ts';
 
@@ -88,7 +88,10 @@ describe('OpenAPI documents', function () {
       }
       const page = await fetch(`${base}/docs`);
       expect(page.headers.get('content-type')).to.match(/text\/html/);
-      expect(await page.text()).to.contain('/openapi.json');
+      // the viewer, reading this document (test/api-reference-browser.test.ts runs it)
+      expect(await page.text())
+        .to.contain('data-url="openapi.json"')
+        .and.contain('docs/swagger-ui-bundle.js');
     });
   }
 });

@@ -48,6 +48,7 @@ const COMMON: Record<string, CallRule> = {
   'GET /metrics': { valid: async () => plain },
   'GET /openapi.json': { valid: async () => plain },
   'GET /docs': { valid: async () => plain },
+  'GET /docs/{asset}': { valid: async () => ({ params: { asset: 'swagger-ui.css' } }) },
   'GET /.well-known': { valid: async () => plain },
   'GET /environment': { valid: async () => ({ caller: 'license' }) },
   'GET /servicekeys': { valid: async () => ({ caller: 'system' }), lowLevel: 'service' },

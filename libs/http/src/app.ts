@@ -7,7 +7,9 @@ import { Histogram } from '@idv/observability';
 import { BadRequest, errorBody, MethodNotAllowed, NotFound } from './errors.ts';
 import { toHttpError, type UnavailabilityTest } from './errorMapping.ts';
 import { maskCredentialShapes, normalisedPath } from './logPath.ts';
-import { docsPage, openApiDocument, type ExternalOperation, type OpenApiInfo } from './openapi.ts';
+import { apiReference } from './apiReference.ts';
+import { fixedBody } from './fixedBody.ts';
+import { openApiDocument, type ExternalOperation, type OpenApiInfo } from './openapi.ts';
 import { allowedMethods, asMiddleware, type Route } from './routes.ts';
 
 export interface HttpAppOptions {
@@ -19,7 +21,10 @@ export interface HttpAppOptions {
   unavailable?: UnavailabilityTest[];
   /** mounts that own their whole sub-path and body parsing (oidc-provider), added before 404 */
   mounts?: { path: string; handler: express.RequestHandler }[];
-  /** serve GET /openapi.json and GET /docs generated from `routes` (and `external` operations) */
+  /**
+   * serve GET /openapi.json generated from `routes` (and `external` operations), and the API
+   * reference showing it at GET /docs
+   */
   openapi?: { info: OpenApiInfo; external?: ExternalOperation[] };
   /**
    * masks a credential the path carries, for paths no `secretPath` route matched: given the path
@@ -29,7 +34,7 @@ export interface HttpAppOptions {
   accessLogPath?: (normalisedPath: string) => string;
 }
 
-/** The two documentation routes, described by the document they serve. */
+/** The documentation routes, described by the document they serve. */
 function documentationRoutes(
   options: NonNullable<HttpAppOptions['openapi']>,
   routes: Route[],
@@ -44,16 +49,30 @@ function documentationRoutes(
     {
       method: 'GET',
       path: '/docs',
-      doc: { summary: 'a readable page of this document' },
+      doc: { summary: 'the API reference: this document in Swagger UI (HTML)' },
+      handler: () => undefined,
+    },
+    {
+      method: 'GET',
+      path: '/docs/:asset',
+      doc: {
+        summary:
+          "the API reference's script, styles and icon (versioned links, cached for good; brotli or gzip by Accept-Encoding)",
+      },
       handler: () => undefined,
     },
   ];
   const document = openApiDocument(options.info, [...routes, ...described], options.external);
-  const page = docsPage(document);
-  const [json, docs] = described as [Route, Route];
+  const json = fixedBody(async () => Buffer.from(JSON.stringify(document)));
+  const reference = apiReference(options.info.title);
+  const [openapi, page, asset] = described as [Route, Route, Route];
   return [
-    { ...json, handler: (_req, res) => res.json(document) },
-    { ...docs, handler: (_req, res) => res.type('html').send(page) },
+    {
+      ...openapi,
+      handler: (req, res) => json.send(req, res.type('application/json; charset=utf-8')),
+    },
+    { ...page, handler: (req, res) => reference.page(req, res) },
+    { ...asset, handler: (req, res) => reference.asset(req, res) },
   ];
 }
 

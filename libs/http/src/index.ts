@@ -25,7 +25,7 @@ export {
   type HttpMethod,
   type OpenApiSecurity,
 } from './routes.ts';
-export { openApiDocument, docsPage, type OpenApiInfo, type ExternalOperation } from './openapi.ts';
+export { openApiDocument, type OpenApiInfo, type ExternalOperation } from './openapi.ts';
 export { startHttpServer, type RunningServer } from './server.ts';
 export { Lifecycle } from './lifecycle.ts';
 export { parseBody, parseJsonBytes } from './parseBody.ts';

@@ -1,5 +1,5 @@
-// OpenAPI 3.1 from a service's route table and the contract schemas it validates with, plus a
-// plain docs page: the document cannot drift from what the service registers.
+// OpenAPI 3.1 from a service's route table and the contract schemas it validates with: the
+// document cannot drift from what the service registers (apiReference.ts shows it at /docs).
 import { ErrorBody } from '@idv/contracts';
 import type { TSchema } from '@sinclair/typebox';
 import { securityOf, type OpenApiSecurity, type Route } from './routes.ts';
@@ -164,37 +164,4 @@ export function openApiDocument(
       },
     },
   };
-}
-
-const escape = (text: string) =>
-  text.replace(
-    /[&<>"]/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
-  );
-
-/** A readable, dependency-free page of the document's operations. */
-export function docsPage(document: Json): string {
-  const info = document.info as OpenApiInfo;
-  const rows = Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(
-    ([path, ops]) =>
-      Object.entries(ops).map(([method, op]) => {
-        const body = (
-          op.requestBody as { content: { 'application/json': { schema: unknown } } } | undefined
-        )?.content['application/json'].schema;
-        const auth = op.security
-          ? Object.keys((op.security as Json[])[0] ?? {}).join(', ')
-          : 'none';
-        return `<tr><td><code>${method.toUpperCase()}</code></td><td><code>${escape(path)}</code></td><td>${escape(String(op.summary))}</td><td>${escape(auth)}</td><td>${
-          body
-            ? `<details><summary>schema</summary><pre>${escape(JSON.stringify(body, null, 2))}</pre></details>`
-            : ''
-        }</td></tr>`;
-      }),
-  );
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(info.title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:72rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}pre{font-size:.8rem}</style></head>
-<body><main><h1>${escape(info.title)} <small>${escape(info.version)}</small></h1><p>${escape(info.description ?? '')} The machine-readable document is <a href="openapi.json">openapi.json</a>.</p>
-<table><thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">What it does</th><th scope="col">Credentials</th><th scope="col">Body</th></tr></thead><tbody>
-${rows.join('\n')}
-</tbody></table></main></body></html>`;
 }
