@@ -44,6 +44,8 @@ const ASSETS = {
   'index.css': { from: 'viewer', type: 'text/css; charset=utf-8' },
   'favicon-32x32.png': { from: 'viewer', type: 'image/png' },
   'swagger-initializer.js': { from: 'ours', type: 'text/javascript; charset=utf-8' },
+  // our few rules over the viewer's (long group names wrap at phone size)
+  'reference.css': { from: 'ours', type: 'text/css; charset=utf-8' },
 } as const;
 type AssetName = keyof typeof ASSETS;
 
@@ -67,6 +69,7 @@ function pageHtml(title: string, version: string): string {
 <title>${escapeHtml(title)}: API reference</title>
 <link rel="stylesheet" href="${asset('swagger-ui.css')}">
 <link rel="stylesheet" href="${asset('index.css')}">
+<link rel="stylesheet" href="${asset('reference.css')}">
 <link rel="icon" type="image/png" sizes="32x32" href="${asset('favicon-32x32.png')}">
 </head>
 <body>
@@ -88,10 +91,11 @@ export function apiReference(title: string): ApiReference {
   const viewer = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const ours = fileURLToPath(new URL('./assets/', import.meta.url));
   const pathOf = (name: AssetName) => join(ASSETS[name].from === 'viewer' ? viewer : ours, name);
-  // the viewer's package version and our initializer name every file's content
+  // the viewer's package version and our files name every file's content
   const version = createHash('sha256')
     .update(readFileSync(join(viewer, 'package.json')))
     .update(readFileSync(pathOf('swagger-initializer.js')))
+    .update(readFileSync(pathOf('reference.css')))
     .digest('base64url')
     .slice(0, 12);
   const page = Buffer.from(pageHtml(title, version));

@@ -10,7 +10,7 @@ import { maskCredentialShapes, normalisedPath } from './logPath.ts';
 import { apiReference } from './apiReference.ts';
 import { fixedBody } from './fixedBody.ts';
 import { openApiDocument, type ExternalOperation, type OpenApiInfo } from './openapi.ts';
-import { allowedMethods, asMiddleware, type Route } from './routes.ts';
+import { allowedMethods, asMiddleware, COMMON_TAG, type Route } from './routes.ts';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -62,7 +62,11 @@ function documentationRoutes(
       handler: () => undefined,
     },
   ];
-  const document = openApiDocument(options.info, [...routes, ...described], options.external);
+  const document = openApiDocument(
+    options.info,
+    [...routes, ...described.map((route) => ({ ...route, tag: COMMON_TAG }))],
+    options.external,
+  );
   const json = fixedBody(async () => Buffer.from(JSON.stringify(document)));
   const reference = apiReference(options.info.title);
   const [openapi, page, asset] = described as [Route, Route, Route];

@@ -19,6 +19,7 @@ export { toHttpError, type UnavailabilityTest } from './errorMapping.ts';
 export { createHttpApp, requestLog, type HttpAppOptions } from './app.ts';
 export {
   allowedMethods,
+  COMMON_TAG,
   securityOf,
   type Route,
   type RouteDoc,

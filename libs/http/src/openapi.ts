@@ -2,7 +2,7 @@
 // document cannot drift from what the service registers (apiReference.ts shows it at /docs).
 import { ErrorBody } from '@idv/contracts';
 import type { TSchema } from '@sinclair/typebox';
-import { securityOf, type OpenApiSecurity, type Route } from './routes.ts';
+import { COMMON_TAG, securityOf, type OpenApiSecurity, type Route } from './routes.ts';
 
 export interface OpenApiInfo {
   title: string;
@@ -77,6 +77,9 @@ function errorStatuses(route: Route): number[] {
   ].sort((a, b) => a - b);
 }
 
+/** The group of a path: its first segment (`/capture-api/images/:side`: capture-api). */
+const tagOf = (path: string) => path.split('/').find((segment) => segment !== '') ?? COMMON_TAG;
+
 function operation(route: Route): Json {
   const doc = route.doc;
   const security = securityOf(route);
@@ -93,6 +96,7 @@ function operation(route: Route): Json {
     };
   for (const status of errorStatuses(route)) responses[String(status)] = errorResponse;
   return {
+    tags: [route.tag ?? tagOf(route.path)],
     summary: doc?.summary ?? `${route.method} ${route.path}`,
     parameters: pathParameters(route.path),
     ...(doc?.body
@@ -114,6 +118,7 @@ function externalOperation(op: ExternalOperation): Json {
   for (const status of [...new Set([...(op.errors ?? []), ...limited, 500])].sort((a, b) => a - b))
     responses[String(status)] = { description: 'error' };
   return {
+    tags: [tagOf(op.path)],
     summary: op.summary,
     responses,
     ...(op.security ? { security: SECURITY[op.security] } : {}),

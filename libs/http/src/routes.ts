@@ -17,7 +17,12 @@ export interface Route {
   handler: (req: Request, res: Response) => unknown;
   /** what /openapi.json says of it; the schemas are the ones the handler validates with */
   doc?: RouteDoc;
+  /** the group /docs lists it under; the path's first segment when absent */
+  tag?: string;
 }
+
+/** The group of the endpoints every service has (/healthz, /sd, /docs...). */
+export const COMMON_TAG = 'common endpoints';
 
 export interface RouteDoc {
   summary: string;

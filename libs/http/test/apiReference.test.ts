@@ -62,7 +62,7 @@ describe('http: the API reference at /docs', () => {
     expect(html).not.to.match(/<script(?![^>]*\bsrc=)|<style|\sstyle=|\son[a-z]+=/i);
     expect(html).to.contain('data-url="openapi.json"');
     expect(html).to.contain('<title>test &lt;service&gt;: API reference</title>');
-    expect(links).to.have.length(5);
+    expect(links).to.have.length(6);
     for (const link of links) expect(link).to.match(/^\/docs\/[a-z0-9.-]+\?v=[A-Za-z0-9_-]{12}$/);
   });
 

@@ -15,7 +15,7 @@ import {
 } from '@idv/contracts';
 import { Type } from '@sinclair/typebox';
 import { decrypt, deriveSharedKey, encrypt, publicKeyFromPrivate } from '@idv/crypto';
-import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
+import { BadRequest, COMMON_TAG, NotFound, parseBody, type Route } from '@idv/http';
 import type { Registry } from '@idv/observability';
 import type { ServiceKeyStore } from '@idv/platform';
 import { isReadinessProbe, runChecks, type HealthCheck } from './health.ts';
@@ -227,5 +227,5 @@ export function commonRoutes(options: CommonRouteOptions): Route[] {
       },
     });
   }
-  return routes;
+  return routes.map((route) => ({ ...route, tag: COMMON_TAG }));
 }
