@@ -13,7 +13,7 @@ import { pageFiles } from './capture/pageFiles.ts';
 import { maskPageToken } from './capture/pageToken.ts';
 import { remoteCaptureChecker, remoteCheckMetrics } from './capture/remoteChecks.ts';
 import { DocverifyGatewayConfig } from './config.ts';
-import { systemClock, type Clock } from './domain/clock.ts';
+import { systemClock, type Clock } from './shared/clock.ts';
 import { startRetentionSweep } from './jobs/retentionSweep.ts';
 import { startSessionSweep } from './jobs/sessionSweep.ts';
 import { captureApiRoutes } from './routes/captureApi.ts';

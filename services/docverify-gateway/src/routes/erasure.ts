@@ -7,8 +7,8 @@ import { ErasureRequest, ErasureResponse, type EventEnvelope } from '@idv/contra
 import { NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { ErasureStore } from '../store/erasures.ts';
-import { communityOfPath } from './community.ts';
-import { actorOf, adminOrLicence } from './reviewAccess.ts';
+import { communityOfPath } from '../shared/community.ts';
+import { actorOf, adminOrLicence } from '../shared/operatorAccess.ts';
 
 export interface ErasureDeps {
   auth: CredentialAuth;

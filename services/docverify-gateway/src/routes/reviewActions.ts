@@ -11,8 +11,8 @@ import { parseBody, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
 import { addCaseNote, moveCase, type CaseMove } from '../review/caseActions.ts';
 import { decideCase } from '../review/decide.ts';
-import { communityOfPath } from './community.ts';
-import { operatorOnly, REVIEWERS, theOperator } from './reviewAccess.ts';
+import { communityOfPath } from '../shared/community.ts';
+import { operatorOnly, REVIEWERS, theOperator } from '../shared/operatorAccess.ts';
 import { CASES_PATH, type ReviewRouteDeps } from './reviewCases.ts';
 
 const MOVE_SUMMARIES: Record<CaseMove, string> = {

@@ -16,8 +16,8 @@ import { caseData, caseImage, mediaTypeOf } from '../review/caseData.ts';
 import { caseSummary, caseView } from '../review/caseView.ts';
 import type { ReviewDeps } from '../review/deps.ts';
 import type { ReviewCaseRecord } from '../store/reviewCases.ts';
-import { communityOfPath } from './community.ts';
-import { afterCursor, listQuery, nextCursor } from './listCursor.ts';
+import { communityOfPath } from '../shared/community.ts';
+import { afterCursor, listQuery, nextCursor } from '../shared/listCursor.ts';
 import {
   actorOf,
   anyOperatorOrLicence,
@@ -26,7 +26,7 @@ import {
   readsCaseTexts,
   REVIEWERS,
   type ReviewAccessDeps,
-} from './reviewAccess.ts';
+} from '../shared/operatorAccess.ts';
 
 export interface ReviewRouteDeps extends ReviewDeps, ReviewAccessDeps {
   tenants: TenantStore;

@@ -15,7 +15,7 @@ import type { Route } from '@idv/http';
 import { cancelSession, sessionResult } from '../sessions/callerSessions.ts';
 import { createSession } from '../sessions/createSession.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
-import { scopeOf, sendEncrypted } from './encryptedBody.ts';
+import { scopeOf, sendEncrypted } from '../shared/encryptedBody.ts';
 
 export interface SessionRouteDeps extends SessionDeps {
   auth: CredentialAuth;

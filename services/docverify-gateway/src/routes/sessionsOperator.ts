@@ -7,8 +7,8 @@ import type { TenantStore } from '@idv/platform';
 import { sessionSummary } from '../sessions/sessionView.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type { SessionStore } from '../store/sessions.ts';
-import { communityOfPath, MANAGER_LEVELS } from './community.ts';
-import { afterCursor, listQuery, nextCursor } from './listCursor.ts';
+import { communityOfPath, MANAGER_LEVELS } from '../shared/community.ts';
+import { afterCursor, listQuery, nextCursor } from '../shared/listCursor.ts';
 
 export interface OperatorSessionDeps {
   auth: CredentialAuth;

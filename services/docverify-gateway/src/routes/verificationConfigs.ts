@@ -28,8 +28,8 @@ import type {
   VerificationConfigStore,
 } from '../store/verificationConfigs.ts';
 import type { VerifierStore } from '../store/verifiers.ts';
-import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
-import { adminOrLicence, changeAudit } from './reviewAccess.ts';
+import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from '../shared/community.ts';
+import { adminOrLicence, changeAudit } from '../shared/operatorAccess.ts';
 
 export interface VerificationConfigRouteDeps {
   auth: CredentialAuth;

@@ -23,9 +23,9 @@ import type { TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
 import { changedAddresses, maskedSecrets } from '../domain/configAddresses.ts';
 import { unmaskSecrets } from '../domain/secrets.ts';
-import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from './community.ts';
+import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from '../shared/community.ts';
 import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
-import { adminOrLicence, changeAudit } from './reviewAccess.ts';
+import { adminOrLicence, changeAudit } from '../shared/operatorAccess.ts';
 
 export interface VerifierRouteDeps {
   auth: CredentialAuth;

@@ -30,7 +30,7 @@ import type {
 } from '../store/verificationConfigs.ts';
 import type { RunQueue } from '../verification/runQueue.ts';
 import { verifyAndRecord, type VerifyAndRecordDeps } from '../verification/verifyAndRecord.ts';
-import { scopeOf, sendEncrypted } from './encryptedBody.ts';
+import { scopeOf, sendEncrypted } from '../shared/encryptedBody.ts';
 
 export interface VerifyRouteDeps extends VerifyAndRecordDeps {
   auth: CredentialAuth;

@@ -3,7 +3,7 @@ import type { EventEnvelope } from '@idv/contracts';
 import type { EventOutbox } from '@idv/db';
 import type { Keyring } from '@idv/platform';
 import type { CheckCapture } from '@idv/capture-checks';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { ReviewCaseStore } from '../store/reviewCases.ts';
 import type { ReviewSealedStore } from '../store/reviewSealed.ts';
 import type { RunStore } from '../store/runs.ts';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { eventEnvelope, type EventEnvelope, type Tombstone } from '@idv/contracts';
 import { retryOnDeadlock, type Knex } from '@idv/db';
 import { appendAudit, type Keyring, type KeyOwner } from '@idv/platform';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { caseMembers, closeErasedCases } from './caseErasure.ts';
 import { runKeyOwner } from './runs.ts';
 import { sessionKeyOwner } from './sessionImages.ts';

@@ -1,7 +1,7 @@
 // Each community's image URL hosts (docverify.image_url_hosts): set by its operator (admin CLI),
 // read by every /verify through a short cache (a change elsewhere shows within its ttl).
 import type { Knex } from '@idv/db';
-import { ReadCache } from './readCache.ts';
+import { ReadCache } from '../shared/readCache.ts';
 
 const TABLE = 'docverify.image_url_hosts';
 

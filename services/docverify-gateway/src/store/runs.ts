@@ -11,7 +11,7 @@ import {
 } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import { UUID, type Keyring, type KeyOwner, type SealedColumn } from '@idv/platform';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { toRun, type PendingKinds, type RunRecord, type RunRow } from './runRecord.ts';
 import { addEvents } from './sessions.ts';
 

@@ -5,7 +5,7 @@
 import type { CaptureSide } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import type { Keyring, KeyOwner, SealedColumn } from '@idv/platform';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { retentionPlan } from '../domain/retention.ts';
 import type { SessionRecord } from './sessionRecord.ts';
 

@@ -4,7 +4,7 @@
 import type { CaptureSide, EventEnvelope, SessionState } from '@idv/contracts';
 import { storeEvents, type Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { isFinal, sourcesOf } from '../domain/sessionStates.ts';
 import { toSession, type SessionRecord, type SessionRow } from './sessionRecord.ts';
 import type { SessionImageStore } from './sessionImages.ts';

@@ -5,7 +5,7 @@ import { conflictOnDuplicate, type Knex } from '@idv/db';
 import { ConflictError, NotFoundError } from '@idv/errors';
 import type { ConfigArrays } from '../domain/configItems.ts';
 import { appendAudit, UUID, type AuditEntry } from '@idv/platform';
-import { deepFreeze, ReadCache } from './readCache.ts';
+import { deepFreeze, ReadCache } from '../shared/readCache.ts';
 
 export interface VerificationConfigRecord {
   id: string;

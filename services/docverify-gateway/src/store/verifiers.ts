@@ -19,7 +19,7 @@ import {
   type KeyOwner,
   type SealedColumn,
 } from '@idv/platform';
-import { deepFreeze, ReadCache } from './readCache.ts';
+import { deepFreeze, ReadCache } from '../shared/readCache.ts';
 
 export interface VerifierRecord {
   id: string;

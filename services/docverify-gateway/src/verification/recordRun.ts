@@ -4,7 +4,7 @@
 // first is not stored again.
 import type { EventEnvelope, RunStatus, VerificationKind, VerifyResult } from '@idv/contracts';
 import type { EventOutbox, Knex } from '@idv/db';
-import type { Clock } from '../domain/clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { runResultPlan } from '../domain/retention.ts';
 import { sessionEvents, verificationCompleted } from '../sessions/events.ts';
 import type { PendingKinds, RunRecord, RunStore } from '../store/runs.ts';
