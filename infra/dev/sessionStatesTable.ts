@@ -2,7 +2,7 @@
 // contract): infra/render.ts (`make generate`) rewrites it between its markers,
 // and test/sessions/readme-states.test.ts keeps the two equal.
 import { SESSION_TRANSITIONS, wireStatusOf } from '@idv/contracts';
-import { WELL_KNOWN } from '../../services/docverify-gateway/src/domain/wellKnown.ts';
+import { WELL_KNOWN } from '../../services/docverify-gateway/src/wellKnown/wellKnown.ts';
 
 export const START = '<!-- session-states:start -->';
 export const END = '<!-- session-states:end -->';

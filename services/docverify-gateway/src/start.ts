@@ -31,7 +31,7 @@ import { ErasureStore } from './store/erasures.ts';
 import { verificationConfigRoutes } from './routes/verificationConfigs.ts';
 import { verifierRoutes } from './routes/verifiers.ts';
 import { verifyRoutes } from './routes/verify.ts';
-import { wellKnownRoutes } from './routes/wellKnown.ts';
+import { wellKnownRoutes } from './wellKnown/wellKnownRoutes.ts';
 import { CallbackReplayStore } from './store/callbackReplays.ts';
 import { RunStore } from './store/runs.ts';
 import { SessionImageStore } from './store/sessionImages.ts';

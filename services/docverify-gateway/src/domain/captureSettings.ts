@@ -1,7 +1,7 @@
 // The capture settings of a session, taken from its verification config when the session is
 // created: retries per side, the selfie capture mode, review screens, data retention.
 import type { CaptureSide, SessionDocumentType, VerificationSettings } from '@idv/contracts';
-import { WELL_KNOWN } from './wellKnown.ts';
+import { WELL_KNOWN } from '../wellKnown/wellKnown.ts';
 
 export interface CaptureSettings {
   selfieCaptureMode: 'auto' | 'manualWithFaceDetection';

@@ -3,7 +3,7 @@
 // capturing). The sweeps of every replica and any access to a session apply them the same way:
 // a conditional move that re-checks the time under the row lock, so none applies twice.
 import type { SessionTimer } from '@idv/contracts';
-import { WELL_KNOWN } from '../domain/wellKnown.ts';
+import { WELL_KNOWN } from '../wellKnown/wellKnown.ts';
 import { isFinal, stateOfTimer } from '../domain/sessionStates.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { Moved } from '../store/sessions.ts';

@@ -1,7 +1,7 @@
 // GET /.well-known: public, no credentials.
 import { DocverifyWellKnown } from '@idv/contracts';
 import type { Route } from '@idv/http';
-import { WELL_KNOWN } from '../domain/wellKnown.ts';
+import { WELL_KNOWN } from './wellKnown.ts';
 
 export const wellKnownRoutes: Route[] = [
   {
