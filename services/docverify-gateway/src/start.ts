@@ -14,7 +14,7 @@ import { maskPageToken } from './capture/pageToken.ts';
 import { remoteCaptureChecker, remoteCheckMetrics } from './capture/remoteChecks.ts';
 import { DocverifyGatewayConfig } from './config.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
-import { startRetentionSweep } from './jobs/retentionSweep.ts';
+import { startRetentionSweep } from './retention/retentionSweep.ts';
 import { startSessionSweep } from './jobs/sessionSweep.ts';
 import { captureApiRoutes } from './routes/captureApi.ts';
 import { connectorCallbackRoutes } from './routes/connectorCallback.ts';

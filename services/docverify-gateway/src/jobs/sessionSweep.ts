@@ -5,7 +5,7 @@
 // after their deadline. A run held for review is none of these: only its case's hold ends it.
 import type { SessionTimer } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
-import { MAX_RETENTION_S } from '../domain/retention.ts';
+import { MAX_RETENTION_S } from '../retention/retentionPlan.ts';
 import { statesEndedBy } from '../domain/sessionStates.ts';
 import type { ReviewDeps } from '../review/deps.ts';
 import { expireHeldCases } from '../review/holdExpiry.ts';

@@ -6,7 +6,7 @@ import type { CaptureSide } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import type { Keyring, KeyOwner, SealedColumn } from '@idv/platform';
 import type { Clock } from '../shared/clock.ts';
-import { retentionPlan } from '../domain/retention.ts';
+import { retentionPlan } from '../retention/retentionPlan.ts';
 import type { SessionRecord } from './sessionRecord.ts';
 
 const TABLE = 'docverify.session_images';

@@ -5,7 +5,7 @@
 // verification destroys it.
 import type { EventEnvelope, VerifyResult } from '@idv/contracts';
 import { Batcher, outboxRow, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
-import type { RetentionPlan } from '../domain/retention.ts';
+import type { RetentionPlan } from '../retention/retentionPlan.ts';
 import { resultAccess, type ResultCaller } from '../domain/resultOwner.ts';
 import {
   UUID,

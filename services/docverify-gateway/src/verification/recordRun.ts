@@ -5,7 +5,7 @@
 import type { EventEnvelope, RunStatus, VerificationKind, VerifyResult } from '@idv/contracts';
 import type { EventOutbox, Knex } from '@idv/db';
 import type { Clock } from '../shared/clock.ts';
-import { runResultPlan } from '../domain/retention.ts';
+import { runResultPlan } from '../retention/retentionPlan.ts';
 import { sessionEvents, verificationCompleted } from '../sessions/events.ts';
 import type { PendingKinds, RunRecord, RunStore } from '../store/runs.ts';
 import type { SessionStore } from '../store/sessions.ts';

@@ -8,7 +8,7 @@ import {
   type VerifyRequest,
   type VerifyResult,
 } from '@idv/contracts';
-import { retentionPlan } from '../domain/retention.ts';
+import { retentionPlan } from '../retention/retentionPlan.ts';
 import { reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
 import { asyncVerifyRun, type RunRecord } from '../store/runs.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
