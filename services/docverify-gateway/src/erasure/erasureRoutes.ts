@@ -1,12 +1,12 @@
 // POST /erasure/community/{communityId} (DESIGN 2.5): a manager licence of the community, or an
 // admin operator with their bearer token from a sign-in of the last 5 minutes, erases a
-// verification or a session by destroying its data keys (store/erasures.ts), its review case too.
+// verification or a session by destroying its data keys (erasureStore.ts), its review case too.
 // The answer is the tombstone, the same on every later call.
 import type { CredentialAuth, OperatorTokens } from '@idv/auth';
 import { ErasureRequest, ErasureResponse, type EventEnvelope } from '@idv/contracts';
 import { NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
-import type { ErasureStore } from '../store/erasures.ts';
+import type { ErasureStore } from './erasureStore.ts';
 import { communityOfPath } from '../shared/community.ts';
 import { actorOf, adminOrLicence } from '../shared/operatorAccess.ts';
 

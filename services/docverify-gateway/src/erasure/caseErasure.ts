@@ -1,11 +1,11 @@
-// Erasure of a verification or session under review (store/erasures.ts): a case is one person's
+// Erasure of a verification or session under review (erasureStore.ts): a case is one person's
 // review, so erasing any part of it erases all of it (the original session or async run, every
 // resubmission's session and run), and the case closes as erased: its notes deleted (their digests
 // join the tombstone), its resubmission link dropped, its history kept (ids, states, reason codes).
 import type { ReviewCaseState } from '@idv/contracts';
 import type { Knex } from '@idv/db';
-import type { ErasureSubject } from './erasures.ts';
-import { addHistory } from './reviewCases.ts';
+import type { ErasureSubject } from './erasureStore.ts';
+import { addHistory } from '../store/reviewCases.ts';
 
 const CASES = 'docverify.review_cases';
 

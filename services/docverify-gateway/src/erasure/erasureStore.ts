@@ -11,10 +11,10 @@ import { retryOnDeadlock, type Knex } from '@idv/db';
 import { appendAudit, type Keyring, type KeyOwner } from '@idv/platform';
 import type { Clock } from '../shared/clock.ts';
 import { caseMembers, closeErasedCases } from './caseErasure.ts';
-import { runKeyOwner } from './runs.ts';
-import { sessionKeyOwner } from './sessionImages.ts';
-import { addEvents } from './sessions.ts';
-import { verificationKeyOwner } from './verifications.ts';
+import { runKeyOwner } from '../store/runs.ts';
+import { sessionKeyOwner } from '../store/sessionImages.ts';
+import { addEvents } from '../store/sessions.ts';
+import { verificationKeyOwner } from '../store/verifications.ts';
 
 const TOMBSTONES = 'docverify.erasures';
 export type ErasureSubject = { kind: 'verification' | 'session'; id: string };
