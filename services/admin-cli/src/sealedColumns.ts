@@ -4,7 +4,7 @@ import { SERVICE_KEY_SEALED, type SealedColumn } from '@idv/platform';
 import { RUN_SEALED } from '../../docverify-gateway/src/store/runs.ts';
 import { SESSION_SEALED } from '../../docverify-gateway/src/store/sessionImages.ts';
 import { VERIFICATION_SEALED } from '../../docverify-gateway/src/store/verifications.ts';
-import { VERIFIER_SEALED } from '../../docverify-gateway/src/store/verifiers.ts';
+import { VERIFIER_SEALED } from '../../docverify-gateway/src/verifiers/verifierStore.ts';
 import { CLIENT_SEALED } from '../../oauth/src/store/clientStore.ts';
 import { SIGNING_KEY_SEALED } from '../../oauth/src/store/signingKeyStore.ts';
 import { WEBHOOK_SEALED } from '../../webhooks-gateway/src/store/webhooks.ts';

@@ -36,7 +36,7 @@ import { CALLBACK_WINDOW_S, callbackSignature } from '../domain/connectorCallbac
 import type { CallbackReplayStore } from '../store/callbackReplays.ts';
 import { callbackUrlOf } from '../verification/followUpTarget.ts';
 import type { RunStore } from '../store/runs.ts';
-import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
+import type { VerifierRecord, VerifierStore } from '../verifiers/verifierStore.ts';
 
 export interface CallbackRouteDeps {
   verifiers: VerifierStore;

@@ -27,7 +27,7 @@ import type {
   VerificationConfigRecord,
   VerificationConfigStore,
 } from '../store/verificationConfigs.ts';
-import type { VerifierStore } from '../store/verifiers.ts';
+import type { VerifierStore } from '../verifiers/verifierStore.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from '../shared/community.ts';
 import { adminOrLicence, changeAudit } from '../shared/operatorAccess.ts';
 

@@ -10,7 +10,7 @@ import type { RunStore } from '../store/runs.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type { SessionStore } from '../store/sessions.ts';
 import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
-import type { VerifierStore } from '../store/verifiers.ts';
+import type { VerifierStore } from '../verifiers/verifierStore.ts';
 import type { RunQueue } from '../verification/runQueue.ts';
 
 export interface SessionDeps {

@@ -19,7 +19,7 @@ import {
   type ConnectorCall,
 } from '../domain/connectorCallStats.ts';
 import { documentForKind } from '../domain/kindImages.ts';
-import type { VerifierRecord } from '../store/verifiers.ts';
+import type { VerifierRecord } from '../verifiers/verifierStore.ts';
 import { followUpOf, type FollowUpSettings } from './followUpTarget.ts';
 import type { QueueWaits } from './queueWaits.ts';
 

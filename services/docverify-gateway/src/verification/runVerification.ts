@@ -13,7 +13,7 @@ import { compareData } from '../domain/dataComparison.ts';
 import { signProof, type ProofClaims } from '../domain/proof.ts';
 import type { ImageUrlHostStore } from '../store/imageUrlHosts.ts';
 import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
-import type { VerifierStore } from '../store/verifiers.ts';
+import type { VerifierStore } from '../verifiers/verifierStore.ts';
 import { askConnectors, type Answer, type AskDeps, type Asked } from './askConnector.ts';
 
 export interface RunDeps extends AskDeps {

@@ -21,10 +21,10 @@ import { Type } from '@sinclair/typebox';
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
-import { changedAddresses, maskedSecrets } from '../domain/configAddresses.ts';
-import { unmaskSecrets } from '../domain/secrets.ts';
+import { changedAddresses, maskedSecrets } from './configAddresses.ts';
+import { unmaskSecrets } from './secrets.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from '../shared/community.ts';
-import type { VerifierRecord, VerifierStore } from '../store/verifiers.ts';
+import type { VerifierRecord, VerifierStore } from './verifierStore.ts';
 import { adminOrLicence, changeAudit } from '../shared/operatorAccess.ts';
 
 export interface VerifierRouteDeps {
