@@ -22,7 +22,7 @@ import { localKeyring, ServiceKeyStore } from '@idv/platform';
 import { RunStore, type RunRecord } from '../../services/docverify-gateway/src/store/runs.ts';
 import { SessionImageStore } from '../../services/docverify-gateway/src/store/sessionImages.ts';
 import { SessionStore } from '../../services/docverify-gateway/src/store/sessions.ts';
-import { VerificationConfigStore } from '../../services/docverify-gateway/src/store/verificationConfigs.ts';
+import { VerificationConfigStore } from '../../services/docverify-gateway/src/verificationConfigs/verificationConfigStore.ts';
 import {
   settlePendingKind,
   type SettleDeps,

@@ -2,7 +2,7 @@
 // dataComparisonAttributes: eq, or fuzzyMatch with a token-set ratio after normalisation.
 import * as fuzzballModule from 'fuzzball';
 import type { ExtractedFields, VerificationSettings } from '@idv/contracts';
-import { DEFAULT_MIN_MATCH_SCORE } from './comparisonCriteria.ts';
+import { DEFAULT_MIN_MATCH_SCORE } from '../verificationConfigs/comparisonCriteria.ts';
 
 // fuzzball ships CommonJS; under ESM interop its functions may sit on `default`.
 const fuzzball = ((fuzzballModule as unknown as { default?: typeof fuzzballModule }).default ??

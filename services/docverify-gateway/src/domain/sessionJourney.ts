@@ -7,7 +7,7 @@ import type {
   VerificationKind,
   VerifyRequest,
 } from '@idv/contracts';
-import type { ConfigArrays } from './configItems.ts';
+import type { ConfigArrays } from '../verificationConfigs/configItems.ts';
 
 export type JourneyType = 'KYC_WITH_FACE_COMPARISON' | 'DOCUMENT_VERIFICATION_ONLY';
 

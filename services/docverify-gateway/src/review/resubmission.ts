@@ -11,7 +11,7 @@ import { openSession } from '../sessions/createSession.ts';
 import { sessionEvents } from '../sessions/events.ts';
 import type { ReviewCaseRecord } from '../store/reviewCases.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { ReviewDeps } from './deps.ts';
 import { resubmissionRequested } from './events.ts';
 

@@ -6,7 +6,7 @@ import { kindsOf, sessionRequest, sidesOf } from '../domain/sessionJourney.ts';
 import { withCaptures } from '../domain/resubmission.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionStore } from '../store/sessions.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import { RESUBMISSION_NOT_AWAITED } from '../verification/recordRun.ts';
 import { caseImages, type CaseImageDeps } from './caseImages.ts';
 

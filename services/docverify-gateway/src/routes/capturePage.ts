@@ -7,7 +7,7 @@
 import { GoneError, NotFoundError } from '@idv/errors';
 import { NotFound, Unavailable, type Route } from '@idv/http';
 import { ASSET_ENCODINGS, type AssetEncoding, type PageFiles } from '../capture/pageFiles.ts';
-import { logoImage } from '../domain/branding.ts';
+import { logoImage } from '../verificationConfigs/branding.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
 import { refuseEnded, sessionOfToken } from '../sessions/pageSession.ts';
 

@@ -27,7 +27,7 @@ import type { SessionImageStore } from '../store/sessionImages.ts';
 import type {
   VerificationConfigRecord,
   VerificationConfigStore,
-} from '../store/verificationConfigs.ts';
+} from '../verificationConfigs/verificationConfigStore.ts';
 import type { RunQueue } from '../verification/runQueue.ts';
 import { verifyAndRecord, type VerifyAndRecordDeps } from '../verification/verifyAndRecord.ts';
 import { scopeOf, sendEncrypted } from '../shared/encryptedBody.ts';

@@ -15,7 +15,7 @@ import { newPageToken, pageTokenHash } from '../capture/pageToken.ts';
 import { captureSettings, type ReviewScreens } from '../domain/captureSettings.ts';
 import { documentTypesOf, journeyIssues, type JourneyType } from '../domain/sessionJourney.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { SessionDeps } from './deps.ts';
 import { sessionEvents } from './events.ts';
 import { TIMER_MS } from './timers.ts';

@@ -9,7 +9,7 @@ import type { ReviewSealedStore } from '../store/reviewSealed.ts';
 import type { RunStore } from '../store/runs.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type { SessionStore } from '../store/sessions.ts';
-import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
+import type { VerificationConfigStore } from '../verificationConfigs/verificationConfigStore.ts';
 import type { VerifierStore } from '../verifiers/verifierStore.ts';
 import type { RunQueue } from '../verification/runQueue.ts';
 

@@ -8,7 +8,7 @@ import { sidesToCapture } from '../domain/sessionJourney.ts';
 import { isFinal } from '../domain/sessionStates.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';
-import { pageBranding } from '../domain/branding.ts';
+import { pageBranding } from '../verificationConfigs/branding.ts';
 import { sessionEvents } from './events.ts';
 import { withTimers } from './timers.ts';
 

@@ -7,7 +7,7 @@ import {
   type VerificationKind,
   type VerifyResult,
 } from '@idv/contracts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 
 const FAMILY: Record<VerificationKind | 'data_comparison', EventName> = {
   dl_verify: 'E_IDV_DOCUMENT_VALIDATE',

@@ -7,7 +7,7 @@
 // call settlePendingKind(deps, runId, kind, reply) with the connector's final answer of that kind.
 import type { ConnectorReply, VerificationKind, VerifyResult } from '@idv/contracts';
 import type { ServiceKey } from '@idv/platform';
-import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
+import type { VerificationConfigStore } from '../verificationConfigs/verificationConfigStore.ts';
 import type { RunStore } from '../store/runs.ts';
 import { recordRunResult, type RecordDeps } from './recordRun.ts';
 import { certify, compareWithDocument, overallStatus, proofSigner } from './runVerification.ts';

@@ -16,7 +16,7 @@ import type { SessionImageStore } from '../store/sessionImages.ts';
 import type {
   VerificationConfigRecord,
   VerificationConfigStore,
-} from '../store/verificationConfigs.ts';
+} from '../verificationConfigs/verificationConfigStore.ts';
 import { failRun, RESUBMISSION_NOT_AWAITED } from './recordRun.ts';
 import {
   VerificationAborted,

@@ -9,7 +9,7 @@ import { runResultPlan } from '../retention/retentionPlan.ts';
 import { sessionEvents, verificationCompleted } from '../sessions/events.ts';
 import type { PendingKinds, RunRecord, RunStore } from '../store/runs.ts';
 import type { SessionStore } from '../store/sessions.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import { verificationEvents } from './events.ts';
 import { holdForReview } from './reviewHold.ts';
 

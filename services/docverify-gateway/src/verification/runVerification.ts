@@ -12,7 +12,7 @@ import type { ServiceKey } from '@idv/platform';
 import { compareData } from '../domain/dataComparison.ts';
 import { signProof, type ProofClaims } from '../domain/proof.ts';
 import type { ImageUrlHostStore } from '../store/imageUrlHosts.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { VerifierStore } from '../verifiers/verifierStore.ts';
 import { askConnectors, type Answer, type AskDeps, type Asked } from './askConnector.ts';
 

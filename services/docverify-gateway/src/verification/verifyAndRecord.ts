@@ -11,7 +11,7 @@ import {
 import { retentionPlan } from '../retention/retentionPlan.ts';
 import { reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
 import { asyncVerifyRun, type RunRecord } from '../store/runs.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { VerificationStore } from '../store/verifications.ts';
 import { verificationEvents } from './events.ts';
 import { recordRunResult, type RecordDeps } from './recordRun.ts';

@@ -14,19 +14,14 @@ import {
 import { BadRequest, NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
-import { brandingIssues } from '../domain/branding.ts';
-import { comparisonIssues, withoutUnusedScores } from '../domain/comparisonCriteria.ts';
+import { brandingIssues } from './branding.ts';
+import { comparisonIssues, withoutUnusedScores } from './comparisonCriteria.ts';
 import { reviewOf } from '../domain/reviewPolicy.ts';
-import {
-  checkItems,
-  pickArrays,
-  referencedTags,
-  type ConfigArrays,
-} from '../domain/configItems.ts';
+import { checkItems, pickArrays, referencedTags, type ConfigArrays } from './configItems.ts';
 import type {
   VerificationConfigRecord,
   VerificationConfigStore,
-} from '../store/verificationConfigs.ts';
+} from './verificationConfigStore.ts';
 import type { VerifierStore } from '../verifiers/verifierStore.ts';
 import { communityOfPath, MANAGER_LEVELS, refuseFixedMembers } from '../shared/community.ts';
 import { adminOrLicence, changeAudit } from '../shared/operatorAccess.ts';

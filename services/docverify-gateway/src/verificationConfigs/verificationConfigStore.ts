@@ -3,7 +3,7 @@
 import type { VerificationSettings } from '@idv/contracts';
 import { conflictOnDuplicate, type Knex } from '@idv/db';
 import { ConflictError, NotFoundError } from '@idv/errors';
-import type { ConfigArrays } from '../domain/configItems.ts';
+import type { ConfigArrays } from './configItems.ts';
 import { appendAudit, UUID, type AuditEntry } from '@idv/platform';
 import { deepFreeze, ReadCache } from '../shared/readCache.ts';
 
