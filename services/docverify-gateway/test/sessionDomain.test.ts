@@ -2,7 +2,7 @@
 // can run, the request its images make, and the images each connector job carries.
 import { expect } from 'chai';
 import { SESSION_STATES, SESSION_TRANSITIONS, type SessionState } from '@idv/contracts';
-import { documentForKind } from '../src/domain/kindImages.ts';
+import { documentForKind } from '../src/connectors/kindImages.ts';
 import {
   documentTypesOf,
   journeyIssues,

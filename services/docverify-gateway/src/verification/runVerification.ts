@@ -14,7 +14,12 @@ import { signProof, type ProofClaims } from '../domain/proof.ts';
 import type { ImageUrlHostStore } from '../store/imageUrlHosts.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { VerifierStore } from '../verifiers/verifierStore.ts';
-import { askConnectors, type Answer, type AskDeps, type Asked } from './askConnector.ts';
+import {
+  askConnectors,
+  type Answer,
+  type AskDeps,
+  type Asked,
+} from '../connectors/askConnector.ts';
 
 export interface RunDeps extends AskDeps {
   verifiers: VerifierStore;

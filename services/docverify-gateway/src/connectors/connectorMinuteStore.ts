@@ -2,11 +2,7 @@
 // to the rows of their minutes in one upsert, so replicas add to the same rows without reading them;
 // the retention sweep deletes the minutes past their time.
 import type { Knex } from '@idv/db';
-import {
-  LATENCY_BOUNDS_MS,
-  type MinuteCounts,
-  type MinuteKey,
-} from '../domain/connectorCallStats.ts';
+import { LATENCY_BOUNDS_MS, type MinuteCounts, type MinuteKey } from './connectorCallStats.ts';
 
 const TABLE = 'docverify.connector_minutes';
 const KEY = ['community_id', 'minute', 'verifier_tag', 'kind', 'connector_type'];

@@ -8,8 +8,8 @@ import {
   emptyCounts,
   minuteKeyOf,
   type ConnectorCall,
-} from '../domain/connectorCallStats.ts';
-import type { ConnectorMinuteStore, MinuteRow } from '../store/connectorMinutes.ts';
+} from './connectorCallStats.ts';
+import type { ConnectorMinuteStore, MinuteRow } from './connectorMinuteStore.ts';
 
 /** Rows kept while PostgreSQL cannot take them (a long outage drops the calls beyond, logged). */
 const MAX_ROWS = 10_000;

@@ -13,14 +13,10 @@ import {
 } from '@idv/contracts';
 import type { SecretBox } from '@idv/crypto';
 import type { Logger } from '@idv/observability';
-import {
-  outcomeOfReply,
-  type CallOutcome,
-  type ConnectorCall,
-} from '../domain/connectorCallStats.ts';
-import { documentForKind } from '../domain/kindImages.ts';
+import { outcomeOfReply, type CallOutcome, type ConnectorCall } from './connectorCallStats.ts';
+import { documentForKind } from './kindImages.ts';
 import type { VerifierRecord } from '../verifiers/verifierStore.ts';
-import { followUpOf, type FollowUpSettings } from './followUpTarget.ts';
+import { followUpOf, type FollowUpSettings } from '../verification/followUpTarget.ts';
 import type { QueueWaits } from './queueWaits.ts';
 
 export interface AskDeps {
@@ -32,7 +28,7 @@ export interface AskDeps {
   onFailover: (kind: VerificationKind, verifierTag: string, reason: string) => void;
   onShed: (queue: string, reason: 'backlog' | 'busy') => void;
   onQueueWait: (queue: string, seconds: number) => void;
-  /** counts each call sent, by its end (verification/connectorCalls.ts) */
+  /** counts each call sent, by its end (connectorCalls.ts) */
   connectorCalls: { record: (call: ConnectorCall) => void };
   /** where "not final yet" answers are followed up; absent: they are taken as inconclusive */
   followUps?: FollowUpSettings;
