@@ -26,7 +26,7 @@ import { VerificationConfigStore } from '../../services/docverify-gateway/src/ve
 import {
   settlePendingKind,
   type SettleDeps,
-} from '../../services/docverify-gateway/src/verification/pending.ts';
+} from '../../services/docverify-gateway/src/followUps/pending.ts';
 import { recordRunResult } from '../../services/docverify-gateway/src/verification/recordRun.ts';
 import {
   certify,

@@ -16,7 +16,7 @@ import type { Logger } from '@idv/observability';
 import { outcomeOfReply, type CallOutcome, type ConnectorCall } from './connectorCallStats.ts';
 import { documentForKind } from './kindImages.ts';
 import type { VerifierRecord } from '../verifiers/verifierStore.ts';
-import { followUpOf, type FollowUpSettings } from '../verification/followUpTarget.ts';
+import { followUpOf, type FollowUpSettings } from '../followUps/followUpTarget.ts';
 import type { QueueWaits } from './queueWaits.ts';
 
 export interface AskDeps {

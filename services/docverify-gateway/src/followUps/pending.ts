@@ -9,8 +9,13 @@ import type { ConnectorReply, VerificationKind, VerifyResult } from '@idv/contra
 import type { ServiceKey } from '@idv/platform';
 import type { VerificationConfigStore } from '../verificationConfigs/verificationConfigStore.ts';
 import type { RunStore } from '../store/runs.ts';
-import { recordRunResult, type RecordDeps } from './recordRun.ts';
-import { certify, compareWithDocument, overallStatus, proofSigner } from './runVerification.ts';
+import { recordRunResult, type RecordDeps } from '../verification/recordRun.ts';
+import {
+  certify,
+  compareWithDocument,
+  overallStatus,
+  proofSigner,
+} from '../verification/runVerification.ts';
 import type { VerifyRequest } from '@idv/contracts';
 
 export interface SettleDeps extends RecordDeps {

@@ -1,11 +1,11 @@
 // POST /connector-callback/{verifierId}?verificationId=&kind=: a provider tells the platform that a
-// pending answer is decided. Authenticated per connector, scheme v2 (domain/connectorCallbackSignature.ts):
+// pending answer is decided. Authenticated per connector, scheme v2 (connectorCallbackSignature.ts):
 // x-callback-signature `v2=<hex HMAC-SHA256>` with the verifier's config member its type names
 // (followUps.callbackSecret) over "<x-callback-timestamp>\n<METHOD>\n<path?query>\n<raw body>", so
 // the signature binds the callback to its verifier, run and kind; the timestamp within
 // CALLBACK_WINDOW_S of now; compared in constant time. The body must name, in the member its type
 // names (followUps.callbackReference), the reference the run waits for (else 409), and a signature
-// is accepted once (a replay inside the window is 409, across replicas: store/callbackReplays.ts).
+// is accepted once (a replay inside the window is 409, across replicas: callbackReplayStore.ts).
 // The body goes to the type's worker on its follow-up queue, which reads it as the adapter's poll
 // answer would be read and answers the gateway like a poll; a settled kind makes a fresh callback a
 // no-op (202 not_pending).
@@ -32,9 +32,9 @@ import {
   type Route,
 } from '@idv/http';
 import express, { type Request } from 'express';
-import { CALLBACK_WINDOW_S, callbackSignature } from '../domain/connectorCallbackSignature.ts';
-import type { CallbackReplayStore } from '../store/callbackReplays.ts';
-import { callbackUrlOf } from '../verification/followUpTarget.ts';
+import { CALLBACK_WINDOW_S, callbackSignature } from './connectorCallbackSignature.ts';
+import type { CallbackReplayStore } from './callbackReplayStore.ts';
+import { callbackUrlOf } from './followUpTarget.ts';
 import type { RunStore } from '../store/runs.ts';
 import type { VerifierRecord, VerifierStore } from '../verifiers/verifierStore.ts';
 
