@@ -19,7 +19,7 @@ import { verifyMessage } from '@idv/crypto';
 import { EventOutbox } from '@idv/db';
 import { createLogger } from '@idv/observability';
 import { localKeyring, ServiceKeyStore } from '@idv/platform';
-import { RunStore, type RunRecord } from '../../services/docverify-gateway/src/store/runs.ts';
+import { RunStore, type RunRecord } from '../../services/docverify-gateway/src/runs/runStore.ts';
 import { SessionImageStore } from '../../services/docverify-gateway/src/store/sessionImages.ts';
 import { SessionStore } from '../../services/docverify-gateway/src/store/sessions.ts';
 import { VerificationConfigStore } from '../../services/docverify-gateway/src/verificationConfigs/verificationConfigStore.ts';
@@ -27,7 +27,7 @@ import {
   settlePendingKind,
   type SettleDeps,
 } from '../../services/docverify-gateway/src/followUps/pending.ts';
-import { recordRunResult } from '../../services/docverify-gateway/src/verification/recordRun.ts';
+import { recordRunResult } from '../../services/docverify-gateway/src/runs/recordRun.ts';
 import {
   certify,
   proofSigner,

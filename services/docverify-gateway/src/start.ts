@@ -33,7 +33,7 @@ import { verifierRoutes } from './verifiers/verifierRoutes.ts';
 import { verifyRoutes } from './routes/verify.ts';
 import { wellKnownRoutes } from './wellKnown/wellKnownRoutes.ts';
 import { CallbackReplayStore } from './followUps/callbackReplayStore.ts';
-import { RunStore } from './store/runs.ts';
+import { RunStore } from './runs/runStore.ts';
 import { SessionImageStore } from './store/sessionImages.ts';
 import { SessionStore } from './store/sessions.ts';
 import { VerificationConfigStore } from './verificationConfigs/verificationConfigStore.ts';
@@ -43,12 +43,12 @@ import { OUTBOX_TABLE, VerificationStore } from './store/verifications.ts';
 import { ConnectorCalls } from './connectors/connectorCalls.ts';
 import { consumeFollowUps } from './followUps/followUpIntake.ts';
 import { verificationMetrics } from './verification/metrics.ts';
-import { perCommunityShare } from './verification/communityShare.ts';
-import { CommunityTenants } from './verification/communityTenants.ts';
+import { perCommunityShare } from './runs/communityShare.ts';
+import { CommunityTenants } from './runs/communityTenants.ts';
 import { QueueWaits } from './connectors/queueWaits.ts';
-import { RunQueue } from './verification/runQueue.ts';
-import { runSlots } from './verification/runSlots.ts';
-import { runPrefetch, SlotPool } from './verification/slotPool.ts';
+import { RunQueue } from './runs/runQueue.ts';
+import { runSlots } from './runs/runSlots.ts';
+import { runPrefetch, SlotPool } from './runs/slotPool.ts';
 
 /** Interface version from the service's spec, reported by /environment. */
 export const API_VERSION = '2.0.0';

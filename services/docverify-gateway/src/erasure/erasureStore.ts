@@ -11,7 +11,7 @@ import { retryOnDeadlock, type Knex } from '@idv/db';
 import { appendAudit, type Keyring, type KeyOwner } from '@idv/platform';
 import type { Clock } from '../shared/clock.ts';
 import { caseMembers, closeErasedCases } from './caseErasure.ts';
-import { runKeyOwner } from '../store/runs.ts';
+import { runKeyOwner } from '../runs/runStore.ts';
 import { sessionKeyOwner } from '../store/sessionImages.ts';
 import { addEvents } from '../store/sessions.ts';
 import { verificationKeyOwner } from '../store/verifications.ts';

@@ -35,7 +35,7 @@ import express, { type Request } from 'express';
 import { CALLBACK_WINDOW_S, callbackSignature } from './connectorCallbackSignature.ts';
 import type { CallbackReplayStore } from './callbackReplayStore.ts';
 import { callbackUrlOf } from './followUpTarget.ts';
-import type { RunStore } from '../store/runs.ts';
+import type { RunStore } from '../runs/runStore.ts';
 import type { VerifierRecord, VerifierStore } from '../verifiers/verifierStore.ts';
 
 export interface CallbackRouteDeps {

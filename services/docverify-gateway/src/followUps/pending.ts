@@ -8,8 +8,8 @@
 import type { ConnectorReply, VerificationKind, VerifyResult } from '@idv/contracts';
 import type { ServiceKey } from '@idv/platform';
 import type { VerificationConfigStore } from '../verificationConfigs/verificationConfigStore.ts';
-import type { RunStore } from '../store/runs.ts';
-import { recordRunResult, type RecordDeps } from '../verification/recordRun.ts';
+import type { RunStore } from '../runs/runStore.ts';
+import { recordRunResult, type RecordDeps } from '../runs/recordRun.ts';
 import {
   certify,
   compareWithDocument,

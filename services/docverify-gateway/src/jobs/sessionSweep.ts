@@ -10,7 +10,7 @@ import { statesEndedBy } from '../domain/sessionStates.ts';
 import type { ReviewDeps } from '../review/deps.ts';
 import { expireHeldCases } from '../review/holdExpiry.ts';
 import { applyTimer, dueBefore } from '../sessions/timers.ts';
-import { failRun } from '../verification/recordRun.ts';
+import { failRun } from '../runs/recordRun.ts';
 
 export type SweepDeps = ReviewDeps;
 

@@ -4,7 +4,7 @@
 import type { CaptureSide, VerifyRequest } from '@idv/contracts';
 import { requestImages } from '../domain/resubmission.ts';
 import type { ReviewCaseRecord, ReviewCaseStore } from '../store/reviewCases.ts';
-import type { RunStore } from '../store/runs.ts';
+import type { RunStore } from '../runs/runStore.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 
 export interface CaseImageDeps {

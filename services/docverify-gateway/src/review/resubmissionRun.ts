@@ -7,7 +7,7 @@ import { withCaptures } from '../domain/resubmission.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionStore } from '../store/sessions.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
-import { RESUBMISSION_NOT_AWAITED } from '../verification/recordRun.ts';
+import { RESUBMISSION_NOT_AWAITED } from '../runs/recordRun.ts';
 import { caseImages, type CaseImageDeps } from './caseImages.ts';
 
 type Prepared = { request: VerifyRequest } | { failure: string };

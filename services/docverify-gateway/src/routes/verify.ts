@@ -21,14 +21,14 @@ import { configured } from '../domain/sessionJourney.ts';
 import { costlyImageIssues } from '../domain/imageCosts.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
 import { retrieveSessionResult } from '../sessions/callerSessions.ts';
-import { asyncVerifyRun, type RunRecord, type RunStore } from '../store/runs.ts';
+import { asyncVerifyRun, type RunRecord, type RunStore } from '../runs/runStore.ts';
 import type { ReviewSealedStore } from '../store/reviewSealed.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type {
   VerificationConfigRecord,
   VerificationConfigStore,
 } from '../verificationConfigs/verificationConfigStore.ts';
-import type { RunQueue } from '../verification/runQueue.ts';
+import type { RunQueue } from '../runs/runQueue.ts';
 import { verifyAndRecord, type VerifyAndRecordDeps } from '../verification/verifyAndRecord.ts';
 import { scopeOf, sendEncrypted } from '../shared/encryptedBody.ts';
 

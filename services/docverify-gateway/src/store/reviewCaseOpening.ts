@@ -6,7 +6,7 @@ import type { Knex } from '@idv/db';
 import { resultStatusOf, reviewChecks } from '../domain/reviewChecks.ts';
 import { toCase, type ReviewCaseRecord, type ReviewCaseRow } from './reviewCaseRecord.ts';
 import { addHistory } from './reviewCases.ts';
-import type { RunRecord } from './runRecord.ts';
+import type { RunRecord } from '../runs/runRecord.ts';
 
 const CASES = 'docverify.review_cases';
 

@@ -6,7 +6,7 @@ import type { Resubmission } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import { DataKeyGone, type Keyring } from '@idv/platform';
 import type { ReviewCaseRecord } from './reviewCaseRecord.ts';
-import { runKeyOwner } from './runs.ts';
+import { runKeyOwner } from '../runs/runStore.ts';
 
 const NOTES = 'docverify.review_notes';
 const CASES = 'docverify.review_cases';

@@ -9,8 +9,8 @@ import type { EventEnvelope, RunStatus, VerifyResult } from '@idv/contracts';
 import { DEFAULT_REVIEW_HOLD_MS, reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
 import { reviewOpened } from '../review/events.ts';
 import { openCase, reopenCase } from '../store/reviewCaseOpening.ts';
-import type { PendingKinds, RunRecord } from '../store/runs.ts';
-import type { RecordDeps, RunConfig } from './recordRun.ts';
+import type { PendingKinds, RunRecord } from '../runs/runStore.ts';
+import type { RecordDeps, RunConfig } from '../runs/recordRun.ts';
 
 /** The resubmission's case no longer waits for it: the hold is rolled back. */
 class CaseNotAwaiting extends Error {}

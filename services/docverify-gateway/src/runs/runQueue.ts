@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { PoisonMessageError, type Broker, type Consumer } from '@idv/broker';
 import { RUN_WAIT_TIERS_MS, runWaitQueue, validate, VerificationRunMessage } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
-import type { RunStore } from '../store/runs.ts';
+import type { RunStore } from './runStore.ts';
 
 export class RunQueue {
   constructor(

@@ -7,11 +7,11 @@ import type { EventOutbox, Knex } from '@idv/db';
 import type { Clock } from '../shared/clock.ts';
 import { runResultPlan } from '../retention/retentionPlan.ts';
 import { sessionEvents, verificationCompleted } from '../sessions/events.ts';
-import type { PendingKinds, RunRecord, RunStore } from '../store/runs.ts';
+import type { PendingKinds, RunRecord, RunStore } from './runStore.ts';
 import type { SessionStore } from '../store/sessions.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
-import { verificationEvents } from './events.ts';
-import { holdForReview } from './reviewHold.ts';
+import { verificationEvents } from '../verification/events.ts';
+import { holdForReview } from '../verification/reviewHold.ts';
 
 export interface RecordDeps {
   runs: RunStore;

@@ -6,12 +6,12 @@
 import type { VerifyRequest } from '@idv/contracts';
 import { InputError, UnavailableError } from '@idv/errors';
 import type { Logger } from '@idv/observability';
-import { backoffMs, retriesUsedUp, type RetryPolicy } from '../domain/runRetries.ts';
+import { backoffMs, retriesUsedUp, type RetryPolicy } from './runRetries.ts';
 import { checkVerifyRules } from '../domain/verifyRules.ts';
 import { kindsOf, sessionRequest, sidesOf } from '../domain/sessionJourney.ts';
 import { resubmissionRequest } from '../review/resubmissionRun.ts';
 import type { ReviewCaseStore } from '../store/reviewCases.ts';
-import type { RunRecord } from '../store/runs.ts';
+import type { RunRecord } from './runStore.ts';
 import type { SessionImageStore } from '../store/sessionImages.ts';
 import type {
   VerificationConfigRecord,
@@ -22,7 +22,7 @@ import {
   VerificationAborted,
   verifyAndRecord,
   type VerifyAndRecordDeps,
-} from './verifyAndRecord.ts';
+} from '../verification/verifyAndRecord.ts';
 
 export interface ProcessDeps extends VerifyAndRecordDeps {
   configs: VerificationConfigStore;

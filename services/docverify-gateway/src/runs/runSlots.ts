@@ -6,7 +6,7 @@
 // slot is taken), and a try no verifier could serve parks the run until its retry, its slot free.
 import { RequeueMessageError } from '@idv/broker';
 import { RUN_WAIT_TIERS_MS, type VerificationRunMessage } from '@idv/contracts';
-import { waitTier } from '../domain/runRetries.ts';
+import { waitTier } from './runRetries.ts';
 import type { CommunityTenants } from './communityTenants.ts';
 import { processRun, type ProcessDeps } from './processRun.ts';
 import type { RunQueue } from './runQueue.ts';
