@@ -31,7 +31,7 @@ import { recordRunResult } from '../../services/docverify-gateway/src/runs/recor
 import {
   certify,
   proofSigner,
-} from '../../services/docverify-gateway/src/verification/runVerification.ts';
+} from '../../services/docverify-gateway/src/verify/runVerification.ts';
 import { png } from '@idv/samples/captureImages';
 import { licenceFront } from '@idv/samples/idDocuments';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';

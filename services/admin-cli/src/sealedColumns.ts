@@ -3,7 +3,7 @@
 import { SERVICE_KEY_SEALED, type SealedColumn } from '@idv/platform';
 import { RUN_SEALED } from '../../docverify-gateway/src/runs/runStore.ts';
 import { SESSION_SEALED } from '../../docverify-gateway/src/store/sessionImages.ts';
-import { VERIFICATION_SEALED } from '../../docverify-gateway/src/store/verifications.ts';
+import { VERIFICATION_SEALED } from '../../docverify-gateway/src/verify/verificationStore.ts';
 import { VERIFIER_SEALED } from '../../docverify-gateway/src/verifiers/verifierStore.ts';
 import { CLIENT_SEALED } from '../../oauth/src/store/clientStore.ts';
 import { SIGNING_KEY_SEALED } from '../../oauth/src/store/signingKeyStore.ts';

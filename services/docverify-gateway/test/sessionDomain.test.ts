@@ -11,7 +11,7 @@ import {
   sidesOf,
 } from '../src/domain/sessionJourney.ts';
 import { canMove, isFinal, sourcesOf, statesEndedBy } from '../src/domain/sessionStates.ts';
-import { checkVerifyRules } from '../src/domain/verifyRules.ts';
+import { checkVerifyRules } from '../src/verify/verifyRules.ts';
 
 const item = (verifier: string, skip = false) => ({
   verifier,

@@ -14,7 +14,7 @@ import { caseMembers, closeErasedCases } from './caseErasure.ts';
 import { runKeyOwner } from '../runs/runStore.ts';
 import { sessionKeyOwner } from '../store/sessionImages.ts';
 import { addEvents } from '../store/sessions.ts';
-import { verificationKeyOwner } from '../store/verifications.ts';
+import { verificationKeyOwner } from '../verify/verificationStore.ts';
 
 const TOMBSTONES = 'docverify.erasures';
 export type ErasureSubject = { kind: 'verification' | 'session'; id: string };

@@ -15,7 +15,7 @@ import {
   compareWithDocument,
   overallStatus,
   proofSigner,
-} from '../verification/runVerification.ts';
+} from '../verify/runVerification.ts';
 import type { VerifyRequest } from '@idv/contracts';
 
 export interface SettleDeps extends RecordDeps {

@@ -8,7 +8,7 @@ import type { Knex } from '@idv/db';
 import type { ServiceKey } from '@idv/platform';
 import type { ReviewCaseRecord } from '../store/reviewCases.ts';
 import { completeRun, type RunConfig } from '../runs/recordRun.ts';
-import { overallStatus, proofSigner } from '../verification/runVerification.ts';
+import { overallStatus, proofSigner } from '../verify/runVerification.ts';
 import type { ReviewDeps } from './deps.ts';
 
 export interface FinalDecision {

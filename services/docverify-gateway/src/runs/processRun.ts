@@ -7,7 +7,7 @@ import type { VerifyRequest } from '@idv/contracts';
 import { InputError, UnavailableError } from '@idv/errors';
 import type { Logger } from '@idv/observability';
 import { backoffMs, retriesUsedUp, type RetryPolicy } from './runRetries.ts';
-import { checkVerifyRules } from '../domain/verifyRules.ts';
+import { checkVerifyRules } from '../verify/verifyRules.ts';
 import { kindsOf, sessionRequest, sidesOf } from '../domain/sessionJourney.ts';
 import { resubmissionRequest } from '../review/resubmissionRun.ts';
 import type { ReviewCaseStore } from '../store/reviewCases.ts';
@@ -22,7 +22,7 @@ import {
   VerificationAborted,
   verifyAndRecord,
   type VerifyAndRecordDeps,
-} from '../verification/verifyAndRecord.ts';
+} from '../verify/verifyAndRecord.ts';
 
 export interface ProcessDeps extends VerifyAndRecordDeps {
   configs: VerificationConfigStore;

@@ -10,7 +10,7 @@ import { sessionEvents, verificationCompleted } from '../sessions/events.ts';
 import type { PendingKinds, RunRecord, RunStore } from './runStore.ts';
 import type { SessionStore } from '../store/sessions.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
-import { verificationEvents } from '../verification/events.ts';
+import { verificationEvents } from '../verify/events.ts';
 import { holdForReview } from '../verification/reviewHold.ts';
 
 export interface RecordDeps {

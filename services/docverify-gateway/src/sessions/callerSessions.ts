@@ -3,7 +3,7 @@
 // the community is not found: no existence oracle. A system licence sees its state only.
 import type { SessionRef, SessionView, VerifyResult } from '@idv/contracts';
 import { ConflictError, NotFoundError } from '@idv/errors';
-import { resultAccess, type ResultAccess, type ResultCaller } from '../domain/resultOwner.ts';
+import { resultAccess, type ResultAccess, type ResultCaller } from '../verify/resultOwner.ts';
 import { isFinal } from '../domain/sessionStates.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';

@@ -8,7 +8,7 @@ import type { Clock } from '../shared/clock.ts';
 import { isFinal, sourcesOf } from '../domain/sessionStates.ts';
 import { toSession, type SessionRecord, type SessionRow } from './sessionRecord.ts';
 import type { SessionImageStore } from './sessionImages.ts';
-import { OUTBOX_TABLE } from './verifications.ts';
+import { OUTBOX_TABLE } from '../verify/verificationStore.ts';
 
 const TABLE = 'docverify.sessions';
 

@@ -6,7 +6,7 @@
 import type { EventEnvelope, VerifyResult } from '@idv/contracts';
 import { Batcher, outboxRow, runPrepared, type Knex, type PreparedStatement } from '@idv/db';
 import type { RetentionPlan } from '../retention/retentionPlan.ts';
-import { resultAccess, type ResultCaller } from '../domain/resultOwner.ts';
+import { resultAccess, type ResultCaller } from './resultOwner.ts';
 import {
   UUID,
   type DataKeyInsert,

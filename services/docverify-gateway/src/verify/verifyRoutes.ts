@@ -1,7 +1,7 @@
 // POST /verify: decrypt, validate every rule of spec 2.2, run, answer {data: encrypt(result),
 // publicKey}; with `Prefer: respond-async` it answers 202 at once and a verification run does the
 // work. GET /verification/{id} follows a run, or reads a kept result: the asking licence's own
-// (domain/resultOwner.ts), a session's with its images kept until then.
+// (resultOwner.ts), a session's with its images kept until then.
 import { randomUUID } from 'node:crypto';
 import { credentialsOf, openEncryptedBody, type CredentialAuth } from '@idv/auth';
 import {
@@ -16,10 +16,10 @@ import {
 } from '@idv/contracts';
 import { BadRequest, HttpError, NotFound, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
-import { resultAccess } from '../domain/resultOwner.ts';
+import { resultAccess } from './resultOwner.ts';
 import { configured } from '../domain/sessionJourney.ts';
-import { costlyImageIssues } from '../domain/imageCosts.ts';
-import { checkVerifyRules } from '../domain/verifyRules.ts';
+import { costlyImageIssues } from './imageCosts.ts';
+import { checkVerifyRules } from './verifyRules.ts';
 import { retrieveSessionResult } from '../sessions/callerSessions.ts';
 import { asyncVerifyRun, type RunRecord, type RunStore } from '../runs/runStore.ts';
 import type { ReviewSealedStore } from '../store/reviewSealed.ts';
@@ -29,7 +29,7 @@ import type {
   VerificationConfigStore,
 } from '../verificationConfigs/verificationConfigStore.ts';
 import type { RunQueue } from '../runs/runQueue.ts';
-import { verifyAndRecord, type VerifyAndRecordDeps } from '../verification/verifyAndRecord.ts';
+import { verifyAndRecord, type VerifyAndRecordDeps } from './verifyAndRecord.ts';
 import { scopeOf, sendEncrypted } from '../shared/encryptedBody.ts';
 
 export interface VerifyRouteDeps extends VerifyAndRecordDeps {

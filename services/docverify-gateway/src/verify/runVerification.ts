@@ -9,9 +9,9 @@ import type {
 } from '@idv/contracts';
 import { InputError, UnavailableError } from '@idv/errors';
 import type { ServiceKey } from '@idv/platform';
-import { compareData } from '../domain/dataComparison.ts';
-import { signProof, type ProofClaims } from '../domain/proof.ts';
-import type { ImageUrlHostStore } from '../store/imageUrlHosts.ts';
+import { compareData } from './dataComparison.ts';
+import { signProof, type ProofClaims } from './proof.ts';
+import type { ImageUrlHostStore } from './imageUrlHostStore.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { VerifierStore } from '../verifiers/verifierStore.ts';
 import {

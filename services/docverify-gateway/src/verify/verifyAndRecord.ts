@@ -12,7 +12,7 @@ import { retentionPlan } from '../retention/retentionPlan.ts';
 import { reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
 import { asyncVerifyRun, type RunRecord } from '../runs/runStore.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
-import type { VerificationStore } from '../store/verifications.ts';
+import type { VerificationStore } from './verificationStore.ts';
 import { verificationEvents } from './events.ts';
 import { recordRunResult, type RecordDeps } from '../runs/recordRun.ts';
 import { runVerification, type RunDeps } from './runVerification.ts';
