@@ -1,4 +1,4 @@
-// The person submits a resubmission's captures (sessions/captureActions.ts): in the transaction that
+// The person submits a resubmission's captures (capture/captureActions.ts): in the transaction that
 // submits the session, its case is locked first (case, then session: the order decisions, the hold's
 // expiry and erasure take too) and takes the captures (domain/reviewSteps.ts
 // resubmissionSubmittedStep): a case waiting for them as it is; one a reviewer claimed while it

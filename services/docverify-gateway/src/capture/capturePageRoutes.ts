@@ -6,10 +6,10 @@
 // it (the build writes the copies).
 import { GoneError, NotFoundError } from '@idv/errors';
 import { NotFound, Unavailable, type Route } from '@idv/http';
-import { ASSET_ENCODINGS, type AssetEncoding, type PageFiles } from '../capture/pageFiles.ts';
+import { ASSET_ENCODINGS, type AssetEncoding, type PageFiles } from './pageFiles.ts';
 import { logoImage } from '../verificationConfigs/branding.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
-import { refuseEnded, sessionOfToken } from '../sessions/pageSession.ts';
+import { refuseEnded, sessionOfToken } from './pageSession.ts';
 
 export const PAGE_CSP = [
   "default-src 'none'",

@@ -15,8 +15,8 @@ import { attemptsAllowed } from '../domain/captureSettings.ts';
 import { sidesToCapture } from '../domain/sessionJourney.ts';
 import { submitResubmission } from '../review/resubmissionSubmit.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { SessionDeps } from './deps.ts';
-import { sessionEvents } from './events.ts';
+import type { SessionDeps } from '../sessions/deps.ts';
+import { sessionEvents } from '../sessions/events.ts';
 import { attemptsLeft, livePageSession } from './pageSession.ts';
 
 function requireState(session: SessionRecord, states: SessionState[], doing: string): void {

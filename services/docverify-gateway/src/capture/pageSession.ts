@@ -2,15 +2,15 @@
 // shows its screen for it), and every call of the page counts as activity. The first call opens it.
 import { CONSENT_TEXT_VERSION, type CaptureSession, type SessionState } from '@idv/contracts';
 import { GoneError, NotFoundError } from '@idv/errors';
-import { pageTokenHash, TOKEN_PATTERN } from '../capture/pageToken.ts';
+import { pageTokenHash, TOKEN_PATTERN } from './pageToken.ts';
 import { attemptsAllowed } from '../domain/captureSettings.ts';
 import { sidesToCapture } from '../domain/sessionJourney.ts';
 import { isFinal } from '../domain/sessionStates.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { SessionDeps } from './deps.ts';
+import type { SessionDeps } from '../sessions/deps.ts';
 import { pageBranding } from '../verificationConfigs/branding.ts';
-import { sessionEvents } from './events.ts';
-import { withTimers } from './timers.ts';
+import { sessionEvents } from '../sessions/events.ts';
+import { withTimers } from '../sessions/timers.ts';
 
 const ENDED: Partial<Record<SessionState, string>> = {
   completed: 'this verification is complete',

@@ -27,10 +27,10 @@ import {
   declineSession,
   giveConsent,
   submitCapture,
-} from '../sessions/captureActions.ts';
-import { UploadAdmission } from '../capture/uploadAdmission.ts';
+} from './captureActions.ts';
+import { UploadAdmission } from './uploadAdmission.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
-import { livePageSession, pageView, refuseEnded, sessionOfToken } from '../sessions/pageSession.ts';
+import { livePageSession, pageView, refuseEnded, sessionOfToken } from './pageSession.ts';
 import type { SessionRecord } from '../store/sessionRecord.ts';
 
 export interface CaptureApiDeps extends SessionDeps {
