@@ -20,8 +20,8 @@ import { EventOutbox } from '@idv/db';
 import { createLogger } from '@idv/observability';
 import { localKeyring, ServiceKeyStore } from '@idv/platform';
 import { RunStore, type RunRecord } from '../../services/docverify-gateway/src/runs/runStore.ts';
-import { SessionImageStore } from '../../services/docverify-gateway/src/store/sessionImages.ts';
-import { SessionStore } from '../../services/docverify-gateway/src/store/sessions.ts';
+import { SessionImageStore } from '../../services/docverify-gateway/src/sessions/sessionImageStore.ts';
+import { SessionStore } from '../../services/docverify-gateway/src/sessions/sessionStore.ts';
 import { VerificationConfigStore } from '../../services/docverify-gateway/src/verificationConfigs/verificationConfigStore.ts';
 import {
   settlePendingKind,

@@ -2,7 +2,7 @@
 // move of MASTER_KEY's old values to data keys goes through, and what `master-key status` counts.
 import { SERVICE_KEY_SEALED, type SealedColumn } from '@idv/platform';
 import { RUN_SEALED } from '../../docverify-gateway/src/runs/runStore.ts';
-import { SESSION_SEALED } from '../../docverify-gateway/src/store/sessionImages.ts';
+import { SESSION_SEALED } from '../../docverify-gateway/src/sessions/sessionImageStore.ts';
 import { VERIFICATION_SEALED } from '../../docverify-gateway/src/verify/verificationStore.ts';
 import { VERIFIER_SEALED } from '../../docverify-gateway/src/verifiers/verifierStore.ts';
 import { CLIENT_SEALED } from '../../oauth/src/store/clientStore.ts';

@@ -9,8 +9,8 @@ import {
   kindsOf,
   sessionRequest,
   sidesOf,
-} from '../src/domain/sessionJourney.ts';
-import { canMove, isFinal, sourcesOf, statesEndedBy } from '../src/domain/sessionStates.ts';
+} from '../src/sessions/sessionJourney.ts';
+import { canMove, isFinal, sourcesOf, statesEndedBy } from '../src/sessions/sessionStates.ts';
 import { checkVerifyRules } from '../src/verify/verifyRules.ts';
 
 const item = (verifier: string, skip = false) => ({

@@ -11,10 +11,10 @@ import {
 import { ConflictError, InputError } from '@idv/errors';
 import { uncheckedIn } from '@idv/capture-checks';
 import type { Knex } from '@idv/db';
-import { attemptsAllowed } from '../domain/captureSettings.ts';
-import { sidesToCapture } from '../domain/sessionJourney.ts';
+import { attemptsAllowed } from '../sessions/captureSettings.ts';
+import { sidesToCapture } from '../sessions/sessionJourney.ts';
 import { submitResubmission } from '../review/resubmissionSubmit.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
+import type { SessionRecord } from '../sessions/sessionRecord.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
 import { sessionEvents } from '../sessions/events.ts';
 import { attemptsLeft, livePageSession } from './pageSession.ts';

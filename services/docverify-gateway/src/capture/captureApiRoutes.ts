@@ -31,7 +31,7 @@ import {
 import { UploadAdmission } from './uploadAdmission.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
 import { livePageSession, pageView, refuseEnded, sessionOfToken } from './pageSession.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
+import type { SessionRecord } from '../sessions/sessionRecord.ts';
 
 export interface CaptureApiDeps extends SessionDeps {
   maxImageBytes: number;

@@ -3,10 +3,10 @@
 import { CONSENT_TEXT_VERSION, type CaptureSession, type SessionState } from '@idv/contracts';
 import { GoneError, NotFoundError } from '@idv/errors';
 import { pageTokenHash, TOKEN_PATTERN } from './pageToken.ts';
-import { attemptsAllowed } from '../domain/captureSettings.ts';
-import { sidesToCapture } from '../domain/sessionJourney.ts';
-import { isFinal } from '../domain/sessionStates.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
+import { attemptsAllowed } from '../sessions/captureSettings.ts';
+import { sidesToCapture } from '../sessions/sessionJourney.ts';
+import { isFinal } from '../sessions/sessionStates.ts';
+import type { SessionRecord } from '../sessions/sessionRecord.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
 import { pageBranding } from '../verificationConfigs/branding.ts';
 import { sessionEvents } from '../sessions/events.ts';

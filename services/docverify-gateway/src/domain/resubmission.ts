@@ -8,7 +8,7 @@ import {
   type SessionDocumentType,
   type VerifyRequest,
 } from '@idv/contracts';
-import { sidesOf, type JourneyType } from './sessionJourney.ts';
+import { sidesOf, type JourneyType } from '../sessions/sessionJourney.ts';
 
 export interface Journey {
   documentType: SessionDocumentType;

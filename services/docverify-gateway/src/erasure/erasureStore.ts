@@ -12,8 +12,8 @@ import { appendAudit, type Keyring, type KeyOwner } from '@idv/platform';
 import type { Clock } from '../shared/clock.ts';
 import { caseMembers, closeErasedCases } from './caseErasure.ts';
 import { runKeyOwner } from '../runs/runStore.ts';
-import { sessionKeyOwner } from '../store/sessionImages.ts';
-import { addEvents } from '../store/sessions.ts';
+import { sessionKeyOwner } from '../sessions/sessionImageStore.ts';
+import { addEvents } from '../sessions/sessionStore.ts';
 import { verificationKeyOwner } from '../verify/verificationStore.ts';
 
 const TOMBSTONES = 'docverify.erasures';

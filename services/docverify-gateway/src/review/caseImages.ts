@@ -5,7 +5,7 @@ import type { CaptureSide, VerifyRequest } from '@idv/contracts';
 import { requestImages } from '../domain/resubmission.ts';
 import type { ReviewCaseRecord, ReviewCaseStore } from '../store/reviewCases.ts';
 import type { RunStore } from '../runs/runStore.ts';
-import type { SessionImageStore } from '../store/sessionImages.ts';
+import type { SessionImageStore } from '../sessions/sessionImageStore.ts';
 
 export interface CaseImageDeps {
   runs: RunStore;

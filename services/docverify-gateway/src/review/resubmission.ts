@@ -10,7 +10,7 @@ import { journeyOfRequest, sidesAsked, type Journey } from '../domain/resubmissi
 import { openSession } from '../sessions/createSession.ts';
 import { sessionEvents } from '../sessions/events.ts';
 import type { ReviewCaseRecord } from '../store/reviewCases.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
+import type { SessionRecord } from '../sessions/sessionRecord.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { ReviewDeps } from './deps.ts';
 import { resubmissionRequested } from './events.ts';

@@ -8,11 +8,11 @@ import { InputError, UnavailableError } from '@idv/errors';
 import type { Logger } from '@idv/observability';
 import { backoffMs, retriesUsedUp, type RetryPolicy } from './runRetries.ts';
 import { checkVerifyRules } from '../verify/verifyRules.ts';
-import { kindsOf, sessionRequest, sidesOf } from '../domain/sessionJourney.ts';
+import { kindsOf, sessionRequest, sidesOf } from '../sessions/sessionJourney.ts';
 import { resubmissionRequest } from '../review/resubmissionRun.ts';
 import type { ReviewCaseStore } from '../store/reviewCases.ts';
 import type { RunRecord } from './runStore.ts';
-import type { SessionImageStore } from '../store/sessionImages.ts';
+import type { SessionImageStore } from '../sessions/sessionImageStore.ts';
 import type {
   VerificationConfigRecord,
   VerificationConfigStore,

@@ -8,7 +8,7 @@ import type { Clock } from '../shared/clock.ts';
 import { runResultPlan } from '../retention/retentionPlan.ts';
 import { sessionEvents, verificationCompleted } from '../sessions/events.ts';
 import type { PendingKinds, RunRecord, RunStore } from './runStore.ts';
-import type { SessionStore } from '../store/sessions.ts';
+import type { SessionStore } from '../sessions/sessionStore.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import { verificationEvents } from '../verify/events.ts';
 import { holdForReview } from '../verification/reviewHold.ts';

@@ -13,7 +13,7 @@ import type { Knex } from '@idv/db';
 import { UUID, type Keyring, type KeyOwner, type SealedColumn } from '@idv/platform';
 import type { Clock } from '../shared/clock.ts';
 import { toRun, type PendingKinds, type RunRecord, type RunRow } from './runRecord.ts';
-import { addEvents } from '../store/sessions.ts';
+import { addEvents } from '../sessions/sessionStore.ts';
 
 export type { PendingKind, PendingKinds, RunRecord } from './runRecord.ts';
 

@@ -4,8 +4,8 @@
 import type { SessionRef, SessionView, VerifyResult } from '@idv/contracts';
 import { ConflictError, NotFoundError } from '@idv/errors';
 import { resultAccess, type ResultAccess, type ResultCaller } from '../verify/resultOwner.ts';
-import { isFinal } from '../domain/sessionStates.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
+import { isFinal } from './sessionStates.ts';
+import type { SessionRecord } from './sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';
 import { sessionEvents } from './events.ts';
 import { sessionView } from './sessionView.ts';

@@ -17,13 +17,13 @@ import {
 import { BadRequest, HttpError, NotFound, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
 import { resultAccess } from './resultOwner.ts';
-import { configured } from '../domain/sessionJourney.ts';
+import { configured } from '../sessions/sessionJourney.ts';
 import { costlyImageIssues } from './imageCosts.ts';
 import { checkVerifyRules } from './verifyRules.ts';
 import { retrieveSessionResult } from '../sessions/callerSessions.ts';
 import { asyncVerifyRun, type RunRecord, type RunStore } from '../runs/runStore.ts';
 import type { ReviewSealedStore } from '../store/reviewSealed.ts';
-import type { SessionImageStore } from '../store/sessionImages.ts';
+import type { SessionImageStore } from '../sessions/sessionImageStore.ts';
 import type {
   VerificationConfigRecord,
   VerificationConfigStore,

@@ -4,9 +4,9 @@ import { fromParam, type CredentialAuth } from '@idv/auth';
 import { SessionList, SessionListQuery, SessionSummary } from '@idv/contracts';
 import { NotFound, parseBody, type Route } from '@idv/http';
 import type { TenantStore } from '@idv/platform';
-import { sessionSummary } from '../sessions/sessionView.ts';
-import type { SessionImageStore } from '../store/sessionImages.ts';
-import type { SessionStore } from '../store/sessions.ts';
+import { sessionSummary } from './sessionView.ts';
+import type { SessionImageStore } from './sessionImageStore.ts';
+import type { SessionStore } from './sessionStore.ts';
 import { communityOfPath, MANAGER_LEVELS } from '../shared/community.ts';
 import { afterCursor, listQuery, nextCursor } from '../shared/listCursor.ts';
 

@@ -1,7 +1,7 @@
 // A session row as the rest of the gateway sees it, and the mapping between the two.
 import type { CaptureSide, SessionDocumentType, SessionState } from '@idv/contracts';
-import type { CaptureSettings } from '../domain/captureSettings.ts';
-import type { JourneyType } from '../domain/sessionJourney.ts';
+import type { CaptureSettings } from './captureSettings.ts';
+import type { JourneyType } from './sessionJourney.ts';
 
 export type Attempts = Partial<Record<CaptureSide, number>>;
 

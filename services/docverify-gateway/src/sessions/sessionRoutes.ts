@@ -12,9 +12,9 @@ import {
   wireStatusOf,
 } from '@idv/contracts';
 import type { Route } from '@idv/http';
-import { cancelSession, sessionResult } from '../sessions/callerSessions.ts';
-import { createSession } from '../sessions/createSession.ts';
-import type { SessionDeps } from '../sessions/deps.ts';
+import { cancelSession, sessionResult } from './callerSessions.ts';
+import { createSession } from './createSession.ts';
+import type { SessionDeps } from './deps.ts';
 import { scopeOf, sendEncrypted } from '../shared/encryptedBody.ts';
 
 export interface SessionRouteDeps extends SessionDeps {

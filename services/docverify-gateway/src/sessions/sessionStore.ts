@@ -5,9 +5,9 @@ import type { CaptureSide, EventEnvelope, SessionState } from '@idv/contracts';
 import { storeEvents, type Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
 import type { Clock } from '../shared/clock.ts';
-import { isFinal, sourcesOf } from '../domain/sessionStates.ts';
+import { isFinal, sourcesOf } from './sessionStates.ts';
 import { toSession, type SessionRecord, type SessionRow } from './sessionRecord.ts';
-import type { SessionImageStore } from './sessionImages.ts';
+import type { SessionImageStore } from './sessionImageStore.ts';
 import { OUTBOX_TABLE } from '../verify/verificationStore.ts';
 
 const TABLE = 'docverify.sessions';

@@ -6,10 +6,10 @@
 import type { SessionTimer } from '@idv/contracts';
 import type { Logger } from '@idv/observability';
 import { MAX_RETENTION_S } from '../retention/retentionPlan.ts';
-import { statesEndedBy } from '../domain/sessionStates.ts';
+import { statesEndedBy } from './sessionStates.ts';
 import type { ReviewDeps } from '../review/deps.ts';
 import { expireHeldCases } from '../review/holdExpiry.ts';
-import { applyTimer, dueBefore } from '../sessions/timers.ts';
+import { applyTimer, dueBefore } from './timers.ts';
 import { failRun } from '../runs/recordRun.ts';
 
 export type SweepDeps = ReviewDeps;
