@@ -5,7 +5,7 @@
 import type { ReviewCaseState } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import type { ErasureSubject } from './erasureStore.ts';
-import { addHistory } from '../store/reviewCases.ts';
+import { addHistory } from '../review/reviewCaseStore.ts';
 
 const CASES = 'docverify.review_cases';
 

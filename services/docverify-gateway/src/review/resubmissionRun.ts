@@ -3,7 +3,7 @@
 // session's request is built as for any session; an async request keeps its data members.
 import type { VerifyRequest } from '@idv/contracts';
 import { kindsOf, sessionRequest, sidesOf } from '../sessions/sessionJourney.ts';
-import { withCaptures } from '../domain/resubmission.ts';
+import { withCaptures } from './resubmissionCaptures.ts';
 import type { SessionRecord } from '../sessions/sessionRecord.ts';
 import type { SessionStore } from '../sessions/sessionStore.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';

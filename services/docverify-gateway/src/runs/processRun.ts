@@ -10,7 +10,7 @@ import { backoffMs, retriesUsedUp, type RetryPolicy } from './runRetries.ts';
 import { checkVerifyRules } from '../verify/verifyRules.ts';
 import { kindsOf, sessionRequest, sidesOf } from '../sessions/sessionJourney.ts';
 import { resubmissionRequest } from '../review/resubmissionRun.ts';
-import type { ReviewCaseStore } from '../store/reviewCases.ts';
+import type { ReviewCaseStore } from '../review/reviewCaseStore.ts';
 import type { RunRecord } from './runStore.ts';
 import type { SessionImageStore } from '../sessions/sessionImageStore.ts';
 import type {

@@ -11,7 +11,7 @@ import type { PendingKinds, RunRecord, RunStore } from './runStore.ts';
 import type { SessionStore } from '../sessions/sessionStore.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import { verificationEvents } from '../verify/events.ts';
-import { holdForReview } from '../verification/reviewHold.ts';
+import { holdForReview } from '../review/reviewHold.ts';
 
 export interface RecordDeps {
   runs: RunStore;
@@ -55,7 +55,7 @@ export const RESUBMISSION_NOT_AWAITED = 'resubmission_not_awaited';
 
 /**
  * Stores `result` for `run` (in one of `from`): 'pending' while kinds wait, 'review' when it waits
- * for a human review (verification/reviewHold.ts), else 'completed'; 'failed' for a
+ * for a human review (review/reviewHold.ts), else 'completed'; 'failed' for a
  * resubmission's its case no longer awaits (its result was to be reviewed, so it never completes
  * unreviewed: its captures go, its session fails).
  */

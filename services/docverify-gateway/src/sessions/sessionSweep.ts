@@ -51,7 +51,7 @@ export interface SweepCounts {
 
 export async function sweepOnce(deps: SweepDeps): Promise<SweepCounts> {
   const now = deps.clock.now();
-  // before the session timers: a held session's expiry is its case's hold (reviewCases.ts)
+  // before the session timers: a held session's expiry is its case's hold (reviewCaseStore.ts)
   const reviewsExpired = await expireHeldCases(deps, BATCH);
   const expired = await endDue(deps, 'expireSessionInMin');
   const abandoned = await endDue(deps, 'abandonSessionInMin');

@@ -16,7 +16,7 @@ import type { TenantStore } from '@idv/platform';
 import type { Request } from 'express';
 import { brandingIssues } from './branding.ts';
 import { comparisonIssues, withoutUnusedScores } from './comparisonCriteria.ts';
-import { reviewOf } from '../domain/reviewPolicy.ts';
+import { reviewOf } from '../review/reviewPolicy.ts';
 import { checkItems, pickArrays, referencedTags, type ConfigArrays } from './configItems.ts';
 import type {
   VerificationConfigRecord,

@@ -9,7 +9,7 @@ import {
   type VerifyResult,
 } from '@idv/contracts';
 import { retentionPlan } from '../retention/retentionPlan.ts';
-import { reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
+import { reviewApplies, reviewOf } from '../review/reviewPolicy.ts';
 import { asyncVerifyRun, type RunRecord } from '../runs/runStore.ts';
 import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { VerificationStore } from './verificationStore.ts';

@@ -22,7 +22,7 @@ import { costlyImageIssues } from './imageCosts.ts';
 import { checkVerifyRules } from './verifyRules.ts';
 import { retrieveSessionResult } from '../sessions/callerSessions.ts';
 import { asyncVerifyRun, type RunRecord, type RunStore } from '../runs/runStore.ts';
-import type { ReviewSealedStore } from '../store/reviewSealed.ts';
+import type { ReviewSealedStore } from '../review/reviewSealedStore.ts';
 import type { SessionImageStore } from '../sessions/sessionImageStore.ts';
 import type {
   VerificationConfigRecord,

@@ -3,9 +3,9 @@
 // session's expiry pushed past the case's hold.
 import type { ReviewSettings, VerifyResult } from '@idv/contracts';
 import type { Knex } from '@idv/db';
-import { resultStatusOf, reviewChecks } from '../domain/reviewChecks.ts';
+import { resultStatusOf, reviewChecks } from './reviewChecks.ts';
 import { toCase, type ReviewCaseRecord, type ReviewCaseRow } from './reviewCaseRecord.ts';
-import { addHistory } from './reviewCases.ts';
+import { addHistory } from './reviewCaseStore.ts';
 import type { RunRecord } from '../runs/runRecord.ts';
 
 const CASES = 'docverify.review_cases';

@@ -5,7 +5,7 @@
 import type { EventEnvelope, Resubmission, ReviewStepAnswer } from '@idv/contracts';
 import { retryOnDeadlock, type Knex } from '@idv/db';
 import { ConflictError } from '@idv/errors';
-import type { ReviewCaseRecord } from '../store/reviewCases.ts';
+import type { ReviewCaseRecord } from './reviewCaseStore.ts';
 import type { ReviewDeps } from './deps.ts';
 
 /**

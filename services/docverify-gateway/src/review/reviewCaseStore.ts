@@ -1,11 +1,11 @@
 // Review case rows and their history. A case opens (or a resubmission's run brings it back) in the
 // transaction that holds its run for review (reviewCaseOpening.ts); every later step is a
-// conditional UPDATE on the version it was judged against (domain/reviewSteps.ts), with its
+// conditional UPDATE on the version it was judged against (reviewSteps.ts), with its
 // history line in the same transaction: of two claims or decisions at once exactly one lands.
 import type { ReviewCaseState } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import { UUID } from '@idv/platform';
-import { LIVE_CASE_STATES, type CaseStep } from '../domain/reviewSteps.ts';
+import { LIVE_CASE_STATES, type CaseStep } from './reviewSteps.ts';
 import { toCase, type ReviewCaseRecord, type ReviewCaseRow } from './reviewCaseRecord.ts';
 
 export type { ReviewCaseRecord } from './reviewCaseRecord.ts';

@@ -9,11 +9,11 @@ import {
 } from '@idv/contracts';
 import { parseBody, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
-import { addCaseNote, moveCase, type CaseMove } from '../review/caseActions.ts';
-import { decideCase } from '../review/decide.ts';
+import { addCaseNote, moveCase, type CaseMove } from './caseActions.ts';
+import { decideCase } from './decide.ts';
 import { communityOfPath } from '../shared/community.ts';
 import { operatorOnly, REVIEWERS, theOperator } from '../shared/operatorAccess.ts';
-import { CASES_PATH, type ReviewRouteDeps } from './reviewCases.ts';
+import { CASES_PATH, type ReviewRouteDeps } from './reviewCaseRoutes.ts';
 
 const MOVE_SUMMARIES: Record<CaseMove, string> = {
   claim:

@@ -11,11 +11,11 @@ import {
 import { NotFound, parseBody, type Route } from '@idv/http';
 import { appendAudit, type TenantStore } from '@idv/platform';
 import type { Request, Response } from 'express';
-import { REVIEW_REASONS } from '../domain/reviewReasons.ts';
-import { caseData, caseImage, mediaTypeOf } from '../review/caseData.ts';
-import { caseSummary, caseView } from '../review/caseView.ts';
-import type { ReviewDeps } from '../review/deps.ts';
-import type { ReviewCaseRecord } from '../store/reviewCases.ts';
+import { REVIEW_REASONS } from './reviewReasons.ts';
+import { caseData, caseImage, mediaTypeOf } from './caseData.ts';
+import { caseSummary, caseView } from './caseView.ts';
+import type { ReviewDeps } from './deps.ts';
+import type { ReviewCaseRecord } from './reviewCaseStore.ts';
 import { communityOfPath } from '../shared/community.ts';
 import { afterCursor, listQuery, nextCursor } from '../shared/listCursor.ts';
 import {

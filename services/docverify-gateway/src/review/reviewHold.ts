@@ -6,9 +6,9 @@
 // 'not_awaited', and recordRun.ts fails it (resubmission_not_awaited), its captures dropped.
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope, RunStatus, VerifyResult } from '@idv/contracts';
-import { DEFAULT_REVIEW_HOLD_MS, reviewApplies, reviewOf } from '../domain/reviewPolicy.ts';
-import { reviewOpened } from '../review/events.ts';
-import { openCase, reopenCase } from '../store/reviewCaseOpening.ts';
+import { DEFAULT_REVIEW_HOLD_MS, reviewApplies, reviewOf } from './reviewPolicy.ts';
+import { reviewOpened } from './events.ts';
+import { openCase, reopenCase } from './reviewCaseOpening.ts';
 import type { PendingKinds, RunRecord } from '../runs/runStore.ts';
 import type { RecordDeps, RunConfig } from '../runs/recordRun.ts';
 

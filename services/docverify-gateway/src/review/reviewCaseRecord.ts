@@ -1,6 +1,6 @@
 // A review case row as the rest of the gateway sees it, and the mapping between the two.
 import type { ReviewCaseState, ReviewCheck } from '@idv/contracts';
-import type { CaseFacts, FirstDecision } from '../domain/reviewSteps.ts';
+import type { CaseFacts, FirstDecision } from './reviewSteps.ts';
 
 export interface ReviewCaseRecord extends CaseFacts {
   id: string;
