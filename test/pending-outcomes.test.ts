@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { VerificationView, VerifyResult } from '@idv/contracts';
-import { callbackSignature } from '../services/docverify-gateway/src/domain/connectorCallbackSignature.ts';
+import { callbackSignature } from '../services/docverify-gateway/src/followUps/connectorCallbackSignature.ts';
 import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
 import { freePort } from './support/freePort.ts';
 import { platformKeyring } from './support/platform.ts';

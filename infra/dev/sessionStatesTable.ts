@@ -2,7 +2,7 @@
 // SESSION_TRANSITIONS (the contract): infra/render.ts (`make generate`) rewrites it between its
 // markers, and test/sessions/readme-states.test.ts keeps the two equal.
 import { SESSION_TRANSITIONS, wireStatusOf } from '@idv/contracts';
-import { WELL_KNOWN } from '../../services/docverify-gateway/src/domain/wellKnown.ts';
+import { WELL_KNOWN } from '../../services/docverify-gateway/src/wellKnown/wellKnown.ts';
 
 /** The guide that holds the table, from the repository's root. */
 export const SESSION_STATES_FILE = 'docs/sessions.md';

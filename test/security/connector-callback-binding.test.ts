@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import type { VerifyResult } from '@idv/contracts';
-import { callbackSignature } from '../../services/docverify-gateway/src/domain/connectorCallbackSignature.ts';
+import { callbackSignature } from '../../services/docverify-gateway/src/followUps/connectorCallbackSignature.ts';
 import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
 import { freePort } from '../support/freePort.ts';
 import { startVerifyWorld, type VerifyWorld } from '../support/verifyWorld.ts';

@@ -19,19 +19,19 @@ import { verifyMessage } from '@idv/crypto';
 import { EventOutbox } from '@idv/db';
 import { createLogger } from '@idv/observability';
 import { localKeyring, ServiceKeyStore } from '@idv/platform';
-import { RunStore, type RunRecord } from '../../services/docverify-gateway/src/store/runs.ts';
-import { SessionImageStore } from '../../services/docverify-gateway/src/store/sessionImages.ts';
-import { SessionStore } from '../../services/docverify-gateway/src/store/sessions.ts';
-import { VerificationConfigStore } from '../../services/docverify-gateway/src/store/verificationConfigs.ts';
+import { RunStore, type RunRecord } from '../../services/docverify-gateway/src/runs/runStore.ts';
+import { SessionImageStore } from '../../services/docverify-gateway/src/sessions/sessionImageStore.ts';
+import { SessionStore } from '../../services/docverify-gateway/src/sessions/sessionStore.ts';
+import { VerificationConfigStore } from '../../services/docverify-gateway/src/verificationConfigs/verificationConfigStore.ts';
 import {
   settlePendingKind,
   type SettleDeps,
-} from '../../services/docverify-gateway/src/verification/pending.ts';
-import { recordRunResult } from '../../services/docverify-gateway/src/verification/recordRun.ts';
+} from '../../services/docverify-gateway/src/followUps/pending.ts';
+import { recordRunResult } from '../../services/docverify-gateway/src/runs/recordRun.ts';
 import {
   certify,
   proofSigner,
-} from '../../services/docverify-gateway/src/verification/runVerification.ts';
+} from '../../services/docverify-gateway/src/verify/runVerification.ts';
 import { png } from '@idv/samples/captureImages';
 import { licenceFront } from '@idv/samples/idDocuments';
 import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';

@@ -16,7 +16,7 @@ import {
   startConnectorWorker,
   type RunningWorker,
 } from '../../services/connector-worker/src/start.ts';
-import type { Clock } from '../../services/docverify-gateway/src/domain/clock.ts';
+import type { Clock } from '../../services/docverify-gateway/src/shared/clock.ts';
 import { startSandbox, type RunningSandbox } from '../../services/provider-sandbox/src/start.ts';
 import { deleteQueues } from './amqpCleanup.ts';
 import { jpeg, png, selfieImage } from '@idv/samples/captureImages';

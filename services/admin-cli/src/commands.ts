@@ -4,7 +4,7 @@ import { loadConfig, PlatformConfig, type MasterKey } from '@idv/config';
 import { imageUrlHostList } from '@idv/contracts';
 import { generateKeyPair } from '@idv/crypto';
 import type { Knex } from '@idv/db';
-import { ImageUrlHostStore } from '../../docverify-gateway/src/store/imageUrlHosts.ts';
+import { ImageUrlHostStore } from '../../docverify-gateway/src/verify/imageUrlHostStore.ts';
 import {
   createOauthAccount,
   createOauthClient,

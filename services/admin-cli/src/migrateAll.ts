@@ -6,7 +6,7 @@
 // Used by `npm run migrate` (compose, the Kubernetes Job), `make run` and the admin CLI.
 import { migrate, type Knex } from '@idv/db';
 import { migrateLegacyValues, reapplyErasures, type Keyring } from '@idv/platform';
-import { closeErasedCases } from '../../docverify-gateway/src/store/caseErasure.ts';
+import { closeErasedCases } from '../../docverify-gateway/src/erasure/caseErasure.ts';
 import { allMigrations } from './allMigrations.ts';
 import { SEALED_COLUMNS } from './sealedColumns.ts';
 

@@ -1,7 +1,8 @@
 // Connector calls per minute, as the gateway saw them (its round trip through the broker and the
 // worker): counts by outcome, total and max duration and a fixed histogram, so the console can show
 // per-connector latency and error rates without a row per call. Each replica adds its minute's
-// counts to the same row (store/connectorMinutes.ts); no personal data, only ids and counts.
+// counts to the same row (connectors/connectorMinuteStore.ts); no personal data, only ids and
+// counts.
 import type { Knex } from 'knex';
 
 /** Upper bounds (ms) of the histogram's columns le_<bound>_ms; over_5000_ms takes the rest. */

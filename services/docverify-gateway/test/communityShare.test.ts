@@ -2,7 +2,7 @@
 // counted on its own, a released slot taken again; the default share is a quarter of the slots.
 import { expect } from 'chai';
 import { KeyedShare } from '@idv/platform/fairShare';
-import { perCommunityShare } from '../src/verification/communityShare.ts';
+import { perCommunityShare } from '../src/runs/communityShare.ts';
 
 describe('docverify gateway: fair share of run slots per community', () => {
   it('gives a community at most its share, whatever another community holds', () => {

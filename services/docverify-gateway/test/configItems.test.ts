@@ -7,7 +7,7 @@ import {
   type ConfigArray,
   type ConnectorType,
 } from '@idv/contracts';
-import { checkItems } from '../src/domain/configItems.ts';
+import { checkItems } from '../src/verificationConfigs/configItems.ts';
 
 const EXTRA_ARRAYS: ConfigArray[] = ['person_search', 'id_capture', 'face_rekognition'];
 

@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import type { IdvClient } from '@idv/client';
 import { createLogger } from '@idv/observability';
 import { startVerifyWorld, type VerifyWorld } from '../../../test/support/verifyWorld.ts';
-import { emptyCounts, type MinuteCounts } from '../src/domain/connectorCallStats.ts';
-import { ConnectorMinuteStore } from '../src/store/connectorMinutes.ts';
-import { ConnectorCalls } from '../src/verification/connectorCalls.ts';
+import { emptyCounts, type MinuteCounts } from '../src/connectors/connectorCallStats.ts';
+import { ConnectorMinuteStore } from '../src/connectors/connectorMinuteStore.ts';
+import { ConnectorCalls } from '../src/connectors/connectorCalls.ts';
 
 interface Row {
   verifier_tag: string;

@@ -1,6 +1,6 @@
 // Name and dob comparison rules, without servers: normalisation, eq, fuzzyMatch thresholds.
 import { expect } from 'chai';
-import { compareData, normaliseDate, normaliseName } from '../src/domain/dataComparison.ts';
+import { compareData, normaliseDate, normaliseName } from '../src/verify/dataComparison.ts';
 
 type Attributes = Parameters<typeof compareData>[0];
 type NameCheck = 'firstname check' | 'lastname check';

@@ -2,7 +2,7 @@
 // community, how an estimate decays without news so shedding lets probes through, and that one
 // community's timeouts leave another's estimate (and so its calls) alone.
 import { expect } from 'chai';
-import { QueueWaits } from '../src/verification/queueWaits.ts';
+import { QueueWaits } from '../src/connectors/queueWaits.ts';
 
 describe('docverify gateway: queue wait estimate', () => {
   let now = 0;

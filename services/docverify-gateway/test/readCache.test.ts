@@ -1,7 +1,7 @@
 // The /verify read cache: one load for callers asking at once, cleared by writes, never keeping a
 // failed or refused load, frozen values.
 import { expect } from 'chai';
-import { deepFreeze, ReadCache } from '../src/store/readCache.ts';
+import { deepFreeze, ReadCache } from '../src/shared/readCache.ts';
 
 function counter(value: () => string[] = () => ['row']) {
   const calls = { count: 0 };

@@ -6,8 +6,8 @@ import { IdvClient } from '@idv/client';
 import { localKeyring } from '@idv/platform';
 import type { VerifyResult } from '@idv/contracts';
 import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
-import { retentionPlan, MAX_RETENTION_S } from '../src/domain/retention.ts';
-import { VerificationStore } from '../src/store/verifications.ts';
+import { retentionPlan, MAX_RETENTION_S } from '../src/retention/retentionPlan.ts';
+import { VerificationStore } from '../src/verify/verificationStore.ts';
 
 const result = (): VerifyResult => ({
   verificationId: randomUUID(),

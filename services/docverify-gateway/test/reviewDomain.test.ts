@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import { ConflictError, InputError, NotAllowedError } from '@idv/errors';
 import type { VerifyRequest, VerifyResult } from '@idv/contracts';
-import { reviewApplies } from '../src/domain/reviewPolicy.ts';
-import { reasonFor, REVIEW_REASONS } from '../src/domain/reviewReasons.ts';
+import { reviewApplies } from '../src/review/reviewPolicy.ts';
+import { reasonFor, REVIEW_REASONS } from '../src/review/reviewReasons.ts';
 import {
   claimStep,
   decisionStep,
@@ -12,13 +12,13 @@ import {
   resubmissionSubmittedStep,
   type CaseFacts,
   type Reviewer,
-} from '../src/domain/reviewSteps.ts';
+} from '../src/review/reviewSteps.ts';
 import {
   journeyOfRequest,
   requestImages,
   sidesAsked,
   withCaptures,
-} from '../src/domain/resubmission.ts';
+} from '../src/review/resubmissionCaptures.ts';
 
 const result = (status: VerifyResult['status']) => ({ status }) as VerifyResult;
 const ann: Reviewer = { sub: 'a', username: 'ann', roles: ['reviewer'] };

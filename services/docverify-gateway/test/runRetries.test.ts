@@ -1,7 +1,7 @@
 // The retry rules of a verification run alone: backoff doubling from its first wait to its cap, a
 // connectors' hint taken when longer, retries used up, and which wait queue a wait is spent in.
 import { expect } from 'chai';
-import { backoffMs, retriesUsedUp, waitTier } from '../src/domain/runRetries.ts';
+import { backoffMs, retriesUsedUp, waitTier } from '../src/runs/runRetries.ts';
 
 describe('docverify gateway: retries of a verification run', () => {
   const policy = { retries: 3, firstMs: 1000, maxMs: 8000 };

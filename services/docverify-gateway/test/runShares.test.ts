@@ -3,7 +3,7 @@
 // the runs consumer prefetches more messages than there are slots.
 import { expect } from 'chai';
 import { TenantShares } from '@idv/platform/fairShare';
-import { runPrefetch, SlotPool } from '../src/verification/slotPool.ts';
+import { runPrefetch, SlotPool } from '../src/runs/slotPool.ts';
 
 const owner = (tenantId: string, communityId: string) => ({ tenantId, communityId });
 

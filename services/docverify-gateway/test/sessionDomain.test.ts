@@ -2,16 +2,16 @@
 // can run, the request its images make, and the images each connector job carries.
 import { expect } from 'chai';
 import { SESSION_STATES, SESSION_TRANSITIONS, type SessionState } from '@idv/contracts';
-import { documentForKind } from '../src/domain/kindImages.ts';
+import { documentForKind } from '../src/connectors/kindImages.ts';
 import {
   documentTypesOf,
   journeyIssues,
   kindsOf,
   sessionRequest,
   sidesOf,
-} from '../src/domain/sessionJourney.ts';
-import { canMove, isFinal, sourcesOf, statesEndedBy } from '../src/domain/sessionStates.ts';
-import { checkVerifyRules } from '../src/domain/verifyRules.ts';
+} from '../src/sessions/sessionJourney.ts';
+import { canMove, isFinal, sourcesOf, statesEndedBy } from '../src/sessions/sessionStates.ts';
+import { checkVerifyRules } from '../src/verify/verifyRules.ts';
 
 const item = (verifier: string, skip = false) => ({
   verifier,

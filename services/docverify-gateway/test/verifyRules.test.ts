@@ -2,7 +2,7 @@
 // names its field (the HTTP answer to them is in verify-rules.test.ts).
 import { expect } from 'chai';
 import type { VerificationKind, VerifyRequest } from '@idv/contracts';
-import { checkVerifyRules } from '../src/domain/verifyRules.ts';
+import { checkVerifyRules } from '../src/verify/verifyRules.ts';
 
 type Document = VerifyRequest['document'];
 

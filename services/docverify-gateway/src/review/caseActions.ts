@@ -1,15 +1,15 @@
 // An operator's claim, release and note on a case: each a step with its history line and its audit
-// row in one transaction (steps.ts), a claim racing another's landing once (409 for the other). A
-// case whose resubmission was submitted is not claimed while that run is verified (409): its end
+// row in one transaction (landStep.ts), a claim racing another's landing once (409 for the other).
+// A case whose resubmission was submitted is not claimed while that run is verified (409): its end
 // brings the case back open with the new captures, which a decision taken now would not have seen.
 import { randomUUID } from 'node:crypto';
 import type { ReviewStepAnswer } from '@idv/contracts';
 import { ConflictError, NotFoundError } from '@idv/errors';
 import { appendAudit } from '@idv/platform';
-import { claimStep, isLive, releaseStep, type Reviewer } from '../domain/reviewSteps.ts';
-import { addHistory, type ReviewCaseRecord } from '../store/reviewCases.ts';
+import { claimStep, isLive, releaseStep, type Reviewer } from './reviewSteps.ts';
+import { addHistory, type ReviewCaseRecord } from './reviewCaseStore.ts';
 import { operatorActor, type ReviewDeps } from './deps.ts';
-import { landStep, stepAnswer } from './steps.ts';
+import { landStep, stepAnswer } from './landStep.ts';
 
 async function caseOf(deps: ReviewDeps, communityId: string, caseId: string) {
   const kase = await deps.reviews.get(caseId, communityId);

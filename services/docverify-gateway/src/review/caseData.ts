@@ -10,8 +10,8 @@ import {
 import { GoneError, NotFoundError } from '@idv/errors';
 import { sniffFormat } from '@idv/images';
 import type { Keyring } from '@idv/platform';
-import type { ReviewCaseRecord } from '../store/reviewCases.ts';
-import type { SessionStore } from '../store/sessions.ts';
+import type { ReviewCaseRecord } from './reviewCaseStore.ts';
+import type { SessionStore } from '../sessions/sessionStore.ts';
 import { caseImages, type CaseImageDeps, type SideImages } from './caseImages.ts';
 
 export interface CaseDataDeps extends CaseImageDeps {

@@ -2,10 +2,10 @@
 // those an async request carried) with each resubmission's new captures over them, oldest first.
 // A resubmission's run is verified with exactly these; reviewers see the same.
 import type { CaptureSide, VerifyRequest } from '@idv/contracts';
-import { requestImages } from '../domain/resubmission.ts';
-import type { ReviewCaseRecord, ReviewCaseStore } from '../store/reviewCases.ts';
-import type { RunStore } from '../store/runs.ts';
-import type { SessionImageStore } from '../store/sessionImages.ts';
+import { requestImages } from './resubmissionCaptures.ts';
+import type { ReviewCaseRecord, ReviewCaseStore } from './reviewCaseStore.ts';
+import type { RunStore } from '../runs/runStore.ts';
+import type { SessionImageStore } from '../sessions/sessionImageStore.ts';
 
 export interface CaseImageDeps {
   runs: RunStore;

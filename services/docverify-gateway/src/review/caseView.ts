@@ -3,9 +3,9 @@
 // (they may name the person) and the resubmission's link (its page token is a credential) only for
 // a reader given `texts`: viewers and auditors read that notes and a link exist, not what they say.
 import type { ReviewCase, ReviewCaseSummary, ReviewDecision } from '@idv/contracts';
-import { isLive } from '../domain/reviewSteps.ts';
-import type { ReviewCaseRecord, ReviewCaseStore } from '../store/reviewCases.ts';
-import type { ReviewSealedStore } from '../store/reviewSealed.ts';
+import { isLive } from './reviewSteps.ts';
+import type { ReviewCaseRecord, ReviewCaseStore } from './reviewCaseStore.ts';
+import type { ReviewSealedStore } from './reviewSealedStore.ts';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

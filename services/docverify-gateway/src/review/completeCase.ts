@@ -6,9 +6,9 @@
 import type { EventEnvelope, ReviewResult, VerifyResult } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import type { ServiceKey } from '@idv/platform';
-import type { ReviewCaseRecord } from '../store/reviewCases.ts';
-import { completeRun, type RunConfig } from '../verification/recordRun.ts';
-import { overallStatus, proofSigner } from '../verification/runVerification.ts';
+import type { ReviewCaseRecord } from './reviewCaseStore.ts';
+import { completeRun, type RunConfig } from '../runs/recordRun.ts';
+import { overallStatus, proofSigner } from '../verify/runVerification.ts';
 import type { ReviewDeps } from './deps.ts';
 
 export interface FinalDecision {

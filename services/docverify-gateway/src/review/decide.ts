@@ -7,13 +7,13 @@ import type { EventEnvelope, ReviewDecisionBody, ReviewStepAnswer } from '@idv/c
 import { ConflictError, NotFoundError } from '@idv/errors';
 import { appendAudit } from '@idv/platform';
 import { randomUUID } from 'node:crypto';
-import { reasonFor } from '../domain/reviewReasons.ts';
-import { decisionStep, type Reviewer } from '../domain/reviewSteps.ts';
+import { reasonFor } from './reviewReasons.ts';
+import { decisionStep, type Reviewer } from './reviewSteps.ts';
 import { completeCase } from './completeCase.ts';
 import { operatorActor, type ReviewDeps } from './deps.ts';
 import { reviewDecided } from './events.ts';
 import { cancelResubmissions, planResubmission, requestResubmission } from './resubmission.ts';
-import { landStep, stepAnswer } from './steps.ts';
+import { landStep, stepAnswer } from './landStep.ts';
 
 export async function decideCase(
   deps: ReviewDeps,

@@ -3,7 +3,7 @@
 // key (a decision is certified).
 import type { ServiceKey } from '@idv/platform';
 import type { SessionDeps } from '../sessions/deps.ts';
-import type { RecordDeps } from '../verification/recordRun.ts';
+import type { RecordDeps } from '../runs/recordRun.ts';
 
 export interface ReviewDeps extends SessionDeps, RecordDeps {
   serviceKey: () => Promise<ServiceKey>;

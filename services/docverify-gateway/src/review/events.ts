@@ -1,8 +1,8 @@
 // The events of a review case: ids, states, decisions and reason codes, never the person's data,
 // never an operator's name, never a resubmission's page link.
 import { eventEnvelope, type EventEnvelope, type ResubmissionCapture } from '@idv/contracts';
-import type { CaseStep } from '../domain/reviewSteps.ts';
-import type { ReviewCaseRecord } from '../store/reviewCaseRecord.ts';
+import type { CaseStep } from './reviewSteps.ts';
+import type { ReviewCaseRecord } from './reviewCaseRecord.ts';
 
 const ids = (kase: ReviewCaseRecord) => ({
   caseId: kase.id,

@@ -3,7 +3,7 @@
 // caller is told by E_IDV_VERIFICATION_COMPLETED), the images it held are dropped whatever the
 // retention, and its sessions never submitted are cancelled. Every replica's session sweep runs it.
 import type { EventEnvelope } from '@idv/contracts';
-import { endRunFailed } from '../verification/recordRun.ts';
+import { endRunFailed } from '../runs/recordRun.ts';
 import type { ReviewDeps } from './deps.ts';
 import { cancelResubmissions } from './resubmission.ts';
 

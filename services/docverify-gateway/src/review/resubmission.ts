@@ -5,13 +5,13 @@
 import type { CaptureSide, EventEnvelope, Resubmission, VerifyRequest } from '@idv/contracts';
 import type { Knex } from '@idv/db';
 import { ConflictError, InputError } from '@idv/errors';
-import type { ReviewReason } from '../domain/reviewReasons.ts';
-import { journeyOfRequest, sidesAsked, type Journey } from '../domain/resubmission.ts';
+import type { ReviewReason } from './reviewReasons.ts';
+import { journeyOfRequest, sidesAsked, type Journey } from './resubmissionCaptures.ts';
 import { openSession } from '../sessions/createSession.ts';
 import { sessionEvents } from '../sessions/events.ts';
-import type { ReviewCaseRecord } from '../store/reviewCases.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import type { ReviewCaseRecord } from './reviewCaseStore.ts';
+import type { SessionRecord } from '../sessions/sessionRecord.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { ReviewDeps } from './deps.ts';
 import { resubmissionRequested } from './events.ts';
 

@@ -2,12 +2,12 @@
 // captured again in place of the old ones and the others as they were (caseImages.ts). An original
 // session's request is built as for any session; an async request keeps its data members.
 import type { VerifyRequest } from '@idv/contracts';
-import { kindsOf, sessionRequest, sidesOf } from '../domain/sessionJourney.ts';
-import { withCaptures } from '../domain/resubmission.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { SessionStore } from '../store/sessions.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
-import { RESUBMISSION_NOT_AWAITED } from '../verification/recordRun.ts';
+import { kindsOf, sessionRequest, sidesOf } from '../sessions/sessionJourney.ts';
+import { withCaptures } from './resubmissionCaptures.ts';
+import type { SessionRecord } from '../sessions/sessionRecord.ts';
+import type { SessionStore } from '../sessions/sessionStore.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
+import { RESUBMISSION_NOT_AWAITED } from '../runs/recordRun.ts';
 import { caseImages, type CaseImageDeps } from './caseImages.ts';
 
 type Prepared = { request: VerifyRequest } | { failure: string };

@@ -1,12 +1,12 @@
-// The person submits a resubmission's captures (sessions/captureActions.ts): in the transaction that
+// The person submits a resubmission's captures (capture/captureActions.ts): in the transaction that
 // submits the session, its case is locked first (case, then session: the order decisions, the hold's
-// expiry and erasure take too) and takes the captures (domain/reviewSteps.ts
+// expiry and erasure take too) and takes the captures (reviewSteps.ts
 // resubmissionSubmittedStep): a case waiting for them as it is; one a reviewer claimed while it
 // waited gives the claim up, a history line by system (the new captures win, and their run brings
 // the case back open); one that moved on refuses them with a 409.
 import type { Knex } from '@idv/db';
 import { ConflictError } from '@idv/errors';
-import { resubmissionSubmittedStep } from '../domain/reviewSteps.ts';
+import { resubmissionSubmittedStep } from './reviewSteps.ts';
 import type { SessionDeps } from '../sessions/deps.ts';
 
 export async function submitResubmission<T>(

@@ -3,9 +3,9 @@
 // the community is not found: no existence oracle. A system licence sees its state only.
 import type { SessionRef, SessionView, VerifyResult } from '@idv/contracts';
 import { ConflictError, NotFoundError } from '@idv/errors';
-import { resultAccess, type ResultAccess, type ResultCaller } from '../domain/resultOwner.ts';
-import { isFinal } from '../domain/sessionStates.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
+import { resultAccess, type ResultAccess, type ResultCaller } from '../verify/resultOwner.ts';
+import { isFinal } from './sessionStates.ts';
+import type { SessionRecord } from './sessionRecord.ts';
 import type { SessionDeps } from './deps.ts';
 import { sessionEvents } from './events.ts';
 import { sessionView } from './sessionView.ts';

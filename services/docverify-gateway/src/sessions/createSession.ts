@@ -12,14 +12,14 @@ import {
 import type { Knex } from '@idv/db';
 import { InputError, NotFoundError } from '@idv/errors';
 import { newPageToken, pageTokenHash } from '../capture/pageToken.ts';
-import { captureSettings, type ReviewScreens } from '../domain/captureSettings.ts';
-import { documentTypesOf, journeyIssues, type JourneyType } from '../domain/sessionJourney.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { VerificationConfigRecord } from '../store/verificationConfigs.ts';
+import { captureSettings, type ReviewScreens } from './captureSettings.ts';
+import { documentTypesOf, journeyIssues, type JourneyType } from './sessionJourney.ts';
+import type { SessionRecord } from './sessionRecord.ts';
+import type { VerificationConfigRecord } from '../verificationConfigs/verificationConfigStore.ts';
 import type { SessionDeps } from './deps.ts';
 import { sessionEvents } from './events.ts';
 import { TIMER_MS } from './timers.ts';
-import { sessionKeyOwner } from '../store/sessionImages.ts';
+import { sessionKeyOwner } from './sessionImageStore.ts';
 
 const DOCUMENT_KINDS = ['dl_authenticate', 'idcard_authenticate', 'ppt_authenticate'] as const;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -3,15 +3,15 @@ import type { EventEnvelope } from '@idv/contracts';
 import type { EventOutbox } from '@idv/db';
 import type { Keyring } from '@idv/platform';
 import type { CheckCapture } from '@idv/capture-checks';
-import type { Clock } from '../domain/clock.ts';
-import type { ReviewCaseStore } from '../store/reviewCases.ts';
-import type { ReviewSealedStore } from '../store/reviewSealed.ts';
-import type { RunStore } from '../store/runs.ts';
-import type { SessionImageStore } from '../store/sessionImages.ts';
-import type { SessionStore } from '../store/sessions.ts';
-import type { VerificationConfigStore } from '../store/verificationConfigs.ts';
-import type { VerifierStore } from '../store/verifiers.ts';
-import type { RunQueue } from '../verification/runQueue.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { ReviewCaseStore } from '../review/reviewCaseStore.ts';
+import type { ReviewSealedStore } from '../review/reviewSealedStore.ts';
+import type { RunStore } from '../runs/runStore.ts';
+import type { SessionImageStore } from './sessionImageStore.ts';
+import type { SessionStore } from './sessionStore.ts';
+import type { VerificationConfigStore } from '../verificationConfigs/verificationConfigStore.ts';
+import type { VerifierStore } from '../verifiers/verifierStore.ts';
+import type { RunQueue } from '../runs/runQueue.ts';
 
 export interface SessionDeps {
   sessions: SessionStore;

@@ -6,8 +6,8 @@ import {
   type SessionState,
   type VerifyResult,
 } from '@idv/contracts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { RunRecord } from '../store/runs.ts';
+import type { SessionRecord } from './sessionRecord.ts';
+import type { RunRecord } from '../runs/runStore.ts';
 
 /** The event each state a session enters emits ('processing' emits none). */
 const SESSION_EVENT: Partial<Record<SessionState, EventName>> = {

@@ -8,7 +8,7 @@ import {
   type SessionView,
   type VerifyResult,
 } from '@idv/contracts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
+import type { SessionRecord } from './sessionRecord.ts';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

@@ -3,10 +3,10 @@
 // capturing). The sweeps of every replica and any access to a session apply them the same way:
 // a conditional move that re-checks the time under the row lock, so none applies twice.
 import type { SessionTimer } from '@idv/contracts';
-import { WELL_KNOWN } from '../domain/wellKnown.ts';
-import { isFinal, stateOfTimer } from '../domain/sessionStates.ts';
-import type { SessionRecord } from '../store/sessionRecord.ts';
-import type { Moved } from '../store/sessions.ts';
+import { WELL_KNOWN } from '../wellKnown/wellKnown.ts';
+import { isFinal, stateOfTimer } from './sessionStates.ts';
+import type { SessionRecord } from './sessionRecord.ts';
+import type { Moved } from './sessionStore.ts';
 import type { SessionDeps } from './deps.ts';
 import { sessionEvents } from './events.ts';
 
