@@ -1,6 +1,7 @@
 // What a Markdown guide claims about the tree, checked without a network: its relative links reach
 // files, its #anchors reach headings (GitHub's slugs), and the repository paths it names in
-// backticks exist. Used by test/readme.test.ts for README.md and docs/*.md.
+// backticks exist (a package's README: its own `src/` paths too). Used by test/readme.test.ts for
+// README.md, docs/*.md and the packages' READMEs.
 import { dirname, join, normalize } from 'node:path';
 
 /** The tree a guide is checked against: paths from the repository's root. */
@@ -22,13 +23,6 @@ const PLACEHOLDER = /[<{*…]|\.\.\.|new_provider/;
 
 /** Built by `make` and git-ignored, so absent from a fresh clone. */
 const BUILD_OUTPUTS = ['services/capture-page/dist', 'services/console/dist'];
-
-/**
- * The one file a guide may link before it exists: the docverify gateway's own feature map, which
- * is being written beside the gateway's reorganisation by feature. Once it exists it is checked
- * like any other file; remove this entry then.
- */
-const NOT_YET_WRITTEN = new Set(['services/docverify-gateway/README.md']);
 
 /** The text outside fenced code blocks, line by line (fence lines and their content blanked). */
 export function proseLines(markdown: string): string[] {
@@ -80,14 +74,30 @@ export function linksOf(markdown: string): string[] {
   });
 }
 
-/** The repository paths a guide names in backticks, a command's path arguments included. */
-export function pathsOf(markdown: string): string[] {
+/** A package's README names its own files from its folder: `src/verify/verifyRoutes.ts`. */
+const PACKAGE_PATH_WORD = /^(?:src|migrations)\/\S*$/;
+
+/** The backticked words of a guide (a command's arguments one by one), trimmed of punctuation. */
+function backticked(markdown: string): string[] {
   const text = proseLines(markdown).join('\n');
   const spans = [...text.matchAll(/(`+)([\s\S]*?)\1/g)].map((m) => m[2]!);
   return spans
     .flatMap((span) => span.split(/\s+/))
-    .map((word) => word.replace(/^[("']+|[)"',.;:]+$/g, ''))
-    .filter((word) => PATH_WORD.test(word) || ROOT_FILES.has(word));
+    .map((word) => word.replace(/^[("']+|[)"',.;:]+$/g, ''));
+}
+
+/** The repository paths a guide names in backticks, a command's path arguments included. */
+export function pathsOf(markdown: string): string[] {
+  return backticked(markdown).filter((word) => PATH_WORD.test(word) || ROOT_FILES.has(word));
+}
+
+/** The paths a package's README (`services/<name>/README.md`) names from its own folder. */
+export function packagePathsOf(file: string, markdown: string): string[] {
+  const folder = dirname(file);
+  if (!/^(?:services|libs|infra)\/[^/]+$/.test(folder)) return [];
+  return backticked(markdown)
+    .filter((word) => PACKAGE_PATH_WORD.test(word))
+    .map((word) => `${folder}/${word}`);
 }
 
 /** A path as far as it is fixed: up to its first placeholder segment. */
@@ -109,14 +119,14 @@ export function problemsOf(file: string, tree: Tree): string[] {
     const [target = '', anchor] = link.split('#', 2);
     const path = target === '' ? file : normalize(join(dirname(file), decodeURI(target)));
     if (!tree.exists(path)) {
-      if (!NOT_YET_WRITTEN.has(path)) problems.push(`${file}: link to missing ${link}`);
+      problems.push(`${file}: link to missing ${link}`);
       continue;
     }
     if (anchor !== undefined && path.endsWith('.md') && !anchorsOf(tree.read(path)).has(anchor)) {
       problems.push(`${file}: link to ${link}, a heading ${path} does not have`);
     }
   }
-  for (const named of pathsOf(markdown)) {
+  for (const named of [...pathsOf(markdown), ...packagePathsOf(file, markdown)]) {
     const path = fixedPart(named).replace(/\/$/, '');
     if (path === '' || isBuilt(path) || tree.exists(path)) continue;
     problems.push(`${file}: names \`${named}\`, which does not exist`);

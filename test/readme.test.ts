@@ -21,11 +21,22 @@ const tree: Tree = {
   exists: (path) => existsSync(new URL(path, root)),
   read: (path) => readFileSync(new URL(path, root), 'utf8'),
 };
+const markdownIn = (folder: string) =>
+  readdirSync(fileURLToPath(new URL(`${folder}/`, root)))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `${folder}/${name}`);
+/** The README, the guides and the READMEs of packages and infra folders (services/<name>/...). */
 const guides = [
   'README.md',
-  ...readdirSync(fileURLToPath(new URL('docs/', root)))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
+  ...markdownIn('docs'),
+  ...['services', 'libs', 'infra'].flatMap((top) =>
+    readdirSync(fileURLToPath(new URL(`${top}/`, root)), { withFileTypes: true })
+      .filter(
+        (entry) =>
+          entry.isDirectory() && existsSync(new URL(`${top}/${entry.name}/README.md`, root)),
+      )
+      .map((entry) => `${top}/${entry.name}/README.md`),
+  ),
 ];
 
 describe('README and docs/', () => {
@@ -36,7 +47,11 @@ describe('README and docs/', () => {
   });
 
   it('link only files and headings that exist, and name only paths that exist', () => {
-    expect(guides).to.include.members(['docs/README.md', 'docs/configuration.md']);
+    expect(guides).to.include.members([
+      'docs/README.md',
+      'docs/configuration.md',
+      'services/docverify-gateway/README.md',
+    ]);
     expect(guides.flatMap((file) => problemsOf(file, tree))).to.deep.equal([]);
   });
 
