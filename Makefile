@@ -87,7 +87,7 @@ FAULT_SUITES := test/faults/*.test.ts test/connector-faults.test.ts test/broker-
 test-faults: install services
 	IDV_FAULTS_REAL=1 IDV_FAULTS_OUTAGE_S=$${IDV_FAULTS_OUTAGE_S:-15} WEBHOOK_RESTART_EVENTS=1000 \
 	  mocha --no-config -n import=tsx --extension ts --timeout 60000 --exit \
-	  --reporter ./test/support/reporter.cjs $(FAULT_SUITES)
+	  --reporter ./libs/testing/src/reporter.cjs $(FAULT_SUITES)
 
 bench: install services
 	tsx bench/run.ts

@@ -9,7 +9,7 @@ import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
 import { platformMigrations } from '@idv/platform';
 import { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY } from '../services/provider-sandbox/src/fixtures.ts';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
-import { deleteQueues } from '../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { UNLIMITED_RATES, type Comparison } from './harness.ts';
 import {
   freePort,

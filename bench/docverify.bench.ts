@@ -17,7 +17,7 @@ import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
 import { startHttpServer } from '@idv/http';
 import { platformMigrations } from '@idv/platform';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
-import { deleteQueues } from '../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import {
   latencyNote,
   load,

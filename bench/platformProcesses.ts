@@ -10,7 +10,7 @@ import { CONNECTOR_TYPES } from '@idv/contracts';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { devProcesses } from '../infra/dev/processes.ts';
 import { allMigrations } from '../services/admin-cli/src/allMigrations.ts';
-import { deleteQueues } from '../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import {
   cpuMs,
   freePort,

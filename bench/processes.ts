@@ -8,7 +8,7 @@ import { connect } from 'amqplib';
 import type { TestDatabase } from '@idv/db/testing';
 import { devCommand } from '../infra/dev/processes.ts';
 import { LicenceStore, TenantStore } from '@idv/platform';
-export { freePort } from '../test/support/freePort.ts';
+export { freePort } from '@idv/testing/freePort';
 
 const root = new URL('../', import.meta.url);
 

@@ -3,9 +3,9 @@
 import { expect } from 'chai';
 import { testAmqpUrl } from '@idv/db/testing';
 import { IdvClient } from '@idv/client';
-import { credentialHeaders } from './support/independentClient.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
-import { TcpProxy } from './support/tcpProxy.ts';
+import { credentialHeaders } from '@idv/testing/independentClient';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
+import { TcpProxy } from '@idv/testing/tcpProxy';
 
 interface HealthBody {
   status: string;

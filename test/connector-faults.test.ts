@@ -10,8 +10,8 @@ import {
   type RunningWorker,
 } from '../services/connector-worker/src/start.ts';
 import { startSandbox, type RunningSandbox } from '../services/provider-sandbox/src/start.ts';
-import { deleteQueues } from './support/amqpCleanup.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const face = Buffer.from('FACE:testy').toString('base64');
 const request = (dvcID: string) => ({

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { configTable, END, START } from '../infra/dev/configTable.ts';
-import { tableRows } from './support/markdownTable.ts';
+import { tableRows } from '@idv/testing/markdownTable';
 
 describe('README', () => {
   it('lists every environment variable with its default and meaning, as the config defines them', () => {

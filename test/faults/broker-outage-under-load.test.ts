@@ -4,7 +4,7 @@
 // every verification answered 200 (its event kept in the outbox) reaches its webhook.
 import { expect } from 'chai';
 import { testAmqpUrl } from '@idv/db/testing';
-import { startVerifyWorld, type VerifyWorld } from '../support/verifyWorld.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 import {
   brokerOutage,
   expectOutageBehaviour,

@@ -31,7 +31,7 @@ import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.
 import { startCaptureChecker } from '../../services/capture-checker/src/start.ts';
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
 import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
-import { deleteQueues } from '../support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 
 interface Queue {
   name: string;

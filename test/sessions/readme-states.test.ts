@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { SESSION_STATES } from '@idv/contracts';
 import { END, sessionStatesTable, START } from '../../infra/dev/sessionStatesTable.ts';
-import { tableRows } from '../support/markdownTable.ts';
+import { tableRows } from '@idv/testing/markdownTable';
 
 describe('README: session states', () => {
   it('prints SESSION_TRANSITIONS (make generate)', () => {

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { documentImage, png } from '@idv/samples/captureImages';
 import { jpegStuffedDecoy, pngBomb, pngFile, pngHeaderOnly } from '@idv/samples/craftedImages';
-import { measureMemory } from '../../../test/support/memoryUse.ts';
+import { measureMemory } from '@idv/testing/memoryUse';
 import { captureChecker } from '../src/checkCapture.ts';
 import { noContentChecks } from '../src/contentChecks.ts';
 import { CheckTimedOut, QualityPool, UndecodableImage } from '../src/qualityPool.ts';

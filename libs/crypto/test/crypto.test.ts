@@ -1,7 +1,7 @@
 // The DESIGN 2.1 scheme against the shared interop vectors, byte for byte, plus its edges.
 import { expect } from 'chai';
 import { createHash, createPublicKey, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { ecdsaVectors as vectors } from '@idv/testing/ecdsaVectors';
 import {
   DecryptError,
   ECDSA_SIGNERS,
@@ -17,24 +17,6 @@ import {
   verifyMessage,
 } from '../src/index.ts';
 import { freshRandom } from '../src/randomPool.ts';
-
-interface Vector {
-  name: string;
-  callerPrivateKey: string;
-  callerPublicKey: string;
-  servicePrivateKey?: string;
-  servicePublicKey: string;
-  sharedKey: string;
-  iv?: string;
-  plaintext: string;
-  ciphertext: string;
-}
-
-const vectors = (
-  JSON.parse(readFileSync(new URL('./ecdsa-vectors.json', import.meta.url), 'utf8')) as {
-    vectors: Vector[];
-  }
-).vectors;
 
 describe('crypto: interop vectors', () => {
   for (const v of vectors) {

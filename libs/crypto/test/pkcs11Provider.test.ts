@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { Keyring, platformMigrations } from '@idv/platform';
 import { DecryptError, UnknownKeyError } from '../src/index.ts';
 import { Pkcs11KeyProvider, type Pkcs11Options } from '../src/pkcs11Provider.ts';
-import { SOFTHSM_MODULE, softHsmToken, type SoftHsmToken } from '../../../test/support/softhsm.ts';
+import { SOFTHSM_MODULE, softHsmToken, type SoftHsmToken } from '@idv/testing/softhsm';
 
 const PROVIDER_URL = pathToFileURL(join(import.meta.dirname, '../src/pkcs11Provider.ts')).href;
 const rejection = (work: Promise<unknown>) =>

@@ -6,7 +6,7 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { documentImage, jpeg, png, webp } from '@idv/samples/captureImages';
 import { jpegStuffedDecoy, pngBomb, pngFile, pngHeaderOnly } from '@idv/samples/craftedImages';
-import { measureMemory } from '../../../test/support/memoryUse.ts';
+import { measureMemory } from '@idv/testing/memoryUse';
 import {
   DEFAULT_IMAGE_LIMITS,
   ImageJobTimedOut,

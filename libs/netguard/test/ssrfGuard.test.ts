@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { get } from 'node:http';
 import { parseAllowList, SsrfGuard } from '../src/ssrfGuard.ts';
-import { startSink, type Sink } from '../../../services/webhook-dispatcher/test/sink.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
 
 /** [address, what it is]: each must be refused with no allow-list. */
 const REFUSED: [string, string][] = [

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
 import { LicenceStore, localKeyring, platformMigrations } from '@idv/platform';
-import { softHsmToken } from '../../../test/support/softhsm.ts';
+import { softHsmToken } from '@idv/testing/softhsm';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';
 import { AccountStore } from '../../oauth/src/store/accountStore.ts';
 

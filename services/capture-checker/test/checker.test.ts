@@ -13,7 +13,7 @@ import { CaptureCheckReply, validate, type CaptureCheckRequest } from '@idv/cont
 import { createSecretBox } from '@idv/crypto';
 import { testAmqpUrl } from '@idv/db/testing';
 import { createLogger } from '@idv/observability';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { blurred, documentImage, hugePngHeader, png } from '@idv/samples/captureImages';
 import { remoteCaptureChecker } from '../../docverify-gateway/src/capture/remoteChecks.ts';
 import { startCaptureChecker, type RunningChecker } from '../src/start.ts';

@@ -18,8 +18,8 @@ import { JobOutcome } from '../src/outcomes.ts';
 import {
   TEST_CERTIFICATE_BASE64,
   TEST_CERTIFICATE_PASSPHRASE,
-} from '../../../test/support/clientCertificate.ts';
-import { freePort } from '../../../test/support/freePort.ts';
+} from '@idv/testing/clientCertificate';
+import { freePort } from '@idv/testing/freePort';
 
 const TIMEOUT_MS = 300;
 const MiB = 1024 * 1024;

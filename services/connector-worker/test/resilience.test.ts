@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunningWorker } from '../src/start.ts';
-import { cloud } from './connectors/face_cloud.ts';
+import { cloud } from '@idv/testing/connectors/face_cloud';
 import { startHarness, type Harness } from './harness.ts';
 
 const testy = { firstName: 'Testy', lastName: 'McTestface', dob: '19700101', ssn: '000000000' };

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { IdvClient } from '@idv/client';
 import { createLogger } from '@idv/observability';
-import { startVerifyWorld, type VerifyWorld } from '../../../test/support/verifyWorld.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 import { emptyCounts, type MinuteCounts } from '../src/domain/connectorCallStats.ts';
 import { ConnectorMinuteStore } from '../src/store/connectorMinutes.ts';
 import { ConnectorCalls } from '../src/verification/connectorCalls.ts';

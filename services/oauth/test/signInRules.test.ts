@@ -11,7 +11,7 @@ import {
   setMfaPolicy,
   unlockAccount,
 } from '../src/signInAdmin.ts';
-import { alertOf, headingOf, type Answer } from './httpBrowser.ts';
+import { alertOf, headingOf, type Answer } from '@idv/testing/httpBrowser';
 import {
   expectPage,
   here,

@@ -10,11 +10,11 @@ import type { EventEnvelope } from '@idv/contracts';
 import { testAmqpUrl } from '@idv/db/testing';
 import { createLogger } from '@idv/observability';
 import { TenantStore } from '@idv/platform';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
-import { captureServiceLogs, type LogCapture } from '../../../test/security/support/logCapture.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { captureServiceLogs, type LogCapture } from '@idv/testing/logCapture';
 import { createOauthAccount, createOauthClient } from '../src/admin.ts';
 import { setLoginLimits, setMfaPolicy, type SignInAdminContext } from '../src/signInAdmin.ts';
-import { headingOf, HttpBrowser, type Answer } from './httpBrowser.ts';
+import { headingOf, HttpBrowser, type Answer } from '@idv/testing/httpBrowser';
 import { startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
 export const REDIRECT = 'https://rp.example.test/callback';

@@ -8,7 +8,7 @@ import { testAmqpUrl } from '@idv/db/testing';
 import { createLogger } from '@idv/observability';
 import { AccountStore } from '../src/store/accountStore.ts';
 import { createOauthClient } from '../src/admin.ts';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { signProof, startOauthUnderTest, type OauthUnderTest } from './support.ts';
 import { send } from './badInput.ts';
 

@@ -3,7 +3,7 @@
 // the decision POSTed to the callbackUrl, signed with the account's key (retried until a 2xx).
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import { startSink, type Sink } from '../../webhook-dispatcher/test/sink.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
 import { startSandbox, type RunningSandbox } from '../src/start.ts';
 
 const image = (text: string) => Buffer.from(text).toString('base64');

@@ -4,10 +4,15 @@
 import amqp from 'amqplib';
 import { expect } from 'chai';
 import { testAmqpUrl } from '@idv/db/testing';
-import { webhookBody } from '../../webhooks-gateway/test/support.ts';
+import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
-import { startSink, type Sink } from './sink.ts';
-import { deleteQueue, dispatcherEnv, startWebhooksWorld, type WebhooksWorld } from './support.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
+import {
+  deleteQueue,
+  dispatcherEnv,
+  startWebhooksWorld,
+  type WebhooksWorld,
+} from '@idv/testing/dispatcherWorld';
 
 async function deadLetters(queue: string): Promise<number> {
   const connection = await amqp.connect(await testAmqpUrl());

@@ -9,7 +9,7 @@ import { pngBomb } from '@idv/samples/craftedImages';
 import { createBasicFace } from '../../src/connectors/basic_face/adapter.ts';
 import type { AdapterInput } from '../../src/connectors/connector.ts';
 import { ProviderRejected, Refused } from '../../src/outcomes.ts';
-import { facePairOf } from './basic_face.ts';
+import { facePairOf } from '@idv/testing/connectors/basic_face';
 
 type Input = AdapterInput<'basic_face'>;
 

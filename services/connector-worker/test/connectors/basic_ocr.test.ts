@@ -11,7 +11,7 @@ import { createOcrEngine, offlineOcrOptions } from '@idv/docread';
 import { mrzPng, SPECIMEN_MRZ, TESTY_MRZ } from '@idv/samples/idDocuments';
 import { aamva, pdf417 } from '@idv/samples/licences';
 import { jpegStuffedDecoy, pngBomb, pngHeaderOnly } from '@idv/samples/craftedImages';
-import { measureMemory } from '../../../../test/support/memoryUse.ts';
+import { measureMemory } from '@idv/testing/memoryUse';
 
 const TODAY = new Date('2025-06-01T12:00:00Z');
 

@@ -7,13 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { builtPage } from '../../../test/support/captureBrowser.ts';
-import { freePort } from '../../../test/support/freePort.ts';
-import {
-  eventually,
-  startSessionWorld,
-  type SessionWorld,
-} from '../../../test/support/sessionWorld.ts';
+import { builtPage } from './captureBrowser.ts';
+import { freePort } from './freePort.ts';
+import { eventually, startSessionWorld, type SessionWorld } from './sessionWorld.ts';
 import { ConsoleWorld, PASSWORD, type TestOperator } from './consoleWorld.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

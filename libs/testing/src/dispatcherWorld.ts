@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { testAmqpUrl } from '@idv/db/testing';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
-import { startWebhooksWorld, type WebhooksWorld } from '../../webhooks-gateway/test/support.ts';
+import { deleteQueues } from './amqpCleanup.ts';
+import { startWebhooksWorld, type WebhooksWorld } from './webhooksWorld.ts';
 
 export function dispatcherEnv(world: WebhooksWorld, extra: Record<string, string> = {}) {
   return {

@@ -15,9 +15,9 @@ import { createLogger } from '@idv/observability';
 import {
   startConnectorWorker,
   type RunningWorker,
-} from '../../services/connector-worker/src/start.ts';
-import type { Clock } from '../../services/docverify-gateway/src/domain/clock.ts';
-import { startSandbox, type RunningSandbox } from '../../services/provider-sandbox/src/start.ts';
+} from '../../../services/connector-worker/src/start.ts';
+import type { Clock } from '../../../services/docverify-gateway/src/domain/clock.ts';
+import { startSandbox, type RunningSandbox } from '../../../services/provider-sandbox/src/start.ts';
 import { deleteQueues } from './amqpCleanup.ts';
 import { jpeg, png, selfieImage } from '@idv/samples/captureImages';
 import { licenceBack, licenceFront, passportPage } from '@idv/samples/idDocuments';

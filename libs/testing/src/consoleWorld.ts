@@ -1,4 +1,4 @@
-// The console's test world: the platform's services on a fresh database (test/support/platform, or
+// The console's test world: the platform's services on a fresh database (platform.ts, or
 // a session world's with connectors and the sandbox, for the browser suite),
 // the console schema migrated, the console listening on a port known before it starts (its public
 // URL is the client's redirect URI), a client of the operators' issuer, and operators who sign in
@@ -8,18 +8,14 @@ import { expect } from 'chai';
 import { generate } from 'otplib';
 import { migrate } from '@idv/db';
 import type { OperatorRole } from '@idv/auth';
-import {
-  startPlatform,
-  platformKeyring,
-  type RunningPlatform,
-} from '../../../test/support/platform.ts';
-import { freePort } from '../../../test/support/freePort.ts';
-import { createOauthClient } from '../../oauth/src/admin.ts';
-import { createOperator, operatorsCommunity } from '../../oauth/src/operatorAdmin.ts';
-import { enrolTotp } from '../../oauth/src/signInAdmin.ts';
-import { HttpBrowser, headingOf, type Answer } from '../../oauth/test/httpBrowser.ts';
-import { consoleMigrations } from '../src/migrations.ts';
-import { startConsole, type StartedConsole } from '../src/start.ts';
+import { startPlatform, platformKeyring, type RunningPlatform } from './platform.ts';
+import { freePort } from './freePort.ts';
+import { createOauthClient } from '../../../services/oauth/src/admin.ts';
+import { createOperator, operatorsCommunity } from '../../../services/oauth/src/operatorAdmin.ts';
+import { enrolTotp } from '../../../services/oauth/src/signInAdmin.ts';
+import { HttpBrowser, headingOf, type Answer } from './httpBrowser.ts';
+import { consoleMigrations } from '../../../services/console/src/migrations.ts';
+import { startConsole, type StartedConsole } from '../../../services/console/src/start.ts';
 
 export const PASSWORD = 'correct horse battery';
 

@@ -8,7 +8,7 @@ import {
   createOauthAccount,
   createOauthClient,
   setExternalIdp,
-} from '../../services/oauth/src/admin.ts';
+} from '../../../services/oauth/src/admin.ts';
 import { credentialHeaders } from './independentClient.ts';
 import { signProofJwt } from './proofJwt.ts';
 import type { VerifyWorld } from './verifyWorld.ts';

@@ -7,14 +7,14 @@ import { testAmqpUrl } from '@idv/db/testing';
 import {
   startConnectorWorker,
   type RunningWorker,
-} from '../../services/connector-worker/src/start.ts';
-import { startSandbox, type RunningSandbox } from '../../services/provider-sandbox/src/start.ts';
+} from '../../../services/connector-worker/src/start.ts';
+import { startSandbox, type RunningSandbox } from '../../../services/provider-sandbox/src/start.ts';
 import {
   startWebhookDispatcher,
   type StartedDispatcher,
-} from '../../services/webhook-dispatcher/src/start.ts';
-import { startSink, type Sink } from '../../services/webhook-dispatcher/test/sink.ts';
-import { waitForQueue } from '../../services/webhook-dispatcher/test/support.ts';
+} from '../../../services/webhook-dispatcher/src/start.ts';
+import { startSink, type Sink } from './webhookSink.ts';
+import { waitForQueue } from './dispatcherWorld.ts';
 import { deleteQueues } from './amqpCleanup.ts';
 import { startPlatform, type RunningPlatform } from './platform.ts';
 

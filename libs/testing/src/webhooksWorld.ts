@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
 import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
-import { webhooksMigrations } from '../src/migrations.ts';
-import { startWebhooksGateway } from '../src/start.ts';
+import { webhooksMigrations } from '../../../services/webhooks-gateway/src/migrations.ts';
+import { startWebhooksGateway } from '../../../services/webhooks-gateway/src/start.ts';
 
 export interface WebhooksWorld {
   database: TestDatabase;

@@ -1,7 +1,7 @@
 // The valid calls of the docverify, webhooks and oauth issuer operations (conformanceCalls.ts has
 // the common ones and what a rule says).
 import { randomBytes } from 'node:crypto';
-import { callbackSignature } from '../../services/docverify-gateway/src/domain/connectorCallbackSignature.ts';
+import { callbackSignature } from '../../../services/docverify-gateway/src/domain/connectorCallbackSignature.ts';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import type { CallRule } from './conformanceCalls.ts';
 import type { ConformanceWorld } from './conformanceWorld.ts';

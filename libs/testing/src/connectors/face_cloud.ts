@@ -1,6 +1,9 @@
 // face_cloud against the sandbox's CompareFaces (routes/rekognition.ts), through the vendor SDK.
 import { expect } from 'chai';
-import { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY } from '../../../provider-sandbox/src/fixtures.ts';
+import {
+  CLOUD_ACCESS_KEY,
+  CLOUD_SECRET_KEY,
+} from '../../../../services/provider-sandbox/src/fixtures.ts';
 import { defineTestKit } from './kit.ts';
 import { faces, image } from './fixtures.ts';
 

@@ -18,7 +18,7 @@ import { startVerifyWorld, type VerifyWorld } from './verifyWorld.ts';
 import {
   startConnectorWorker,
   type RunningWorker,
-} from '../../services/connector-worker/src/start.ts';
+} from '../../../services/connector-worker/src/start.ts';
 
 export type Service = 'oauth' | 'docverify' | 'webhooks';
 export type Caller = 'system' | 'service' | 'community';

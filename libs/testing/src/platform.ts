@@ -15,16 +15,16 @@ import {
   type Community,
   type Keyring,
 } from '@idv/platform';
-import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
-import { oauthMigrations } from '../../services/oauth/src/migrations.ts';
-import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
+import { docverifyMigrations } from '../../../services/docverify-gateway/src/migrations.ts';
+import { oauthMigrations } from '../../../services/oauth/src/migrations.ts';
+import { webhooksMigrations } from '../../../services/webhooks-gateway/src/migrations.ts';
 import {
   startDocverifyGateway,
   type GatewayOptions,
-} from '../../services/docverify-gateway/src/start.ts';
-import { startCaptureChecker } from '../../services/capture-checker/src/start.ts';
-import { startOauth } from '../../services/oauth/src/start.ts';
-import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.ts';
+} from '../../../services/docverify-gateway/src/start.ts';
+import { startCaptureChecker } from '../../../services/capture-checker/src/start.ts';
+import { startOauth } from '../../../services/oauth/src/start.ts';
+import { startWebhooksGateway } from '../../../services/webhooks-gateway/src/start.ts';
 
 export interface RunningPlatform {
   database: TestDatabase;

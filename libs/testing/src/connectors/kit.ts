@@ -1,5 +1,5 @@
 // What each connector type brings to the shared suites (adapters against the sandbox, concurrency
-// at 64, config addresses, POST /verify end to end): test/connectors/<type>.ts exports `kit`, found
+// at 64, config addresses, POST /verify end to end): connectors/<type>.ts exports `kit`, found
 // by the type's name, so the suites cover every type of the list and a new type adds one file.
 import {
   CONNECTOR_TYPES,
@@ -50,13 +50,11 @@ export function defineTestKit<T extends ConnectorType>(kit: ConnectorTestKit<T>)
   return kit;
 }
 
-/** The kit of one type, from test/connectors/<type>.ts. */
+/** The kit of one type, from connectors/<type>.ts. */
 export async function testKitOf<T extends ConnectorType>(type: T): Promise<ConnectorTestKit<T>> {
   const module = (await import(`./${type}.ts`)) as { kit?: ConnectorTestKit<T> };
   if (module.kit?.type !== type)
-    throw new Error(
-      `services/connector-worker/test/connectors/${type}.ts exports no kit of ${type}`,
-    );
+    throw new Error(`libs/testing/src/connectors/${type}.ts exports no kit of ${type}`);
   return module.kit;
 }
 
