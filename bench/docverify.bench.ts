@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { request } from 'undici';
 import { IdvClient } from '@idv/client';
-import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl } from '@idv/testing/testServers';
 import { startHttpServer } from '@idv/http';
 import { platformMigrations } from '@idv/platform';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';

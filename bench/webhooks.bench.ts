@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { startWebhookDispatcher } from '../services/webhook-dispatcher/src/start.ts';
 import { startSink, type Sink } from '@idv/testing/webhookSink';
 import {

@@ -1,7 +1,7 @@
 // PostgreSQL going away under the services: clear 503s with the error body, /healthz reports the
 // database down, and everything works again afterwards without a restart.
 import { expect } from 'chai';
-import { testServers } from '@idv/db/testing';
+import { testServers } from '@idv/testing/testServers';
 import { credentialHeaders } from '@idv/testing/independentClient';
 import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 import { TcpProxy } from '@idv/testing/tcpProxy';

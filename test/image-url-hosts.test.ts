@@ -12,7 +12,7 @@ import { createBroker } from '@idv/broker';
 import { IdvClient } from '@idv/client';
 import { connectorQueue, type ConnectorReply } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import {
   startConnectorWorker,

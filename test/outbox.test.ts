@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@idv/contracts';
 import { createBroker, type Broker } from '@idv/broker';
 import { createOutboxTable, EventOutbox, type MigrationSet } from '@idv/db';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { TcpProxy } from '@idv/testing/tcpProxy';

@@ -3,7 +3,7 @@
 // restart, and no half-written record: every webhook row there is opens whole through the API,
 // and every create that was answered 200 is there, exactly as sent.
 import { expect } from 'chai';
-import { testServers } from '@idv/db/testing';
+import { testServers } from '@idv/testing/testServers';
 import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 import {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
 import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 import { freePort, ServiceProcess } from './support.ts';

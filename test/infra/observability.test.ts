@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parser } from '@prometheus-io/lezer-promql';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { platformMigrations } from '@idv/platform';
 import { startConnectorWorker } from '../../services/connector-worker/src/start.ts';
 import { startWebhookDispatcher } from '../../services/webhook-dispatcher/src/start.ts';

@@ -19,7 +19,7 @@ import {
   RUN_WAIT_TIERS_MS,
   runWaitQueue,
 } from '@idv/contracts';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { platformMigrations } from '@idv/platform';
 import {
   startConnectorWorker,

@@ -19,7 +19,7 @@ import {
   type VerifyRequest,
   type VerifyResult,
 } from '@idv/contracts';
-import { createTestDatabase } from '@idv/db/testing';
+import { createTestDatabase } from '@idv/testing/testServers';
 import { DataKeyGone, localKeyring, reapplyErasures } from '@idv/platform';
 import { migrateAll } from '../../services/admin-cli/src/migrateAll.ts';
 import { startOperatorsStandIn, type OperatorsStandIn } from '@idv/testing/operatorsStandIn';

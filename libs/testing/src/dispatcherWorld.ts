@@ -1,7 +1,7 @@
 // The gateway world plus a dispatcher with test settings on a unique events queue.
 import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { deleteQueues } from './amqpCleanup.ts';
 import { startWebhooksWorld, type WebhooksWorld } from './webhooksWorld.ts';
 

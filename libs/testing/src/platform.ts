@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { deleteQueues } from './amqpCleanup.ts';
 import {
   LicenceStore,

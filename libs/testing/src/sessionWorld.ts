@@ -10,7 +10,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { createBroker, type Broker } from '@idv/broker';
 import { IdvClient } from '@idv/client';
 import type { EventEnvelope } from '@idv/contracts';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import {
   startConnectorWorker,

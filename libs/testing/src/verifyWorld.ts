@@ -3,7 +3,7 @@
 // with a local sink, each on unique queues.
 import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import {
   startConnectorWorker,
   type RunningWorker,

@@ -1,7 +1,7 @@
 // A webhooks gateway on a fresh database with seeded tenants, communities and licences.
 import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { LicenceStore, platformMigrations, TenantStore, type Community } from '@idv/platform';
 import { webhooksMigrations } from '../../../services/webhooks-gateway/src/migrations.ts';
 import { startWebhooksGateway } from '../../../services/webhooks-gateway/src/start.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { LicenceStore, localKeyring, platformMigrations } from '@idv/platform';
 import { softHsmToken } from '@idv/testing/softhsm';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';

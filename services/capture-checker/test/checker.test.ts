@@ -11,7 +11,7 @@ import { createBroker, RpcRemoteError, type Broker } from '@idv/broker';
 import { CheckAdmission } from '@idv/capture-checks';
 import { CaptureCheckReply, validate, type CaptureCheckRequest } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { blurred, documentImage, hugePngHeader, png } from '@idv/samples/captureImages';

@@ -13,7 +13,7 @@ import {
   workerQueues,
 } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import { startSandbox, type RunningSandbox } from '../../provider-sandbox/src/start.ts';
 import { startConnectorWorker, type RunningWorker } from '../src/start.ts';

@@ -7,7 +7,7 @@ import * as client from 'openid-client';
 import { generate } from 'otplib';
 import { createBroker, type Broker } from '@idv/broker';
 import type { EventEnvelope } from '@idv/contracts';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import { TenantStore } from '@idv/platform';
 import { deleteQueues } from '@idv/testing/amqpCleanup';

@@ -1,6 +1,6 @@
 // Test helpers: an oauth service on a fresh database, seeded communities, proof JWT signing.
 import { createECDH, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {

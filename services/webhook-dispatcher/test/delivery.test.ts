@@ -5,7 +5,7 @@ import amqp from 'amqplib';
 import { expect } from 'chai';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { verifyCallback } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
 import { startSink, type Sink } from '@idv/testing/webhookSink';

@@ -3,7 +3,7 @@
 // have gone out) leaves nothing to record, the event being settled rather than retried.
 import amqp from 'amqplib';
 import { expect } from 'chai';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
 import { startSink, type Sink } from '@idv/testing/webhookSink';

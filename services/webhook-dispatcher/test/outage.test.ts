@@ -2,7 +2,7 @@
 // back to its queue (not to `<queue>.dead`), and the next dispatcher delivers it once the database
 // is back. PostgreSQL is cut behind a TCP proxy, so the shared server keeps running.
 import { expect } from 'chai';
-import { testAmqpUrl, testServers } from '@idv/db/testing';
+import { testAmqpUrl, testServers } from '@idv/testing/testServers';
 import { peekEvents } from '@idv/testing/queuePeek';
 import { TcpProxy } from '@idv/testing/tcpProxy';
 import { webhookBody } from '@idv/testing/webhooksWorld';

@@ -5,7 +5,7 @@ import amqp from 'amqplib';
 import { expect } from 'chai';
 import { EVENT_CATALOG, type EventEnvelope } from '@idv/contracts';
 import { encrypt } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { credentialHeaders, newCaller, seal, shared } from '@idv/testing/independentClient';
 import { startWebhooksWorld, type WebhooksWorld } from '@idv/testing/webhooksWorld';
 

@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { IdvClient } from '@idv/client';
 import type { VerifyRequest } from '@idv/contracts';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { startConnectorWorker } from '../../../services/connector-worker/src/start.ts';
 import { startSandbox } from '../../../services/provider-sandbox/src/start.ts';
 import { DeliveryQueue } from '../../../services/webhook-dispatcher/src/store/deliveryQueue.ts';

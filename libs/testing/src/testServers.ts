@@ -3,8 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
-import { createDatabase, type Knex } from './database.ts';
-import { migrate, type MigrationSet } from './migrations.ts';
+import { createDatabase, migrate, type Knex, type MigrationSet } from '@idv/db';
 
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const LOCAL_AMQP = 'amqp://guest:guest@127.0.0.1:5672';
