@@ -19,7 +19,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { selfieImage } from '@idv/samples/captureImages';
 import { cameraFrame } from '@idv/samples/idDocuments';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = new URL('../../../', import.meta.url).pathname;
 export const PAGE_DIST = `${ROOT}services/capture-page/dist`;
 export const ARTIFACTS = `${ROOT}test-artifacts/capture`;
 
