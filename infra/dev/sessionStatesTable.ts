@@ -1,6 +1,6 @@
 // The README's table of session states and transitions, generated from SESSION_TRANSITIONS (the
 // contract): infra/render.ts (`make generate`) rewrites it between its markers,
-// and test/sessions/readme-states.test.ts keeps the two equal.
+// and test/sessions/readme-states.unit.test.ts keeps the two equal.
 import { SESSION_TRANSITIONS, wireStatusOf } from '@idv/contracts';
 import { WELL_KNOWN } from '../../services/docverify-gateway/src/domain/wellKnown.ts';
 

@@ -1,6 +1,6 @@
 // infra/k8s: every manifest validated against the Kubernetes (and KEDA) JSON schemas that
 // kubernetes-models ships (offline), and the probes, budgets and scalers each workload needs. That
-// the YAML is what manifests.ts builds is test/infra/generated.test.ts's. Also the settings the
+// the YAML is what manifests.ts builds is test/infra/generated.unit.test.ts's. Also the settings the
 // kustomizations give the operator console, its client's secret in the Secret only.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';

@@ -1,6 +1,6 @@
 // The MRZ band finder on generated pages, without OCR: the band holds the MRZ's lines and not the
 // page's text above them; a card without text has none; busy rows under the MRZ are taken for it
-// (the read then falls back to the half page: contentChecks.test.ts).
+// (the read then falls back to the half page: contentChecks.unit.test.ts).
 import { expect } from 'chai';
 import { Jimp } from 'jimp';
 import { documentImage } from '@idv/samples/captureImages';
