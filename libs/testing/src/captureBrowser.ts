@@ -15,9 +15,10 @@ import {
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Jimp } from 'jimp';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { selfieImage } from '@idv/samples/captureImages';
 import { cameraFrame } from '@idv/samples/idDocuments';
+import { launchChromium } from './chromium.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 export const PAGE_DIST = `${ROOT}services/capture-page/dist`;
@@ -86,9 +87,7 @@ export function facelessCameraVideo(path: string, width = 1280, height = 720): s
 
 /** One Chromium for a suite, with a fake camera showing `video`. */
 export function launchBrowser(video: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
+  return launchChromium({
     args: [
       '--headless',
       '--no-sandbox',

@@ -6,8 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { builtPage } from './captureBrowser.ts';
+import { launchChromium } from './chromium.ts';
 import { freePort } from './freePort.ts';
 import { eventually, startSessionWorld, type SessionWorld } from './sessionWorld.ts';
 import { ConsoleWorld, PASSWORD, type TestOperator } from './consoleWorld.ts';
@@ -55,9 +56,7 @@ export class ConsoleBrowserWorld {
         review: { mode: 'always', fourEyes: true },
       });
     expect(config.status, JSON.stringify(config.body)).to.equal(200);
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
+    const browser = await launchChromium({
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     });
     return new ConsoleBrowserWorld(sessions, w, browser);

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { refuseInUnitRun } from './unitRun.ts';
 
 export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 
@@ -25,6 +26,7 @@ const installed = () => {
 };
 
 export function softHsmToken(label = 'idv-test'): SoftHsmToken {
+  refuseInUnitRun('SoftHSM2');
   if (!installed())
     throw new Error(
       `SoftHSM2 is not installed here (softhsm2-util, ${SOFTHSM_MODULE}): run make install, which installs the Debian package softhsm2`,

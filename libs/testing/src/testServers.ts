@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { createDatabase, migrate, type Knex, type MigrationSet } from '@idv/db';
+import { refuseInUnitRun } from './unitRun.ts';
 
 const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
 const LOCAL_AMQP = 'amqp://guest:guest@127.0.0.1:5672';
@@ -39,6 +40,7 @@ async function startContainers(): Promise<Servers> {
 /** Resolved once per test process. */
 export function testServers(): Promise<Servers> {
   servers ??= (async () => {
+    refuseInUnitRun('PostgreSQL and RabbitMQ');
     const fromEnv = process.env.DATABASE_URL || process.env.AMQP_URL;
     if (!fromEnv && dockerAvailable()) return startContainers();
     return {
