@@ -12,6 +12,7 @@ import { passportPage } from '@idv/samples/idDocuments';
 import { oauthParty, startIdp, type OauthParty } from './conformanceOauth.ts';
 import { credentialHeaders, newCaller, seal, shared, unseal } from './independentClient.ts';
 import { deleteQueues } from './amqpCleanup.ts';
+import { eventually } from './eventually.ts';
 import { reviewFixtures, type ReviewFixtures } from './conformanceReview.ts';
 import { startOperatorsStandIn } from './operatorsStandIn.ts';
 import { startVerifyWorld, type VerifyWorld } from './verifyWorld.ts';
@@ -127,14 +128,16 @@ export async function startConformanceWorld(): Promise<ConformanceWorld> {
       docType: 'passport',
       status: 'verified',
     });
-    for (let until = Date.now() + 15_000; Date.now() < until;) {
-      const list = await send('webhooks', 'GET', `${hooks}/webhook/${hook._id}/deliveries`);
-      const [first] = list.data as { _id: string; status: string }[];
-      if (first && first.status !== 'pending' && first.status !== 'delivering')
-        return { webhookId: hook._id, deliveryId: first._id };
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('no delivery settled');
+    return eventually(
+      'a delivery to settle',
+      async () => {
+        const list = await send('webhooks', 'GET', `${hooks}/webhook/${hook._id}/deliveries`);
+        const [first] = list.data as { _id: string; status: string }[];
+        const settled = first && first.status !== 'pending' && first.status !== 'delivering';
+        return settled && { webhookId: hook._id, deliveryId: first._id };
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
   };
 
   const keptConfig = await config({

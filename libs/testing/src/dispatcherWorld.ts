@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import amqp from 'amqplib';
 import { testAmqpUrl } from '@idv/testing/testServers';
 import { deleteQueues } from './amqpCleanup.ts';
+import { eventually } from './eventually.ts';
 import { startWebhooksWorld, type WebhooksWorld } from './webhooksWorld.ts';
 
 export function dispatcherEnv(world: WebhooksWorld, extra: Record<string, string> = {}) {
@@ -30,21 +31,21 @@ export { startWebhooksWorld, type WebhooksWorld };
 export async function waitForQueue(queue: string, timeoutMs = 15_000): Promise<void> {
   const connection = await amqp.connect(await testAmqpUrl());
   try {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      const found = await channel.checkQueue(queue).then(
-        () => true,
-        () => false,
-      );
-      if (found) {
-        await channel.close();
-        return;
-      }
-      if (Date.now() > until) throw new Error(`queue ${queue} was never declared`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      `the dispatcher to declare its queue ${queue}`,
+      async () => {
+        // a channel checking a missing queue is closed by the broker: one channel per check
+        const channel = await connection.createChannel();
+        channel.on('error', () => undefined);
+        const found = await channel.checkQueue(queue).then(
+          () => true,
+          () => false,
+        );
+        if (found) await channel.close();
+        return found;
+      },
+      { timeoutMs, intervalMs: 100 },
+    );
   } finally {
     await connection.close();
   }

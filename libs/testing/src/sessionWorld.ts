@@ -23,6 +23,8 @@ import { jpeg, png, selfieImage } from '@idv/samples/captureImages';
 import { licenceBack, licenceFront, passportPage } from '@idv/samples/idDocuments';
 import { startPlatform, type RunningPlatform } from './platform.ts';
 
+export { eventually } from './eventually.ts';
+
 /** Real time moved on by `advance`: timers fire when the test says, runs still see time pass. */
 export class TestClock implements Clock {
   private offsetMs = 0;
@@ -242,18 +244,4 @@ export async function startSessionWorld(options: SessionWorldOptions): Promise<S
       await deleteQueues(await testAmqpUrl(), [...queues, eventsQueue]);
     },
   };
-}
-
-/** Polls `check` every 100 ms until it gives a value, or fails after `timeoutMs`. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
-): Promise<T> {
-  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }

@@ -17,12 +17,15 @@ export interface Sink {
     path: string,
     answers: (number | { status: number; headers?: Record<string, string>; body?: string })[],
   ): void;
+  /** the requests (to `path`) once `count` have come, or those that came within `timeoutMs` */
   waitFor(count: number, path?: string, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
 
 export async function startSink(): Promise<Sink> {
   const received: Received[] = [];
+  /** waits woken by each request that arrives */
+  const arrivals = new Set<() => void>();
   const scripts = new Map<
     string,
     { status: number; headers?: Record<string, string>; body?: string }[]
@@ -38,6 +41,7 @@ export async function startSink(): Promise<Sink> {
         headers: req.headers,
         body: Buffer.concat(chunks).toString(),
       });
+      for (const wake of arrivals) wake();
       const answers = scripts.get(path) ?? [];
       const answer = (answers.length > 1 ? answers.shift() : answers[0]) ?? { status: 200 };
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
@@ -56,10 +60,20 @@ export async function startSink(): Promise<Sink> {
       );
     },
     async waitFor(count, path, timeoutMs = 15_000) {
-      const until = Date.now() + timeoutMs;
       const matching = () => received.filter((r) => path === undefined || r.path === path);
-      while (matching().length < count && Date.now() < until)
-        await new Promise((r) => setTimeout(r, 25));
+      if (matching().length >= count) return matching();
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          arrivals.delete(onArrival);
+          resolve();
+        };
+        const onArrival = () => {
+          if (matching().length >= count) done();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        arrivals.add(onArrival);
+      });
       return matching();
     },
     async close() {
