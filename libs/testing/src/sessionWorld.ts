@@ -16,25 +16,14 @@ import {
   startConnectorWorker,
   type RunningWorker,
 } from '../../../services/connector-worker/src/start.ts';
-import type { Clock } from '../../../services/docverify-gateway/src/domain/clock.ts';
 import { startSandbox, type RunningSandbox } from '../../../services/provider-sandbox/src/start.ts';
 import { deleteQueues } from './amqpCleanup.ts';
 import { jpeg, png, selfieImage } from '@idv/samples/captureImages';
 import { licenceBack, licenceFront, passportPage } from '@idv/samples/idDocuments';
 import { startPlatform, type RunningPlatform } from './platform.ts';
+import { TestClock } from './testClock.ts';
 
 export { eventually } from './eventually.ts';
-
-/** Real time moved on by `advance`: timers fire when the test says, runs still see time pass. */
-export class TestClock implements Clock {
-  private offsetMs = 0;
-  now(): Date {
-    return new Date(Date.now() + this.offsetMs);
-  }
-  advance(ms: number): void {
-    this.offsetMs += ms;
-  }
-}
 
 export const PAGE_HTML =
   '<!doctype html><title>capture</title><script src="/capture/assets/app-1.js"></script>';

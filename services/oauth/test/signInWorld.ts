@@ -19,8 +19,7 @@ import { startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
 export const REDIRECT = 'https://rp.example.test/callback';
 export const PASSWORD = 'correct horse battery';
-/** how long the service keeps a community's sign-in settings (store/signInSettings.ts) */
-export const SETTINGS_CACHE_MS = 5_000;
+export { SETTINGS_CACHE_MS } from '../src/store/signInSettings.ts';
 /** limits under which nothing is slowed or locked: for the groups not about brute force */
 const LENIENT = {
   freeFailures: '500',
