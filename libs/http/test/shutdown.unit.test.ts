@@ -7,6 +7,8 @@ import { createLogger, createMetricsRegistry } from '@idv/observability';
 describe('http: graceful shutdown', () => {
   it('finishes the in-flight request and then refuses new ones', async () => {
     let release: () => void = () => undefined;
+    let arrived: () => void = () => undefined;
+    const inHandler = new Promise<void>((resolve) => (arrived = resolve));
     const app = createHttpApp({
       logger: createLogger({ service: 'test', level: 'silent' }),
       registry: createMetricsRegistry('test'),
@@ -15,6 +17,7 @@ describe('http: graceful shutdown', () => {
           method: 'GET',
           path: '/slow',
           handler: async (_req, res) => {
+            arrived();
             await new Promise<void>((resolve) => (release = resolve));
             res.json({ done: true });
           },
@@ -23,9 +26,9 @@ describe('http: graceful shutdown', () => {
     });
     const server = await startHttpServer(app, 0, '127.0.0.1');
     const inFlight = fetch(`${server.url}/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inHandler;
+    // stop() closes the listener at once: the next connection is refused
     const stopped = server.stop(5000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
     const refused = await fetch(`${server.url}/slow`).then(
       () => false,
       () => true,

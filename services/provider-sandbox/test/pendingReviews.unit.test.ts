@@ -3,6 +3,7 @@
 // the decision POSTed to the callbackUrl, signed with the account's key (retried until a 2xx).
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
+import { eventually } from '@idv/testing/eventually';
 import { startSink, type Sink } from '@idv/testing/webhookSink';
 import { startSandbox, type RunningSandbox } from '../src/start.ts';
 
@@ -42,8 +43,10 @@ describe('provider sandbox: agent reviews decided later', function () {
     expect((await read(opened.reviewId, 'sandbox-other')).status, 'another account').to.equal(404);
     expect((await read('no-such-review')).status).to.equal(404);
     expect((await read(opened.reviewId, 'wrong')).status).to.equal(401);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const decided = (await (await read(opened.reviewId)).json()) as Record<string, unknown>;
+    const decided = await eventually('the review decided (REVIEW:400)', async () => {
+      const review = (await (await read(opened.reviewId)).json()) as Record<string, unknown>;
+      return review.decision !== 'pending' && review;
+    });
     expect(decided).to.include({ reviewId: opened.reviewId, decision: 'approved' });
     expect(decided.document).to.include({ lastName: 'McTestface' });
   });
