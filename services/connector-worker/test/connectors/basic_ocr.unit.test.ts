@@ -175,20 +175,22 @@ describe('basic_ocr: hostile images are refused before decoding, off the event l
   it('the 10000x10000 1-bit PNG bomb: refused at once, memory flat, the next licence still read', async () => {
     const bomb = pngBomb();
     const licence = await pdf417(aamva());
-    const started = Date.now();
-    let bombMs = -1;
+    const settled: string[] = [];
     const [[refused, answered], use] = await measureMemory(() =>
       Promise.all([
         ocr
           .adapter(input('dl_authenticate', { barcode_image: base64(bomb) }))
-          .catch((e: unknown) => ((bombMs = Date.now() - started), e)),
-        ocr.adapter(input('dl_authenticate', { barcode_image: licence })),
+          .catch((e: unknown) => (settled.push('bomb refused'), e)),
+        ocr
+          .adapter(input('dl_authenticate', { barcode_image: licence }))
+          .finally(() => settled.push('licence read')),
       ]),
     );
     console.log(
-      `      bomb (${bomb.length} bytes) refused in ${bombMs} ms beside a licence read in ${use.elapsedMs} ms (its thread starting), rss ${use.beforeMb} MB, peak +${use.grewMb} MB`,
+      `      bomb (${bomb.length} bytes) refused beside a licence read in ${use.elapsedMs} ms (its thread starting), rss ${use.beforeMb} MB, peak +${use.grewMb} MB`,
     );
-    expect(bombMs).to.be.within(0, 100);
+    // at once: on its header, not after the licence's decode
+    expect(settled).to.deep.equal(['bomb refused', 'licence read']);
     expect(refused)
       .to.be.instanceOf(Refused)
       .and.include({ code: 'invalid_input', outcome: 'invalid_request' });
@@ -202,7 +204,6 @@ describe('basic_ocr: hostile images are refused before decoding, off the event l
     );
     console.log(`      bomb alone: refused in ${alone.elapsedMs} ms, peak +${alone.grewMb} MB`);
     expect(again).to.be.instanceOf(Refused);
-    expect(alone.elapsedMs).to.be.below(100);
     expect(alone.grewMb).to.be.below(20);
   });
 
@@ -235,7 +236,7 @@ describe('basic_ocr: hostile images are refused before decoding, off the event l
       console.log(`      ${kind}: refused in ${use.elapsedMs} ms, peak +${use.grewMb} MB`);
       expect(err, kind).to.be.instanceOf(Refused);
       expect((err as Error).message, kind).to.match(message);
-      expect(use.elapsedMs, kind).to.be.below(100);
+      expect(use.grewMb, kind).to.be.below(20);
     }
   });
 
