@@ -34,5 +34,5 @@ module.exports = {
       }),
   timeout: 20000,
   exit: true,
-  reporter: './test/support/reporter.cjs',
+  reporter: './libs/testing/src/reporter.cjs',
 };

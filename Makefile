@@ -72,8 +72,15 @@ generate: install
 check: lint typecheck
 	tsx infra/render.ts
 
-unit: install services
-	mocha
+# The suites that need no backing service, named *.unit.test.ts: run with PostgreSQL and RabbitMQ
+# at a closed port and IDV_UNIT=1, under which the test servers, Chromium and SoftHSM2 refuse to
+# start (@idv/testing/unitRun), so a suite wrongly named unit fails loudly instead of passing here
+# by reaching the shared servers. `make test` runs them along with everything else.
+UNIT_SUITES := 'contracts/test/**/*.unit.test.ts' 'libs/*/test/**/*.unit.test.ts' \
+	'services/*/test/**/*.unit.test.ts' 'test/**/*.unit.test.ts'
+unit: install
+	IDV_UNIT=1 DATABASE_URL=postgres://postgres@127.0.0.1:1/postgres AMQP_URL=amqp://guest:guest@127.0.0.1:1 \
+	  mocha $(UNIT_SUITES)
 
 test: install services browser page console-app lint typecheck
 	mocha
@@ -87,7 +94,7 @@ FAULT_SUITES := test/faults/*.test.ts test/connector-faults.test.ts test/broker-
 test-faults: install services
 	IDV_FAULTS_REAL=1 IDV_FAULTS_OUTAGE_S=$${IDV_FAULTS_OUTAGE_S:-15} WEBHOOK_RESTART_EVENTS=1000 \
 	  mocha --no-config -n import=tsx --extension ts --timeout 60000 --exit \
-	  --reporter ./test/support/reporter.cjs $(FAULT_SUITES)
+	  --reporter ./libs/testing/src/reporter.cjs $(FAULT_SUITES)
 
 bench: install services
 	tsx bench/run.ts

@@ -5,11 +5,11 @@
 // a verifier's capacity: every answer must be 200, or 503 with Retry-After, within the deadline.
 import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
-import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl } from '@idv/testing/testServers';
 import { platformMigrations } from '@idv/platform';
 import { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY } from '../services/provider-sandbox/src/fixtures.ts';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
-import { deleteQueues } from '../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { UNLIMITED_RATES, type Comparison } from './harness.ts';
 import {
   freePort,

@@ -11,13 +11,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import type { CDPSession, Page } from 'playwright-core';
-import {
-  builtPage,
-  launchBrowser,
-  fakeCameraVideo,
-  PHONE,
-} from '../test/support/captureBrowser.ts';
-import { startSessionWorld, type SessionWorld } from '../test/support/sessionWorld.ts';
+import { builtPage, launchBrowser, fakeCameraVideo, PHONE } from '@idv/testing/captureBrowser';
+import { startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 import type { Comparison } from './harness.ts';
 import { licenceFrontPhoto } from './phonePhotos.ts';
 

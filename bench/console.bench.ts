@@ -8,7 +8,7 @@
 // cached: no-store, each read audited). Goal: the case page ready in at most 1 s (p95).
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
-import { ConsoleBrowserWorld } from '../services/console/test/consoleBrowserWorld.ts';
+import { ConsoleBrowserWorld } from '@idv/testing/consoleBrowserWorld';
 import type { Comparison } from './harness.ts';
 
 const WARM_UP = 2;

@@ -13,11 +13,11 @@ import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { request } from 'undici';
 import { IdvClient } from '@idv/client';
-import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl } from '@idv/testing/testServers';
 import { startHttpServer } from '@idv/http';
 import { platformMigrations } from '@idv/platform';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
-import { deleteQueues } from '../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import {
   latencyNote,
   load,

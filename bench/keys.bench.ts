@@ -6,7 +6,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecretBox, LocalKeyProvider } from '@idv/crypto';
 import type { Knex } from '@idv/db';
-import { createTestDatabase } from '@idv/db/testing';
+import { createTestDatabase } from '@idv/testing/testServers';
 import { Keyring, localKeyring, platformMigrations } from '@idv/platform';
 import { medianRound, spreadOf, type Comparison, type Measurement } from './harness.ts';
 

@@ -4,7 +4,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
-import { createTestDatabase, testAmqpUrl } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl } from '@idv/testing/testServers';
 import { platformMigrations, TenantStore } from '@idv/platform';
 import { createOauthClient } from '../services/oauth/src/admin.ts';
 import { oauthMigrations } from '../services/oauth/src/migrations.ts';

@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'amqplib';
-import type { TestDatabase } from '@idv/db/testing';
+import type { TestDatabase } from '@idv/testing/testServers';
 import { devCommand } from '../infra/dev/processes.ts';
 import { LicenceStore, TenantStore } from '@idv/platform';
-export { freePort } from '../test/support/freePort.ts';
+export { freePort } from '@idv/testing/freePort';
 
 const root = new URL('../', import.meta.url);
 

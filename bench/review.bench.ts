@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { platformMigrations } from '@idv/platform';
 import { docverifyMigrations } from '../services/docverify-gateway/src/migrations.ts';
 import { UNLIMITED_RATES, type Comparison } from './harness.ts';

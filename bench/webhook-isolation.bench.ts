@@ -11,9 +11,9 @@ import {
   dispatcherEnv,
   startWebhooksWorld,
   waitForQueue,
-} from '../services/webhook-dispatcher/test/support.ts';
-import { webhookBody } from '../services/webhooks-gateway/test/support.ts';
-import { startWebhookTargets } from '../test/support/webhookTargets.ts';
+} from '@idv/testing/dispatcherWorld';
+import { webhookBody } from '@idv/testing/webhooksWorld';
+import { startWebhookTargets } from '@idv/testing/webhookTargets';
 import { UNLIMITED_RATES, type Comparison, type LoadMeasurement } from './harness.ts';
 
 const EVENTS = 400;

@@ -5,17 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { startWebhookDispatcher } from '../services/webhook-dispatcher/src/start.ts';
-import { startSink, type Sink } from '../services/webhook-dispatcher/test/sink.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
 import {
   deleteQueue,
   dispatcherEnv,
   startWebhooksWorld,
   waitForQueue,
   type WebhooksWorld,
-} from '../services/webhook-dispatcher/test/support.ts';
-import { webhookBody } from '../services/webhooks-gateway/test/support.ts';
+} from '@idv/testing/dispatcherWorld';
+import { webhookBody } from '@idv/testing/webhooksWorld';
 import { UNLIMITED_RATES, type Comparison } from './harness.ts';
 
 function percentile(sorted: number[], p: number): number {

@@ -6,7 +6,7 @@
 // docs/sessions.md (sessionStatesTable.ts).
 //   make generate (npx tsx infra/render.ts --write)   rewrites whatever differs
 //   make check (npx tsx infra/render.ts)               lists what differs and fails, as
-//                                                      test/infra/generated.test.ts does
+//                                                      test/infra/generated.unit.test.ts does
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -5,8 +5,9 @@
 // service's origin. Screenshots: test-artifacts/apidocs/<service>-<nn>-<step>-<size>.png.
 import { mkdirSync, rmSync } from 'node:fs';
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '@idv/testing/chromium';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const ARTIFACTS = new URL('../test-artifacts/apidocs/', import.meta.url).pathname;
 const SIZES = {
@@ -71,9 +72,8 @@ describe('API reference in a browser (Swagger UI at /docs)', function () {
     rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
     platform = await startPlatform();
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    browser = await launchChromium({
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     });
   });
   after(async () => {

@@ -1,11 +1,11 @@
 // RabbitMQ going away and coming back: services keep answering /healthz (broker reported down),
 // keep serving what needs only PostgreSQL, and reconnect by themselves.
 import { expect } from 'chai';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { IdvClient } from '@idv/client';
-import { credentialHeaders } from './support/independentClient.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
-import { TcpProxy } from './support/tcpProxy.ts';
+import { credentialHeaders } from '@idv/testing/independentClient';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
+import { TcpProxy } from '@idv/testing/tcpProxy';
 
 interface HealthBody {
   status: string;

@@ -10,8 +10,9 @@ import {
   type RunningWorker,
 } from '../services/connector-worker/src/start.ts';
 import { startSandbox, type RunningSandbox } from '../services/provider-sandbox/src/start.ts';
-import { deleteQueues } from './support/amqpCleanup.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { eventually } from '@idv/testing/eventually';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const face = Buffer.from('FACE:testy').toString('base64');
 const request = (dvcID: string) => ({
@@ -139,7 +140,11 @@ describe('connector faults through /verify', function () {
       );
 
       await fetch(`${sandbox.url}/_admin/faults/flaky`, { method: 'DELETE' });
-      await sleep(1700);
+      // BREAKER_RESET_MS (1.5 s) on, the breaker lets a trial call through
+      await eventually(
+        'the breaker half-open after its reset',
+        async () => (await breakerState()) === 1,
+      );
       const res = await caller.encryptedRequest<{ certifications: { verifier: string }[] }>(
         'POST',
         '/verify',
@@ -183,7 +188,7 @@ describe('connector faults through /verify', function () {
         }
       };
       const load = Promise.all(Array.from({ length: 16 }, run));
-      while (outcomes.length < 60) await sleep(20);
+      await eventually('60 requests answered before the kill', () => outcomes.length >= 60);
       first.kill('SIGKILL');
       startChild();
       await load;

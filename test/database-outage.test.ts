@@ -1,10 +1,10 @@
 // PostgreSQL going away under the services: clear 503s with the error body, /healthz reports the
 // database down, and everything works again afterwards without a restart.
 import { expect } from 'chai';
-import { testServers } from '@idv/db/testing';
-import { credentialHeaders } from './support/independentClient.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
-import { TcpProxy } from './support/tcpProxy.ts';
+import { testServers } from '@idv/testing/testServers';
+import { credentialHeaders } from '@idv/testing/independentClient';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
+import { TcpProxy } from '@idv/testing/tcpProxy';
 
 describe('database outage', function () {
   this.timeout(60_000);

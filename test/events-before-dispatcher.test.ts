@@ -8,10 +8,10 @@ import {
   startWebhookDispatcher,
   type StartedDispatcher,
 } from '../services/webhook-dispatcher/src/start.ts';
-import { startSink, type Sink } from '../services/webhook-dispatcher/test/sink.ts';
-import { deleteQueues } from './support/amqpCleanup.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
-import { peekEvents } from './support/queuePeek.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
+import { peekEvents } from '@idv/testing/queuePeek';
 
 describe('events published before the webhook dispatcher first ran', function () {
   this.timeout(60_000);

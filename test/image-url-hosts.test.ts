@@ -12,7 +12,7 @@ import { createBroker } from '@idv/broker';
 import { IdvClient } from '@idv/client';
 import { connectorQueue, type ConnectorReply } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import {
   startConnectorWorker,
@@ -20,8 +20,8 @@ import {
 } from '../services/connector-worker/src/start.ts';
 import { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY } from '../services/provider-sandbox/src/fixtures.ts';
 import { startSandbox, type RunningSandbox } from '../services/provider-sandbox/src/start.ts';
-import { deleteQueues } from './support/amqpCleanup.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const ADMIN = new URL('../services/admin-cli/src/main.ts', import.meta.url).pathname;
 const run = promisify(execFile);

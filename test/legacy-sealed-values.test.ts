@@ -11,7 +11,7 @@ import { createSecretBox } from '@idv/crypto';
 import { countLegacyValues } from '@idv/platform';
 import { createOauthClient } from '../services/oauth/src/admin.ts';
 import { SEALED_COLUMNS } from '../services/admin-cli/src/sealedColumns.ts';
-import { platformKeyring, startPlatform, type RunningPlatform } from './support/platform.ts';
+import { platformKeyring, startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const run = promisify(execFile);
 const MIGRATE = new URL('../services/admin-cli/src/migrate.ts', import.meta.url).pathname;

@@ -4,14 +4,14 @@
 // below the level rule 403.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { CALLS, type CallRule, type ValidCall } from './support/conformanceCalls.ts';
+import { CALLS, type CallRule, type ValidCall } from '@idv/testing/conformanceCalls';
 import {
   startConformanceWorld,
   type Caller,
   type ConformanceWorld,
   type Service,
-} from './support/conformanceWorld.ts';
-import { credentialHeaders, newCaller, seal, shared } from './support/independentClient.ts';
+} from '@idv/testing/conformanceWorld';
+import { credentialHeaders, newCaller, seal, shared } from '@idv/testing/independentClient';
 
 interface DocumentedOperation {
   key: string;
@@ -167,7 +167,7 @@ describe('OpenAPI documents against the live services', function () {
       for (const op of ops) {
         const rule = CALLS[service][op.key];
         if (!rule) {
-          problems.push(`${op.key}: no valid call in test/support/conformanceCalls.ts`);
+          problems.push(`${op.key}: no valid call in libs/testing/src/conformanceCalls.ts`);
           continue;
         }
         const call = await rule.valid(w, service);

@@ -1,7 +1,7 @@
 // /openapi.json of each service lists every route of its spec table, /docs is its viewer, and
 // every documented route answers (no 404 or 405 on the documented method).
 import { expect } from 'chai';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const COMMON = [
   'GET /healthz',

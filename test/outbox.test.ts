@@ -6,11 +6,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@idv/contracts';
 import { createBroker, type Broker } from '@idv/broker';
 import { createOutboxTable, EventOutbox, type MigrationSet } from '@idv/db';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
-import { deleteQueues } from './support/amqpCleanup.ts';
-import { TcpProxy } from './support/tcpProxy.ts';
-import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { TcpProxy } from '@idv/testing/tcpProxy';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 const outboxMigrations: MigrationSet = {
   schema: 'outboxtest',

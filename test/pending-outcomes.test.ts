@@ -10,9 +10,9 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { VerificationView, VerifyResult } from '@idv/contracts';
 import { callbackSignature } from '../services/docverify-gateway/src/followUps/connectorCallbackSignature.ts';
-import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
-import { freePort } from './support/freePort.ts';
-import { platformKeyring } from './support/platform.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
+import { freePort } from '@idv/testing/freePort';
+import { platformKeyring } from '@idv/testing/platform';
 
 const reviewImage = (fixture: string, afterMs: number) =>
   Buffer.from(`DOC:${fixture}\nREVIEW:${afterMs}`).toString('base64');

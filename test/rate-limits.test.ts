@@ -10,8 +10,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { LicenceStore, TenantStore } from '@idv/platform';
 import { startDocverifyGateway } from '../services/docverify-gateway/src/start.ts';
-import { credentialHeaders } from './support/independentClient.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { credentialHeaders } from '@idv/testing/independentClient';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const ADMIN = new URL('../services/admin-cli/src/main.ts', import.meta.url).pathname;
 const SYNC_MS = 50;

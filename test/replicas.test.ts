@@ -2,8 +2,8 @@
 // so a requestid used at one replica is refused at the other.
 import { expect } from 'chai';
 import { startDocverifyGateway } from '../services/docverify-gateway/src/start.ts';
-import { credentialHeaders } from './support/independentClient.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { credentialHeaders } from '@idv/testing/independentClient';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 describe('gateway replicas', function () {
   this.timeout(60_000);

@@ -13,9 +13,9 @@ import amqp from 'amqplib';
 import { IdvClient } from '@idv/client';
 import { connectorQueue, CONSENT_TEXT_VERSION, type VerifyRequest } from '@idv/contracts';
 import { LicenceStore, TenantStore } from '@idv/platform';
-import { deleteQueues } from './support/amqpCleanup.ts';
-import { freePort } from './support/freePort.ts';
-import { eventually, startSessionWorld, type SessionWorld } from './support/sessionWorld.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { freePort } from '@idv/testing/freePort';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const B_RUNS = 40; // more than the 16 slots of the gateway
 const RETRIES = 2;

@@ -1,7 +1,6 @@
 // The common endpoints of every HTTP service, driven over real HTTP by a caller written from the
 // DESIGN alone: the credential matrix, malformed headers, the helper, 404/405 and key reset.
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
 import {
   credentialHeaders,
   newCaller,
@@ -9,24 +8,9 @@ import {
   shared,
   unseal,
   type RawCaller,
-} from './support/independentClient.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
-
-interface Vector {
-  callerPrivateKey: string;
-  callerPublicKey: string;
-  servicePublicKey: string;
-  servicePrivateKey?: string;
-  plaintext: string;
-  ciphertext: string;
-}
-const vectors = (
-  JSON.parse(
-    readFileSync(new URL('../libs/crypto/test/ecdsa-vectors.json', import.meta.url), 'utf8'),
-  ) as {
-    vectors: Vector[];
-  }
-).vectors;
+} from '@idv/testing/independentClient';
+import { ecdsaVectors as vectors, type EcdsaVector as Vector } from '@idv/testing/ecdsaVectors';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 /** The vector's caller as the independent client holds one. */
 const callerOf = (v: Vector): RawCaller => ({

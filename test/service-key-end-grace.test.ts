@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startDocverifyGateway } from '../services/docverify-gateway/src/start.ts';
-import { CachingCaller, publishedKeys, resetServiceKey } from './support/serviceKeyCallers.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { CachingCaller, publishedKeys, resetServiceKey } from '@idv/testing/serviceKeyCallers';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const SERVICES = ['oauth', 'docverify', 'webhooks'] as const;
 const ADMIN = new URL('../services/admin-cli/src/main.ts', import.meta.url).pathname;

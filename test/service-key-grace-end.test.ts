@@ -2,8 +2,8 @@
 // says where the current key is), while the new key keeps working and /publickeys lists no
 // previous key.
 import { expect } from 'chai';
-import { CachingCaller, publishedKeys, resetServiceKey } from './support/serviceKeyCallers.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { CachingCaller, publishedKeys, resetServiceKey } from '@idv/testing/serviceKeyCallers';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const SERVICES = ['oauth', 'docverify', 'webhooks'] as const;
 const GRACE_SECONDS = 2;

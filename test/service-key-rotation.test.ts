@@ -10,8 +10,8 @@ import {
   publishedKeys,
   resetServiceKey,
   v1kVerifies,
-} from './support/serviceKeyCallers.ts';
-import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
+} from '@idv/testing/serviceKeyCallers';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 const SERVICES = ['oauth', 'docverify', 'webhooks'] as const;
 type Service = (typeof SERVICES)[number];

@@ -3,7 +3,7 @@
 // next calls at once but never A's calls on the same queue: A's job is sent, and answered.
 import { expect } from 'chai';
 import { startConnectorWorker } from '../services/connector-worker/src/start.ts';
-import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 const DEADLINE_MS = 4000;
 

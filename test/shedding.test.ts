@@ -3,7 +3,7 @@
 // holding each caller until its deadline, and lets probes through so it recovers by itself.
 import { expect } from 'chai';
 import { startConnectorWorker } from '../services/connector-worker/src/start.ts';
-import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 const DEADLINE_MS = 1500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,7 @@
 // after a dl_authenticate request to the docverify gateway.
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 describe('a verification reaches a webhook', function () {
   this.timeout(60_000);

@@ -2,7 +2,7 @@
 // maxConcurrent wait for a slot while their deadline allows, and the rest are answered 503 with
 // Retry-After at once, never blamed on the provider.
 import { expect } from 'chai';
-import { startVerifyWorld, type VerifyWorld } from './support/verifyWorld.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 describe('verifier limits through the API', function () {
   this.timeout(60_000);

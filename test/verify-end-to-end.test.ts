@@ -1,6 +1,6 @@
 // POST /verify end to end: gateway -> RabbitMQ -> a connector worker per type -> provider sandbox,
 // for each type of the list a match and a mismatch of each row of its kit
-// (services/connector-worker/test/connectors/<type>.ts); failover to the second verifier; the event.
+// (@idv/testing/connectors/<type>); failover to the second verifier; the event.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { createBroker, type Broker } from '@idv/broker';
@@ -12,11 +12,11 @@ import {
   startConnectorWorker,
   type RunningWorker,
 } from '../services/connector-worker/src/start.ts';
-import { faces, key } from '../services/connector-worker/test/connectors/fixtures.ts';
-import { testKits } from '../services/connector-worker/test/connectors/kit.ts';
+import { faces, key } from '@idv/testing/connectors/fixtures';
+import { testKits } from '@idv/testing/connectors/kit';
 import { startSandbox, type RunningSandbox } from '../services/provider-sandbox/src/start.ts';
-import { deleteQueues } from './support/amqpCleanup.ts';
-import { startPlatform, type RunningPlatform } from './support/platform.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 /**
  * Checks a certification's proof as anyone holding the docverify key from /publickeys would: a

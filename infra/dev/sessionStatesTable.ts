@@ -1,6 +1,6 @@
 // The table of session states and transitions in docs/sessions.md, generated from
 // SESSION_TRANSITIONS (the contract): infra/render.ts (`make generate`) rewrites it between its
-// markers, and test/sessions/readme-states.test.ts keeps the two equal.
+// markers, and test/sessions/readme-states.unit.test.ts keeps the two equal.
 import { SESSION_TRANSITIONS, wireStatusOf } from '@idv/contracts';
 import { WELL_KNOWN } from '../../services/docverify-gateway/src/wellKnown/wellKnown.ts';
 

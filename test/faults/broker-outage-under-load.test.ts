@@ -3,8 +3,8 @@
 // services reconnect by themselves; every event accepted (202, so confirmed by the broker) and
 // every verification answered 200 (its event kept in the outbox) reaches its webhook.
 import { expect } from 'chai';
-import { testAmqpUrl } from '@idv/db/testing';
-import { startVerifyWorld, type VerifyWorld } from '../support/verifyWorld.ts';
+import { testAmqpUrl } from '@idv/testing/testServers';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 import {
   brokerOutage,
   expectOutageBehaviour,

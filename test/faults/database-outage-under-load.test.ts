@@ -3,9 +3,9 @@
 // restart, and no half-written record: every webhook row there is opens whole through the API,
 // and every create that was answered 200 is there, exactly as sent.
 import { expect } from 'chai';
-import { testServers } from '@idv/db/testing';
-import { webhookBody } from '../../services/webhooks-gateway/test/support.ts';
-import { startVerifyWorld, type VerifyWorld } from '../support/verifyWorld.ts';
+import { testServers } from '@idv/testing/testServers';
+import { webhookBody } from '@idv/testing/webhooksWorld';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 import {
   databaseOutage,
   expectOutageBehaviour,

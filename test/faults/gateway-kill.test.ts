@@ -3,7 +3,7 @@
 // restarted process serves again, and every event a gateway accepted (202) reaches its webhook.
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
-import { startVerifyWorld, type VerifyWorld } from '../support/verifyWorld.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 import {
   DEADLINE_MS,
   freePort,

@@ -5,9 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
 import { RUN_WAIT_TIERS_MS, runWaitQueue } from '@idv/contracts';
-import { testAmqpUrl } from '@idv/db/testing';
-import { deleteQueues } from '../support/amqpCleanup.ts';
-import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { testAmqpUrl } from '@idv/testing/testServers';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 import { freePort, ServiceProcess } from './support.ts';
 
 describe('faults: a gateway killed mid-run', function () {

@@ -5,8 +5,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { TcpProxy } from '../support/tcpProxy.ts';
-export { freePort } from '../support/freePort.ts';
+import { TcpProxy } from '@idv/testing/tcpProxy';
+export { freePort } from '@idv/testing/freePort';
 
 const run = promisify(execFile);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

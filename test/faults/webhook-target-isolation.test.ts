@@ -12,9 +12,9 @@ import {
   startWebhooksWorld,
   waitForQueue,
   type WebhooksWorld,
-} from '../../services/webhook-dispatcher/test/support.ts';
-import { webhookBody } from '../../services/webhooks-gateway/test/support.ts';
-import { startWebhookTargets, type WebhookTargets } from '../support/webhookTargets.ts';
+} from '@idv/testing/dispatcherWorld';
+import { webhookBody } from '@idv/testing/webhooksWorld';
+import { startWebhookTargets, type WebhookTargets } from '@idv/testing/webhookTargets';
 import { sleep, until } from './support.ts';
 
 const HTTP_TIMEOUT_MS = 8000;

@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import { parser } from '@prometheus-io/lezer-promql';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { platformMigrations } from '@idv/platform';
 import { startConnectorWorker } from '../../services/connector-worker/src/start.ts';
 import { startWebhookDispatcher } from '../../services/webhook-dispatcher/src/start.ts';
 import { webhooksMigrations } from '../../services/webhooks-gateway/src/migrations.ts';
-import { deleteQueues } from '../support/amqpCleanup.ts';
-import { startPlatform } from '../support/platform.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { startPlatform } from '@idv/testing/platform';
 
 interface Rule {
   alert: string;

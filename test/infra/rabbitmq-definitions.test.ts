@@ -19,7 +19,7 @@ import {
   RUN_WAIT_TIERS_MS,
   runWaitQueue,
 } from '@idv/contracts';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { platformMigrations } from '@idv/platform';
 import {
   startConnectorWorker,
@@ -31,7 +31,7 @@ import { startWebhooksGateway } from '../../services/webhooks-gateway/src/start.
 import { startCaptureChecker } from '../../services/capture-checker/src/start.ts';
 import { docverifyMigrations } from '../../services/docverify-gateway/src/migrations.ts';
 import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
-import { deleteQueues } from '../support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 
 interface Queue {
   name: string;

@@ -4,8 +4,8 @@
 // the token sent to the other services' paths. Raw HTTP, so nothing normalises the path first.
 import { expect } from 'chai';
 import { request } from 'node:http';
-import { captureServiceLogs, type LogCapture } from './support/logCapture.ts';
-import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { captureServiceLogs, type LogCapture } from '@idv/testing/logCapture';
+import { startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 /** One request with the path exactly as given; its status. */
 function raw(base: string, method: string, path: string, reqId: string): Promise<number> {

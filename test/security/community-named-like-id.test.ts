@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
 import { LicenceStore, type Community } from '@idv/platform';
-import { startPlatform, type RunningPlatform } from '../support/platform.ts';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 describe('security: a community named like another community id reaches nothing of it', function () {
   this.timeout(60_000);

@@ -9,8 +9,8 @@ import { createHmac } from 'node:crypto';
 import type { VerifyResult } from '@idv/contracts';
 import { callbackSignature } from '../../services/docverify-gateway/src/followUps/connectorCallbackSignature.ts';
 import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
-import { freePort } from '../support/freePort.ts';
-import { startVerifyWorld, type VerifyWorld } from '../support/verifyWorld.ts';
+import { freePort } from '@idv/testing/freePort';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 const NEVER_MS = 600_000;
 const reviewImage = (fixture: string) =>

@@ -3,7 +3,7 @@
 // crash; and the encrypted /verify body tampered the same ways: 400 with the error body.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { credentialHeaders, newCaller, seal, shared } from '../support/independentClient.ts';
+import { credentialHeaders, newCaller, seal, shared } from '@idv/testing/independentClient';
 import { verifyRequest } from './support/fixtures.ts';
 import { isErrorBody, SERVICES, startSecurityWorld, type SecurityWorld } from './support/world.ts';
 

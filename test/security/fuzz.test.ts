@@ -29,7 +29,7 @@ import {
   type Operation,
   type SecurityWorld,
 } from './support/world.ts';
-import { platformKeyring } from '../support/platform.ts';
+import { platformKeyring } from '@idv/testing/platform';
 
 /** Runs per operation and kind: bounded for two shared cores (about 2,000 cases in all). */
 const RUNS = { body: 60, inner: 60, path: 20, headers: 15, form: 40 };

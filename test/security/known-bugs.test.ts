@@ -2,7 +2,7 @@
 // regression tests now that they are fixed.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { newCaller, seal, shared } from '../support/independentClient.ts';
+import { newCaller, seal, shared } from '@idv/testing/independentClient';
 import { verifierBody, webhookBody } from './support/fixtures.ts';
 import { isErrorBody, startSecurityWorld, type SecurityWorld } from './support/world.ts';
 

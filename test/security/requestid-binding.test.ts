@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
 import { generateKeyPair } from '@idv/crypto';
-import { credentialHeaders, unseal } from '../support/independentClient.ts';
+import { credentialHeaders, unseal } from '@idv/testing/independentClient';
 import { isErrorBody, SERVICES, startSecurityWorld, type SecurityWorld } from './support/world.ts';
 
 describe('security: a requestid bound to its request', function () {

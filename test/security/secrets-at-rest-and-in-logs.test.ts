@@ -9,12 +9,12 @@ import { startConnectorWorker } from '../../services/connector-worker/src/start.
 import { createOauthClient } from '../../services/oauth/src/admin.ts';
 import { startSandbox, type RunningSandbox } from '../../services/provider-sandbox/src/start.ts';
 import { startWebhookDispatcher } from '../../services/webhook-dispatcher/src/start.ts';
-import { startSink, type Sink } from '../../services/webhook-dispatcher/test/sink.ts';
-import { deleteQueues } from '../support/amqpCleanup.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { configBody, TESTY, verifierBody, verifyRequest, webhookBody } from './support/fixtures.ts';
-import { captureServiceLogs, type LogCapture } from './support/logCapture.ts';
+import { captureServiceLogs, type LogCapture } from '@idv/testing/logCapture';
 import { startSecurityWorld, type SecurityWorld } from './support/world.ts';
-import { platformKeyring } from '../support/platform.ts';
+import { platformKeyring } from '@idv/testing/platform';
 
 const hex = () => randomBytes(6).toString('hex');
 

@@ -4,7 +4,7 @@
 // changed since it was read answers 409. Verification configs, patched the same way, lose no change.
 import { expect } from 'chai';
 import { IdvClient, type IdvResponse } from '@idv/client';
-import { startPlatform, type RunningPlatform } from '../support/platform.ts';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const MASK = '********';
 const STORED_KEY = 'testy-stored-key';

@@ -2,8 +2,8 @@
 // apiKey and its own `url`. The gateway refuses it, and the next /verify sends neither the stored
 // key nor the person to that address; a new address with a key given in clear gets that key only.
 import { expect } from 'chai';
-import { startSink, type Sink } from '../../services/webhook-dispatcher/test/sink.ts';
-import { startVerifyWorld, type VerifyWorld } from '../support/verifyWorld.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 const testy = {
   id: 'doc-1',

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { IdvRequestError } from '@idv/client';
 import type { VerifyRequest } from '@idv/contracts';
-import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 describe('async /verify: Prefer: respond-async', function () {
   this.timeout(90_000);

@@ -12,7 +12,7 @@ import {
   png,
   selfieImage,
 } from '@idv/samples/captureImages';
-import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 import { licenceBack } from '@idv/samples/idDocuments';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;

@@ -18,9 +18,9 @@ import {
   launchBrowser,
   openJourney,
   type Journey,
-} from '../support/captureBrowser.ts';
+} from '@idv/testing/captureBrowser';
 import { brighter, cutOffSelfie, realSelfie, samplePhoto } from '@idv/samples/realFaces';
-import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const REDIRECT = 'https://rp.example.test/done';
 /** the test images and a camera frame fit; a photo of noise does not, even at 800 px and q 0.5 */

@@ -19,7 +19,7 @@ import {
   startSessionWorld,
   type PageClient,
   type SessionWorld,
-} from '../support/sessionWorld.ts';
+} from '@idv/testing/sessionWorld';
 
 interface Verdict {
   accepted: boolean;

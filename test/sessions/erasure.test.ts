@@ -19,11 +19,11 @@ import {
   type VerifyRequest,
   type VerifyResult,
 } from '@idv/contracts';
-import { createTestDatabase } from '@idv/db/testing';
+import { createTestDatabase } from '@idv/testing/testServers';
 import { DataKeyGone, localKeyring, reapplyErasures } from '@idv/platform';
 import { migrateAll } from '../../services/admin-cli/src/migrateAll.ts';
-import { startOperatorsStandIn, type OperatorsStandIn } from '../support/operatorsStandIn.ts';
-import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { startOperatorsStandIn, type OperatorsStandIn } from '@idv/testing/operatorsStandIn';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const run = promisify(execFile);
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;

@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CONSENT_TEXT_VERSION, type VerifyResult } from '@idv/contracts';
-import { platformKeyring } from '../support/platform.ts';
-import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { platformKeyring } from '@idv/testing/platform';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const run = promisify(execFile);
 const ADMIN = new URL('../../services/admin-cli/src/main.ts', import.meta.url).pathname;

@@ -13,7 +13,7 @@ import {
   startSessionWorld,
   eventually,
   type SessionWorld,
-} from '../support/sessionWorld.ts';
+} from '@idv/testing/sessionWorld';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 

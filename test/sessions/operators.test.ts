@@ -3,8 +3,8 @@
 // system/service/service_ext covering the community only. The page token never reaches a log.
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION, type SessionSummary } from '@idv/contracts';
-import { captureServiceLogs, type LogCapture } from '../security/support/logCapture.ts';
-import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { captureServiceLogs, type LogCapture } from '@idv/testing/logCapture';
+import { startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 

@@ -34,7 +34,7 @@ import {
 } from '../../services/docverify-gateway/src/verify/runVerification.ts';
 import { png } from '@idv/samples/captureImages';
 import { licenceFront } from '@idv/samples/idDocuments';
-import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 

@@ -13,7 +13,7 @@ import {
   type VerifyResult,
 } from '@idv/contracts';
 import { LicenceStore } from '@idv/platform';
-import { eventually, startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 

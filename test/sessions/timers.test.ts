@@ -3,7 +3,7 @@
 // which every page call pushes). Each emits its event and keeps no image afterwards.
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION, type SessionView } from '@idv/contracts';
-import { startSessionWorld, eventually, type SessionWorld } from '../support/sessionWorld.ts';
+import { startSessionWorld, eventually, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const MINUTE = 60_000;
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;

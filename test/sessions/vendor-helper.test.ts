@@ -1,18 +1,12 @@
 // The vendor helper's session calls (DESIGN 2.4), made as that helper makes them and with none of
-// our libraries (test/support/independentClient.ts: node:crypto only): one caller key pair for
+// our libraries (@idv/testing/independentClient: node:crypto only): one caller key pair for
 // every call, the service public key read from /publickeys, a new requestid per call without
 // htm/htu, createDocumentSession read as plain JSON, pollSessionResult every 500 ms decrypting
 // with the publicKey the answer carries, until the status is no longer INPROGRESS.
 import { expect } from 'chai';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
-import {
-  credentialHeaders,
-  newCaller,
-  seal,
-  shared,
-  unseal,
-} from '../support/independentClient.ts';
-import { startSessionWorld, type SessionWorld } from '../support/sessionWorld.ts';
+import { credentialHeaders, newCaller, seal, shared, unseal } from '@idv/testing/independentClient';
+import { startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 interface Created {
   sessionId: string;

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IdvClient } from '@idv/client';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { createHttpApp, startHttpServer, type RunningServer } from '@idv/http';
 import { createLogger, createMetricsRegistry } from '@idv/observability';
 import {

@@ -7,7 +7,7 @@ import {
   type BrokerStatus,
   type Consumer,
 } from '../src/index.ts';
-import { TcpProxy } from '../../../test/support/tcpProxy.ts';
+import { TcpProxy } from '@idv/testing/tcpProxy';
 import { amqpUrl, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
 
 describe('broker: reconnect after the connection drops', function () {

@@ -2,7 +2,7 @@
 // at queues from outside the library, polling, and a quiet logger.
 import { randomBytes } from 'node:crypto';
 import { connect, type Channel, type ChannelModel, type GetMessage } from 'amqplib';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger, type Logger } from '@idv/observability';
 import { deadLetterQueueName } from '../src/index.ts';
 

@@ -9,11 +9,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { Keyring, platformMigrations } from '@idv/platform';
 import { DecryptError, UnknownKeyError } from '../src/index.ts';
 import { Pkcs11KeyProvider, type Pkcs11Options } from '../src/pkcs11Provider.ts';
-import { SOFTHSM_MODULE, softHsmToken, type SoftHsmToken } from '../../../test/support/softhsm.ts';
+import { SOFTHSM_MODULE, softHsmToken, type SoftHsmToken } from '@idv/testing/softhsm';
 
 const PROVIDER_URL = pathToFileURL(join(import.meta.dirname, '../src/pkcs11Provider.ts')).href;
 const rejection = (work: Promise<unknown>) =>

@@ -2,7 +2,7 @@
 // domain's ConflictError with the caller's message; any other failure goes on unchanged.
 import { expect } from 'chai';
 import { ConflictError } from '@idv/errors';
-import { createTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { conflictOnDuplicate, isUniqueViolation } from '../src/index.ts';
 
 describe('conflictOnDuplicate', () => {

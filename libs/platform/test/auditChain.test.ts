@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { createHash, randomUUID } from 'node:crypto';
 import { createDatabase, migrate, type Knex, type MigrationSet } from '@idv/db';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import {
   appendAudit,
   platformMigrations,

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { createDatabase } from '@idv/db';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import {
   platformMigrations,
   RateBuckets,

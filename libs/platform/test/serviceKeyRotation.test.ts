@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deriveSharedKey, generateKeyPair } from '@idv/crypto';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import {
   localKeyring,
   MAX_PREVIOUS_SERVICE_KEYS,

@@ -6,9 +6,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { LicenceStore, localKeyring, platformMigrations } from '@idv/platform';
-import { softHsmToken } from '../../../test/support/softhsm.ts';
+import { softHsmToken } from '@idv/testing/softhsm';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';
 import { AccountStore } from '../../oauth/src/store/accountStore.ts';
 

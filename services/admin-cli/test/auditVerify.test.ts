@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { appendAudit, platformMigrations } from '@idv/platform';
 import { AuditChainBroken, auditCommands } from '../src/auditCommands.ts';
 import type { CommandContext } from '../src/commands.ts';

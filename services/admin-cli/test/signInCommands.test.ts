@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { generate } from 'otplib';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { localKeyring, platformMigrations } from '@idv/platform';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from '../../oauth/src/login/throttle.ts';
 import { oauthMigrations } from '../../oauth/src/migrations.ts';

@@ -1,11 +1,11 @@
 // Each connector type against the provider sandbox, through the broker RPC to a worker started
 // in-process: the expected verified / not verified / inconclusive answer of every case of its kit
-// (test/connectors/<type>.ts), the typed result, and refusals (bad key, bad config) as
+// (@idv/testing/connectors/<type>), the typed result, and refusals (bad key, bad config) as
 // invalid_request rather than provider failures.
 import { expect } from 'chai';
-import { cloud } from './connectors/face_cloud.ts';
-import { faces, image, key, testy } from './connectors/fixtures.ts';
-import { testKits } from './connectors/kit.ts';
+import { cloud } from '@idv/testing/connectors/face_cloud';
+import { faces, image, key, testy } from '@idv/testing/connectors/fixtures';
+import { testKits } from '@idv/testing/connectors/kit';
 import { startHarness, type Harness } from './harness.ts';
 
 const CASES = (await testKits()).flatMap((kit) => kit.cases.map((c) => ({ ...c, type: kit.type })));

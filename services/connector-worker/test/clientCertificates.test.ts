@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import {
   TEST_CERTIFICATE_BASE64,
   TEST_CERTIFICATE_PASSPHRASE,
-} from '../../../test/support/clientCertificate.ts';
+} from '@idv/testing/clientCertificate';
 import {
   CLIENT_CERTIFICATE_MAX_BYTES,
   ClientCertificates,
 } from '../src/provider/clientCertificates.ts';
-import { dldvIds as dldv, dlVerifyLicence as licence } from './connectors/fixtures.ts';
+import { dldvIds as dldv, dlVerifyLicence as licence } from '@idv/testing/connectors/fixtures';
 import { startHarness, type Harness } from './harness.ts';
 
 const pfx = Buffer.from(TEST_CERTIFICATE_BASE64, 'base64');

@@ -3,9 +3,9 @@
 // share the worker's sockets and SDK clients; nothing one call does may break another in flight.
 import { expect } from 'chai';
 import type { ConnectorReply, ConnectorType } from '@idv/contracts';
-import { cloud } from './connectors/face_cloud.ts';
-import { faces } from './connectors/fixtures.ts';
-import { testKits, type ConnectorTestKit } from './connectors/kit.ts';
+import { cloud } from '@idv/testing/connectors/face_cloud';
+import { faces } from '@idv/testing/connectors/fixtures';
+import { testKits, type ConnectorTestKit } from '@idv/testing/connectors/kit';
 import { startHarness, type Ask, type Harness } from './harness.ts';
 
 const CONCURRENCY = 64;
@@ -16,7 +16,8 @@ async function askOf(kit: ConnectorTestKit<ConnectorType>, sandbox: string): Pro
   const { type } = kit;
   if (kit.healthy) return { type, ...(await kit.healthy()) };
   const found = kit.cases.find((c) => c.status === 'verified');
-  if (!found) throw new Error(`test/connectors/${type}.ts: no verified case, no healthy request`);
+  if (!found)
+    throw new Error(`libs/testing/src/connectors/${type}.ts: no verified case, no healthy request`);
   return { type, kind: found.kind, config: found.config(sandbox), document: found.document };
 }
 

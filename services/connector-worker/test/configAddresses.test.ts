@@ -9,9 +9,9 @@ import {
   KINDS_BY_CONNECTOR,
   type ConnectorType,
 } from '@idv/contracts';
-import { startSink, type Sink } from '../../webhook-dispatcher/test/sink.ts';
-import { dlVerifyLicence, image } from './connectors/fixtures.ts';
-import { testKits } from './connectors/kit.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
+import { dlVerifyLicence, image } from '@idv/testing/connectors/fixtures';
+import { testKits } from '@idv/testing/connectors/kit';
 import { startHarness, type Harness } from './harness.ts';
 
 interface Schema {

@@ -10,12 +10,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSink, type Sink } from '../../webhook-dispatcher/test/sink.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
 import {
   TEST_CERTIFICATE_BASE64,
   TEST_CERTIFICATE_PASSPHRASE,
-} from '../../../test/support/clientCertificate.ts';
-import { dldvIds as dldv, dlVerifyLicence as licence, faces, key } from './connectors/fixtures.ts';
+} from '@idv/testing/clientCertificate';
+import {
+  dldvIds as dldv,
+  dlVerifyLicence as licence,
+  faces,
+  key,
+} from '@idv/testing/connectors/fixtures';
 import { startHarness, type Harness } from './harness.ts';
 
 /** A second PKCS#12 client certificate (other bytes, same passphrase), made with openssl. */

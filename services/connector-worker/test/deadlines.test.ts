@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { ConnectorReply } from '@idv/contracts';
 import type { RunningWorker } from '../src/start.ts';
 import { startHarness, type Ask, type Harness } from './harness.ts';
-import { testy } from './connectors/fixtures.ts';
+import { testy } from '@idv/testing/connectors/fixtures';
 
 describe('connector worker: deadlines and verifier limits', function () {
   this.timeout(30_000);

@@ -13,7 +13,7 @@ import {
   type FollowUpJob,
 } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { startHarness, type Harness } from './harness.ts';
 
 const image = (text: string) => Buffer.from(text).toString('base64');

@@ -13,11 +13,11 @@ import {
   workerQueues,
 } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import { startSandbox, type RunningSandbox } from '../../provider-sandbox/src/start.ts';
 import { startConnectorWorker, type RunningWorker } from '../src/start.ts';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 
 export interface Ask {
   type: ConnectorType;

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { startConnectorWorker, type RunningWorker } from '../src/start.ts';
 import { startHarness, type Harness } from './harness.ts';
-import { freePort } from '../../../test/support/freePort.ts';
+import { freePort } from '@idv/testing/freePort';
 
 describe('connector worker /healthz and /metrics', function () {
   this.timeout(30_000);

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunningWorker } from '../src/start.ts';
-import { cloud } from './connectors/face_cloud.ts';
+import { cloud } from '@idv/testing/connectors/face_cloud';
+import { eventually } from '@idv/testing/eventually';
 import { startHarness, type Harness } from './harness.ts';
 
 const testy = { firstName: 'Testy', lastName: 'McTestface', dob: '19700101', ssn: '000000000' };
@@ -64,7 +65,11 @@ describe('connector worker resilience', function () {
     expect((await ask('up', 'v-up')).outcome).to.equal('completed');
 
     harness.sandbox.faults.clear('down');
-    await sleep(900);
+    // BREAKER_RESET_MS (800) on, the breaker lets a trial call through
+    await eventually(
+      'the breaker half-open after its reset',
+      async () => (await metric(worker, 'connector_breaker_state', { verifier: 'v-down' })) === 1,
+    );
     expect((await ask('down', 'v-down')).outcome).to.equal('completed');
     expect(await metric(worker, 'connector_breaker_state', { verifier: 'v-down' })).to.equal(0);
     const text = await worker.registry.metrics();

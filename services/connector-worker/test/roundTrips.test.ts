@@ -10,7 +10,7 @@ import { afterAnswer } from '../src/connectors/connector.ts';
 import { AccessTokens } from '../src/connectors/shared/accessTokens.ts';
 import { accountOf } from '../src/provider/accounts.ts';
 import { TrailingCalls } from '../src/provider/trailing.ts';
-import { dl, faces, key, testy } from './connectors/fixtures.ts';
+import { dl, faces, key, testy } from '@idv/testing/connectors/fixtures';
 import { startHarness, type Harness } from './harness.ts';
 
 describe('access tokens kept for their lifetime', () => {

@@ -5,8 +5,8 @@
 import { availableParallelism } from 'node:os';
 import { expect } from 'chai';
 import { loadWorkerConfig, prefetchOf, sharesOf } from '../src/config.ts';
-import { cloud } from './connectors/face_cloud.ts';
-import { faces } from './connectors/fixtures.ts';
+import { cloud } from '@idv/testing/connectors/face_cloud';
+import { faces } from '@idv/testing/connectors/fixtures';
 import { startHarness, type Ask, type Harness } from './harness.ts';
 
 describe('connector worker: a share per tenant and per community', function () {

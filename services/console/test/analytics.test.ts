@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { quantileOf } from '../src/store/connectorLatency.ts';
-import { ConsoleWorld } from './consoleWorld.ts';
+import { ConsoleWorld } from '@idv/testing/consoleWorld';
 
 /** A minute's row as the gateway writes it; `buckets` the seven histogram columns. */
 const minute = (

@@ -10,8 +10,8 @@ import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
 import type { Page } from 'playwright-core';
-import { eventually } from '../../../test/support/sessionWorld.ts';
-import { ConsoleBrowserWorld, DESKTOP, PHONE, TABLET } from './consoleBrowserWorld.ts';
+import { eventually } from '@idv/testing/sessionWorld';
+import { ConsoleBrowserWorld, DESKTOP, PHONE, TABLET } from '@idv/testing/consoleBrowserWorld';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}test-artifacts/console/`;

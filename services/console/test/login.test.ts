@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import type * as client from 'openid-client';
 import { safeReturnPath } from '../src/login/loginState.ts';
 import { claimsOf } from '../src/login/tokenSet.ts';
-import { HttpBrowser } from '../../oauth/test/httpBrowser.ts';
-import { ConsoleWorld, type TestOperator } from './consoleWorld.ts';
+import { HttpBrowser } from '@idv/testing/httpBrowser';
+import { ConsoleWorld, type TestOperator } from '@idv/testing/consoleWorld';
 
 /** An ID token of the operators' issuer with `over` merged in (undefined: claim left out). */
 const idToken = (over: Record<string, unknown>) =>

@@ -9,8 +9,8 @@ import { expect } from 'chai';
 import type { OperatorRole } from '@idv/auth';
 import { IdvClient } from '@idv/client';
 import { ROUTE_ACCESS, type ApiRouteKey } from '../src/access/routeAccess.ts';
-import { HttpBrowser } from '../../oauth/test/httpBrowser.ts';
-import { ConsoleWorld } from './consoleWorld.ts';
+import { HttpBrowser } from '@idv/testing/httpBrowser';
+import { ConsoleWorld } from '@idv/testing/consoleWorld';
 
 const ROLES: OperatorRole[] = ['viewer', 'auditor', 'reviewer', 'senior_reviewer', 'admin'];
 const UUID_ZERO = '00000000-0000-4000-8000-000000000000';

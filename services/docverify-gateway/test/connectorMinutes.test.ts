@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { IdvClient } from '@idv/client';
 import { createLogger } from '@idv/observability';
-import { startVerifyWorld, type VerifyWorld } from '../../../test/support/verifyWorld.ts';
+import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 import { emptyCounts, type MinuteCounts } from '../src/connectors/connectorCallStats.ts';
 import { ConnectorMinuteStore } from '../src/connectors/connectorMinuteStore.ts';
 import { ConnectorCalls } from '../src/connectors/connectorCalls.ts';

@@ -1,7 +1,7 @@
 // Well-known, verifiers and verification configs through the real gateway, as an outside caller.
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
-import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const faceCloud = {
   name: 'Cloud faces',

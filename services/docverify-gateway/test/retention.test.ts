@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { IdvClient } from '@idv/client';
 import { localKeyring } from '@idv/platform';
 import type { VerifyResult } from '@idv/contracts';
-import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 import { retentionPlan, MAX_RETENTION_S } from '../src/retention/retentionPlan.ts';
 import { VerificationStore } from '../src/verify/verificationStore.ts';
 

@@ -10,9 +10,9 @@ import { IdvRequestError, OperatorClient } from '@idv/client';
 import { createOauthClient } from '../../oauth/src/admin.ts';
 import { createOperator } from '../../oauth/src/operatorAdmin.ts';
 import { setMfaPolicy, type SignInAdminContext } from '../../oauth/src/signInAdmin.ts';
-import { HttpBrowser, headingOf } from '../../oauth/test/httpBrowser.ts';
-import { freePort } from '../../../test/support/freePort.ts';
-import { platformKeyring } from '../../../test/support/platform.ts';
+import { HttpBrowser, headingOf } from '@idv/testing/httpBrowser';
+import { freePort } from '@idv/testing/freePort';
+import { platformKeyring } from '@idv/testing/platform';
 import { startReviewWorld, type ReviewWorld } from './reviewWorld.ts';
 
 const REDIRECT = 'https://console.example.test/auth/callback';

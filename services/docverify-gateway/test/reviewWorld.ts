@@ -15,11 +15,7 @@ import {
   type VerifyResult,
 } from '@idv/contracts';
 import { jpeg, selfieImage } from '@idv/samples/captureImages';
-import {
-  eventually,
-  startSessionWorld,
-  type SessionWorld,
-} from '../../../test/support/sessionWorld.ts';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 export { eventually };
 

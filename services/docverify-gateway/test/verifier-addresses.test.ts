@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { IdvClient } from '@idv/client';
 import { CONFIG_MEMBER_ROLES, type ConnectorType } from '@idv/contracts';
-import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const MASK = '********';
 const at = (name: string) => `https://provider.example/${name}`;

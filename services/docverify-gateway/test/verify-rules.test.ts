@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { IdvClient } from '@idv/client';
 import { documentImage, hugePngHeader, png } from '@idv/samples/captureImages';
 import { EOI, jpegSegment, pngHeaderOnly, SOI, sof0 } from '@idv/samples/craftedImages';
-import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const IMG = Buffer.from('FACE:testy').toString('base64');
 

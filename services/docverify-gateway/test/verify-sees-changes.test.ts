@@ -6,8 +6,8 @@ import { IdvClient } from '@idv/client';
 import type { StartedService } from '@idv/service-runtime';
 import { startConnectorWorker, type RunningWorker } from '../../connector-worker/src/start.ts';
 import { startSandbox, type RunningSandbox } from '../../provider-sandbox/src/start.ts';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
-import { startPlatform, type RunningPlatform } from '../../../test/support/platform.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 import { startDocverifyGateway } from '../src/start.ts';
 
 const face = Buffer.from('FACE:testy').toString('base64');

@@ -105,8 +105,14 @@ const ISSUER_OPERATIONS: ExternalOperation[] = [
 /** Interface version from the service's spec, reported by /environment. */
 export const API_VERSION = '1.09.01';
 
+export interface OauthOptions {
+  /** the clock the sign-in settings' cache ages by (ms since the epoch); tests move it on */
+  settingsClock?: () => number;
+}
+
 export async function startOauth(
   env: Record<string, string | undefined> = process.env,
+  options: OauthOptions = {},
 ): Promise<StartedService> {
   const settings = loadConfig(OauthConfig, env);
   const runtime = await createServiceRuntime({ service: 'oauth', env });
@@ -117,7 +123,11 @@ export async function startOauth(
   const accounts = new AccountStore(db);
   const trust = new TrustStore(db);
   const events = oauthEvents(runtime.broker, logger);
-  const settingsStore = new SignInSettingsStore(db, runtime.config.OPERATORS_COMMUNITY);
+  const settingsStore = new SignInSettingsStore(
+    db,
+    runtime.config.OPERATORS_COMMUNITY,
+    options.settingsClock,
+  );
   const factors = new FactorStore(db, runtime.keyring, keys.recoveryCodes);
   const throttle = new LoginThrottle(db, keys.throttle);
   const steps = new LoginSteps(db);

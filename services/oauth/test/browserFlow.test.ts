@@ -3,7 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { expect } from 'chai';
 import * as client from 'openid-client';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '@idv/testing/chromium';
 import { createOauthAccount, createOauthClient } from '../src/admin.ts';
 import { startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
@@ -38,7 +39,7 @@ describe('oauth login and consent in a browser', function () {
       client.ClientSecretBasic(web.client_secret),
       { execute: [client.allowInsecureRequests] },
     );
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

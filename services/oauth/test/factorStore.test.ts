@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase } from '@idv/db';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import {
   localKeyring,
   platformMigrations,

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDatabase, type Knex } from '@idv/db';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { platformMigrations, TenantStore, type Community } from '@idv/platform';
 import { errors } from 'oidc-provider';
 import { oauthMigrations } from '../src/migrations.ts';

@@ -7,6 +7,7 @@ import * as client from 'openid-client';
 import { createOauthClient } from '../src/admin.ts';
 import { enrolTotp, setMfaPolicy } from '../src/signInAdmin.ts';
 import { AccountStore } from '../src/store/accountStore.ts';
+import { SETTINGS_CACHE_MS } from '../src/store/signInSettings.ts';
 import { signProof, startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
 const REDIRECT = 'https://rp.example.test/callback';
@@ -20,7 +21,7 @@ describe('oauth proofs under a second-factor policy', function () {
   /** A new policy, seen by the service once its settings cache (5 s) has let the old one go. */
   async function policy(value: string) {
     await setMfaPolicy(admin(), { community: oauth.community.name, policy: value, factors: [] });
-    await new Promise((resolve) => setTimeout(resolve, 5_200));
+    oauth.settingsClock.advance(SETTINGS_CACHE_MS);
   }
 
   /** The redirect of an authorize POST with a fresh proof for `sub`. */

@@ -10,7 +10,8 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import * as client from 'openid-client';
 import { generate } from 'otplib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '@idv/testing/chromium';
 import { createOauthAccount, createOauthClient } from '../src/admin.ts';
 import { setBranding, setLoginLimits, setMfaPolicy } from '../src/signInAdmin.ts';
 import { startOauthUnderTest, type OauthUnderTest } from './support.ts';
@@ -66,9 +67,7 @@ describe('sign-in in a browser: passwords, second factors, locks', function () {
       client.ClientSecretBasic(web.client_secret),
       { execute: [client.allowInsecureRequests] },
     );
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
+    browser = await launchChromium({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     });
   });

@@ -8,7 +8,12 @@ import type {
 } from '@simplewebauthn/server';
 import { enrolTotp, setBranding } from '../src/signInAdmin.ts';
 import { send } from './badInput.ts';
-import { headingOf, passkeyOptionsOf, type Answer, type HttpBrowser } from './httpBrowser.ts';
+import {
+  headingOf,
+  passkeyOptionsOf,
+  type Answer,
+  type HttpBrowser,
+} from '@idv/testing/httpBrowser';
 import { SoftAuthenticator } from './softAuthenticator.ts';
 import { expectPage, here, REDIRECT, SignInWorld, type Place } from './signInWorld.ts';
 

@@ -11,7 +11,7 @@ import {
   setMfaPolicy,
   unlockAccount,
 } from '../src/signInAdmin.ts';
-import { alertOf, headingOf, type Answer } from './httpBrowser.ts';
+import { alertOf, headingOf, type Answer } from '@idv/testing/httpBrowser';
 import {
   expectPage,
   here,
@@ -116,7 +116,7 @@ describe('sign-in rules over HTTP', function () {
       ]);
 
       await setMfaPolicy(w.admin(), { community: strict.name, policy: 'required', factors: [] });
-      await sleep(SETTINGS_CACHE_MS + 100); // the service's copy of the settings runs out
+      w.oauth.settingsClock.advance(SETTINGS_CACHE_MS); // the service's copy of the settings runs out
       const again = await w.start(strict, bob);
       expect(again.answer.location).to.equal(undefined);
       // the session alone proves no factor now: enrolling one asks for the password first (a

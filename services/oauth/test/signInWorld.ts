@@ -7,20 +7,19 @@ import * as client from 'openid-client';
 import { generate } from 'otplib';
 import { createBroker, type Broker } from '@idv/broker';
 import type { EventEnvelope } from '@idv/contracts';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import { TenantStore } from '@idv/platform';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
-import { captureServiceLogs, type LogCapture } from '../../../test/security/support/logCapture.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { captureServiceLogs, type LogCapture } from '@idv/testing/logCapture';
 import { createOauthAccount, createOauthClient } from '../src/admin.ts';
 import { setLoginLimits, setMfaPolicy, type SignInAdminContext } from '../src/signInAdmin.ts';
-import { headingOf, HttpBrowser, type Answer } from './httpBrowser.ts';
+import { headingOf, HttpBrowser, type Answer } from '@idv/testing/httpBrowser';
 import { startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
 export const REDIRECT = 'https://rp.example.test/callback';
 export const PASSWORD = 'correct horse battery';
-/** how long the service keeps a community's sign-in settings (store/signInSettings.ts) */
-export const SETTINGS_CACHE_MS = 5_000;
+export { SETTINGS_CACHE_MS } from '../src/store/signInSettings.ts';
 /** limits under which nothing is slowed or locked: for the groups not about brute force */
 const LENIENT = {
   freeFailures: '500',

@@ -1,6 +1,7 @@
 // Test helpers: an oauth service on a fresh database, seeded communities, proof JWT signing.
 import { createECDH, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
-import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/db/testing';
+import { TestClock } from '@idv/testing/testClock';
+import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -30,6 +31,8 @@ export interface OauthUnderTest {
   issuer(community: Community): string;
   /** what the admin CLI's sign-in and operator actions are given (actor `test`) */
   admin(): SignInAdminContext;
+  /** the clock the service's sign-in settings' cache ages by: advance it past the cache's life */
+  settingsClock: TestClock;
   stop(): Promise<void>;
 }
 
@@ -42,16 +45,20 @@ export async function startOauthUnderTest(
   const tenant = await tenants.createTenant(`tenant-${randomBytes(3).toString('hex')}`);
   const community = await tenants.createCommunity(tenant.id, `c-${randomBytes(3).toString('hex')}`);
   const other = await tenants.createCommunity(tenant.id, `o-${randomBytes(3).toString('hex')}`);
-  const service = await startOauth({
-    DATABASE_URL: database.url,
-    AMQP_URL: await testAmqpUrl(),
-    MASTER_KEY: masterKey.toString('base64'),
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    OAUTH_PORT: '0',
-    // no shared `webhooks.dispatcher` queue collecting the suites' login events
-    DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
-    ...env,
-  });
+  const settingsClock = new TestClock();
+  const service = await startOauth(
+    {
+      DATABASE_URL: database.url,
+      AMQP_URL: await testAmqpUrl(),
+      MASTER_KEY: masterKey.toString('base64'),
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      OAUTH_PORT: '0',
+      // no shared `webhooks.dispatcher` queue collecting the suites' login events
+      DECLARE_WEBHOOK_EVENTS_QUEUE: 'false',
+      ...env,
+    },
+    { settingsClock: settingsClock.nowMs },
+  );
   const account = await new AccountStore(database.db).create(
     community.id,
     'testy-proof-subject',
@@ -69,6 +76,7 @@ export async function startOauthUnderTest(
     community,
     other,
     accountId: account.accountId,
+    settingsClock,
     issuer: (c) => `${url}/community/${c.name}`,
     admin() {
       return {

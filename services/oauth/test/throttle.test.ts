@@ -3,7 +3,7 @@
 // Time passes by moving a community's rows into the past, never by sleeping.
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@idv/db/testing';
+import { createTestDatabase, type TestDatabase } from '@idv/testing/testServers';
 import { platformMigrations } from '@idv/platform';
 import {
   DEFAULT_LOGIN_LIMITS,

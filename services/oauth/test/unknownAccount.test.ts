@@ -4,11 +4,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createBroker, type Broker } from '@idv/broker';
 import type { EventEnvelope } from '@idv/contracts';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import { AccountStore } from '../src/store/accountStore.ts';
 import { createOauthClient } from '../src/admin.ts';
-import { deleteQueues } from '../../../test/support/amqpCleanup.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { signProof, startOauthUnderTest, type OauthUnderTest } from './support.ts';
 import { send } from './badInput.ts';
 

@@ -5,11 +5,16 @@ import amqp from 'amqplib';
 import { expect } from 'chai';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { verifyCallback } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
-import { webhookBody } from '../../webhooks-gateway/test/support.ts';
+import { testAmqpUrl } from '@idv/testing/testServers';
+import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
-import { startSink, type Sink } from './sink.ts';
-import { deleteQueue, dispatcherEnv, startWebhooksWorld, type WebhooksWorld } from './support.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
+import {
+  deleteQueue,
+  dispatcherEnv,
+  startWebhooksWorld,
+  type WebhooksWorld,
+} from '@idv/testing/dispatcherWorld';
 
 interface Hook {
   _id: string;

@@ -3,11 +3,16 @@
 // have gone out) leaves nothing to record, the event being settled rather than retried.
 import amqp from 'amqplib';
 import { expect } from 'chai';
-import { testAmqpUrl } from '@idv/db/testing';
-import { webhookBody } from '../../webhooks-gateway/test/support.ts';
+import { testAmqpUrl } from '@idv/testing/testServers';
+import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
-import { startSink, type Sink } from './sink.ts';
-import { deleteQueue, dispatcherEnv, startWebhooksWorld, type WebhooksWorld } from './support.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
+import {
+  deleteQueue,
+  dispatcherEnv,
+  startWebhooksWorld,
+  type WebhooksWorld,
+} from '@idv/testing/dispatcherWorld';
 
 async function deadLetters(queue: string): Promise<number> {
   const connection = await amqp.connect(await testAmqpUrl());

@@ -4,11 +4,16 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Community } from '@idv/platform';
-import { webhookBody } from '../../webhooks-gateway/test/support.ts';
+import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
-import { startSink, type Sink } from './sink.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
 import { startTokenServer, type TokenServer } from './tokenServer.ts';
-import { deleteQueue, dispatcherEnv, startWebhooksWorld, type WebhooksWorld } from './support.ts';
+import {
+  deleteQueue,
+  dispatcherEnv,
+  startWebhooksWorld,
+  type WebhooksWorld,
+} from '@idv/testing/dispatcherWorld';
 
 interface DeliveryView {
   status: string;

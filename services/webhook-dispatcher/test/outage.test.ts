@@ -2,19 +2,19 @@
 // back to its queue (not to `<queue>.dead`), and the next dispatcher delivers it once the database
 // is back. PostgreSQL is cut behind a TCP proxy, so the shared server keeps running.
 import { expect } from 'chai';
-import { testAmqpUrl, testServers } from '@idv/db/testing';
-import { peekEvents } from '../../../test/support/queuePeek.ts';
-import { TcpProxy } from '../../../test/support/tcpProxy.ts';
-import { webhookBody } from '../../webhooks-gateway/test/support.ts';
+import { testAmqpUrl, testServers } from '@idv/testing/testServers';
+import { peekEvents } from '@idv/testing/queuePeek';
+import { TcpProxy } from '@idv/testing/tcpProxy';
+import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
-import { startSink, type Sink } from './sink.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
 import {
   deleteQueue,
   dispatcherEnv,
   startWebhooksWorld,
   waitForQueue,
   type WebhooksWorld,
-} from './support.ts';
+} from '@idv/testing/dispatcherWorld';
 
 /** The ids of the events waiting in the queue and in its dead letters. */
 async function held(queue: string): Promise<{ waiting: string[]; dead: string[] }> {

@@ -2,16 +2,16 @@
 // reaches every matching webhook; the webhook-id lets the receiver de-duplicate.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
-import { webhookBody } from '../../webhooks-gateway/test/support.ts';
+import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher } from '../src/start.ts';
-import { startSink, type Sink } from './sink.ts';
+import { startSink, type Sink } from '@idv/testing/webhookSink';
 import {
   deleteQueue,
   dispatcherEnv,
   startWebhooksWorld,
   waitForQueue,
   type WebhooksWorld,
-} from './support.ts';
+} from '@idv/testing/dispatcherWorld';
 
 const EVENTS = Number(process.env.WEBHOOK_RESTART_EVENTS ?? 60);
 

@@ -5,9 +5,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { IdvClient } from '@idv/client';
-import { webhookBody } from '../../webhooks-gateway/test/support.ts';
+import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
-import { deleteQueue, dispatcherEnv, startWebhooksWorld, type WebhooksWorld } from './support.ts';
+import {
+  deleteQueue,
+  dispatcherEnv,
+  startWebhooksWorld,
+  type WebhooksWorld,
+} from '@idv/testing/dispatcherWorld';
 
 const PATHS = { alpha: '/receiver-alpha', failing: '/receiver-bravo-503', hanging: '/bravo-hangs' };
 

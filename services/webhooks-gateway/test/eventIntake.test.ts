@@ -5,14 +5,9 @@ import amqp from 'amqplib';
 import { expect } from 'chai';
 import { EVENT_CATALOG, type EventEnvelope } from '@idv/contracts';
 import { encrypt } from '@idv/crypto';
-import { testAmqpUrl } from '@idv/db/testing';
-import {
-  credentialHeaders,
-  newCaller,
-  seal,
-  shared,
-} from '../../../test/support/independentClient.ts';
-import { startWebhooksWorld, type WebhooksWorld } from './support.ts';
+import { testAmqpUrl } from '@idv/testing/testServers';
+import { credentialHeaders, newCaller, seal, shared } from '@idv/testing/independentClient';
+import { startWebhooksWorld, type WebhooksWorld } from '@idv/testing/webhooksWorld';
 
 const VALID = { dvcID: 'kyc-basic', docType: 'passport', status: 'verified' };
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -148,7 +143,7 @@ describe('webhooks gateway: event intake', function () {
   });
 
   it("takes the vendor helper's logEvent as it sends it: PUT, {data: encrypt(data)}, charset header, a service licence", async () => {
-    // node:crypto only (test/support/independentClient.ts), not our SDK: what the helper sends
+    // node:crypto only (@idv/testing/independentClient), not our SDK: what the helper sends
     const { publicKey } = (await (await fetch(new URL('/publickeys', open.url))).json()) as {
       publicKey: string;
     };

@@ -1,6 +1,6 @@
 // Webhook registration through the real gateway: create, update, delete, fetch, auth and validation.
 import { expect } from 'chai';
-import { startWebhooksWorld, webhookBody, type WebhooksWorld } from './support.ts';
+import { startWebhooksWorld, webhookBody, type WebhooksWorld } from '@idv/testing/webhooksWorld';
 
 type Hook = Record<string, unknown> & {
   _id: string;

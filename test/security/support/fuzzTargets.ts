@@ -1,15 +1,11 @@
 // What the fuzzer sends to an operation: a valid body to mutate, the path filled with real
 // resources, and the check every answer must pass (no 5xx, errors in the error body).
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { ecdsaVectors } from '@idv/testing/ecdsaVectors';
 import { configBody, verifierBody, webhookBody } from './fixtures.ts';
 import { isErrorBody, isOauthErrorBody, type Operation, type SecurityWorld } from './world.ts';
 
-const vector = (
-  JSON.parse(
-    readFileSync(new URL('../../../libs/crypto/test/ecdsa-vectors.json', import.meta.url), 'utf8'),
-  ) as { vectors: { servicePublicKey: string; callerPrivateKey: string }[] }
-).vectors[0]!;
+const vector = ecdsaVectors[0]!;
 
 export interface Resources {
   verifier: string;

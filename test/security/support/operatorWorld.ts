@@ -1,18 +1,18 @@
 // The security world with what operators' bearer tokens need: the stand-in for the operators'
 // issuer (its operators named once the communities exist), and real review cases made as
-// test/support/conformanceReview.ts makes them: the provider sandbox and one face_compare worker on
+// @idv/testing/conformanceReview makes them: the provider sandbox and one face_compare worker on
 // the world's own queues, configs asking a review of every run (one with four-eyes), and each case
 // brought to the state a call starts from; and pending webhook deliveries to send again.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { IdvClient } from '@idv/client';
 import type { VerifyRequest } from '@idv/contracts';
-import { testAmqpUrl } from '@idv/db/testing';
+import { testAmqpUrl } from '@idv/testing/testServers';
 import { startConnectorWorker } from '../../../services/connector-worker/src/start.ts';
 import { startSandbox } from '../../../services/provider-sandbox/src/start.ts';
 import { DeliveryQueue } from '../../../services/webhook-dispatcher/src/store/deliveryQueue.ts';
-import { deleteQueues } from '../../support/amqpCleanup.ts';
-import { startOperatorsStandIn, type OperatorsStandIn } from '../../support/operatorsStandIn.ts';
-import { eventually } from '../../support/sessionWorld.ts';
+import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { startOperatorsStandIn, type OperatorsStandIn } from '@idv/testing/operatorsStandIn';
+import { eventually } from '@idv/testing/sessionWorld';
 import { fixtures } from './fixtures.ts';
 import { startSecurityWorld, type SecurityWorld } from './world.ts';
 

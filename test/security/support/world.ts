@@ -1,8 +1,8 @@
 // The platform for the security suites: every licence level, another tenant's licence, the
 // service public keys, and requests with the three headers built by the independent caller.
 import { LicenceStore, type LicenceLevel } from '@idv/platform';
-import { credentialHeaders, newCaller, seal, shared } from '../../support/independentClient.ts';
-import { startPlatform, type RunningPlatform } from '../../support/platform.ts';
+import { credentialHeaders, newCaller, seal, shared } from '@idv/testing/independentClient';
+import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 export const SERVICES = ['oauth', 'docverify', 'webhooks'] as const;
 export type ServiceName = (typeof SERVICES)[number];

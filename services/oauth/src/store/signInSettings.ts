@@ -34,16 +34,21 @@ interface Row {
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export const LOGO_MAX_BYTES = 64 * 1024;
 
-const CACHE_MS = 5_000;
+/** how long a community's settings are kept before they are read again */
+export const SETTINGS_CACHE_MS = 5_000;
 const CACHE_MAX = 5_000;
 
 export class SignInSettingsStore {
   private readonly cache = new Map<string, { at: number; settings: Promise<SignInSettings> }>();
 
-  /** operatorsCommunity: the community whose default policy is `required` (OPERATORS_COMMUNITY) */
+  /**
+   * @param operatorsCommunity the community whose default policy is `required` (OPERATORS_COMMUNITY)
+   * @param now the clock the cache's entries age by (ms since the epoch)
+   */
   constructor(
     private readonly db: Knex,
     private readonly operatorsCommunity: string,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The policy a community has when no operator set one. */
@@ -53,10 +58,10 @@ export class SignInSettingsStore {
 
   async get(community: { id: string; name: string }): Promise<SignInSettings> {
     const hit = this.cache.get(community.id);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.settings;
+    if (hit && this.now() - hit.at < SETTINGS_CACHE_MS) return hit.settings;
     const settings = this.read(community);
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(community.id, { at: Date.now(), settings });
+    this.cache.set(community.id, { at: this.now(), settings });
     settings.catch(() => this.cache.delete(community.id));
     return settings;
   }

@@ -10,10 +10,12 @@ export class TokenBook {
     private readonly prefix: string,
     /** seconds a token lasts; also the expires_in of the answer */
     readonly lifetimeS: number,
+    /** the clock tokens expire by (ms since the epoch) */
+    private readonly now: () => number = Date.now,
   ) {}
 
   issue(): string {
-    const now = Date.now();
+    const now = this.now();
     // the oldest token is first in the Map: forget what expired before this one is added
     for (const [token, until] of this.until) {
       if (until > now) break;
@@ -28,6 +30,6 @@ export class TokenBook {
   accepts(authorization: string | undefined): boolean {
     const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
     const until = token === undefined ? undefined : this.until.get(token);
-    return until !== undefined && until > Date.now();
+    return until !== undefined && until > this.now();
   }
 }
