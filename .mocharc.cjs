@@ -31,6 +31,11 @@ module.exports = {
           'services/*/test/**/*.test.ts',
           'test/**/*.test.ts',
         ],
+        // the whole suite: one file per worker process, as many workers as cores (at least 2,
+        // at most 4: the suites share one PostgreSQL and one RabbitMQ); every suite has its own
+        // database, queues and ports, so files run side by side. 8 min instead of 17 on 2 cores.
+        parallel: true,
+        jobs: Math.min(4, Math.max(2, require('node:os').availableParallelism())),
       }),
   timeout: 20000,
   exit: true,
