@@ -1,5 +1,6 @@
 // Test helpers: an oauth service on a fresh database, seeded communities, proof JWT signing.
-import { createECDH, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { signProofJwt } from '@idv/testing/proofJwt';
 import { TestClock } from '@idv/testing/testClock';
 import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing/testServers';
 import { tmpdir } from 'node:os';
@@ -103,30 +104,6 @@ export interface ProofClaims {
   azp?: string;
 }
 
-function secp256k1Key(privateKey: string) {
-  const d = Buffer.from(privateKey, 'base64');
-  const ecdh = createECDH('secp256k1');
-  ecdh.setPrivateKey(d);
-  const point = ecdh.getPublicKey();
-  const b64 = (b: Buffer) => b.toString('base64url');
-  return createPrivateKey({
-    format: 'jwk',
-    key: {
-      kty: 'EC',
-      crv: 'secp256k1',
-      d: b64(d),
-      x: b64(point.subarray(1, 33)),
-      y: b64(point.subarray(33)),
-    },
-  });
-}
-
-/** The order of secp256k1, to move a signature's s between its two valid forms. */
-const ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-
-const withS = (signature: Buffer, s: bigint) =>
-  Buffer.concat([signature.subarray(0, 32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex')]);
-
 /**
  * An ES256K JWT signed with a base64 secp256k1 scalar (a platform service key's keySecret), as
  * node:crypto signs it: OpenSSL's s is high in about half the cases, and callers send it so.
@@ -144,28 +121,7 @@ export function signProof(
     jti: randomUUID(),
     ...claims,
   };
-  const encode = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const input = `${encode({ alg: 'ES256K', typ: 'JWT', ...header })}.${encode(payload)}`;
-  const signature = sign('sha256', Buffer.from(input), {
-    key: secp256k1Key(privateKey),
-    dsaEncoding: 'ieee-p1363',
-  });
-  return `${input}.${signature.toString('base64url')}`;
+  return signProofJwt(privateKey, payload, 'as-signed', header);
 }
 
-const isHighS = (proof: string) =>
-  BigInt(`0x${Buffer.from(proof.split('.')[2]!, 'base64url').subarray(32).toString('hex')}`) >
-  ORDER / 2n;
-
-/** The same proof with its signature in the form asked for (high S: the form strict signers avoid). */
-export function withSForm(proof: string, form: 'high' | 'low'): string {
-  return isHighS(proof) === (form === 'high') ? proof : malleate(proof);
-}
-
-/** The same proof with s replaced by n - s: a signature node:crypto still verifies. */
-export function malleate(proof: string): string {
-  const [header, payload, signature] = proof.split('.');
-  const raw = Buffer.from(signature!, 'base64url');
-  const s = BigInt(`0x${raw.subarray(32).toString('hex')}`);
-  return `${header}.${payload}.${withS(raw, ORDER - s).toString('base64url')}`;
-}
+export { malleate, withSForm } from '@idv/testing/proofJwt';
