@@ -151,6 +151,7 @@ The identity verification platform is running (logs in .local/logs/, Ctrl-C stop
 
 Services:
 ${urls.join('\n')}
+API reference:  /docs of each service but the console and the sandbox, e.g. ${base('docverify-gateway')}/docs
 
 Dev tenant:     ${credentials.tenant.id}  (${credentials.tenant.name})
 Dev community:  ${credentials.community.id}  (${credentials.community.name})
