@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { VerificationView, VerifyResult } from '@idv/contracts';
-import { callbackSignature } from '../services/docverify-gateway/src/followUps/connectorCallbackSignature.ts';
+import { connectorCallbackSignature } from '@idv/crypto';
 import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 import { freePort } from '@idv/testing/freePort';
 import { platformKeyring } from '@idv/testing/platform';
@@ -218,7 +218,12 @@ describe('pending outcomes by callback: the provider calls POST /connector-callb
   ) => {
     const timestamp = String(Math.floor(at / 1000));
     const target = `/connector-callback/${id}?${query}`;
-    const signature = callbackSignature(secret, { timestamp, method: 'POST', target, body });
+    const signature = connectorCallbackSignature(secret, {
+      timestamp,
+      method: 'POST',
+      target,
+      body,
+    });
     return fetch(`${gatewayUrl}${target}`, {
       method: 'POST',
       headers: {

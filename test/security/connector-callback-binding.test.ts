@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import type { VerifyResult } from '@idv/contracts';
-import { callbackSignature } from '../../services/docverify-gateway/src/followUps/connectorCallbackSignature.ts';
+import { connectorCallbackSignature } from '@idv/crypto';
 import { startDocverifyGateway } from '../../services/docverify-gateway/src/start.ts';
 import { freePort } from '@idv/testing/freePort';
 import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
@@ -75,7 +75,12 @@ describe('security: a connector callback is bound to its run, kind and provider 
   function signed(query: string, body: string, at = Date.now()) {
     const timestamp = String(Math.floor(at / 1000));
     const target = `/connector-callback/${verifierId}?${query}`;
-    const signature = callbackSignature('sandbox-key', { timestamp, method: 'POST', target, body });
+    const signature = connectorCallbackSignature('sandbox-key', {
+      timestamp,
+      method: 'POST',
+      target,
+      body,
+    });
     return {
       headers: {
         'content-type': 'application/json',
@@ -193,7 +198,7 @@ describe('security: a connector callback is bound to its run, kind and provider 
       const body = approval(run.reference);
       // the provider signs the URL it was given; the proxy forwards it without /platform
       const target = `/platform/connector-callback/${verifierId}?${run.query}`;
-      const signature = callbackSignature('sandbox-key', {
+      const signature = connectorCallbackSignature('sandbox-key', {
         timestamp,
         method: 'POST',
         target,

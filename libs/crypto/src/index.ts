@@ -29,3 +29,8 @@ export {
   type CallbackToVerify,
   type CallbackVerdict,
 } from './callbackSignature.ts';
+export {
+  connectorCallbackSignature,
+  CONNECTOR_CALLBACK_WINDOW_S,
+  type SignedConnectorCallback,
+} from './connectorCallback.ts';

@@ -1,7 +1,7 @@
 // The valid calls of the docverify, webhooks and oauth issuer operations (conformanceCalls.ts has
 // the common ones and what a rule says).
 import { randomBytes } from 'node:crypto';
-import { callbackSignature } from '../../../services/docverify-gateway/src/followUps/connectorCallbackSignature.ts';
+import { connectorCallbackSignature } from '@idv/crypto';
 import { CONSENT_TEXT_VERSION } from '@idv/contracts';
 import type { CallRule } from './conformanceCalls.ts';
 import type { ConformanceWorld } from './conformanceWorld.ts';
@@ -150,7 +150,7 @@ export const DOCVERIFY: Record<string, CallRule> = {
       const timestamp = String(Math.floor(Date.now() / 1000));
       const query = `verificationId=${verificationId}&kind=dl_authenticate`;
       const target = `/connector-callback/${verifierId}?${query}`;
-      const signature = callbackSignature('sandbox-key', {
+      const signature = connectorCallbackSignature('sandbox-key', {
         timestamp,
         method: 'POST',
         target,

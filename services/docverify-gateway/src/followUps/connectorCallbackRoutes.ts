@@ -3,7 +3,7 @@
 // x-callback-signature `v2=<hex HMAC-SHA256>` with the verifier's config member its type names
 // (followUps.callbackSecret) over "<x-callback-timestamp>\n<METHOD>\n<path?query>\n<raw body>", so
 // the signature binds the callback to its verifier, run and kind; the timestamp within
-// CALLBACK_WINDOW_S of now; compared in constant time. The body must name, in the member its type
+// CONNECTOR_CALLBACK_WINDOW_S of now; compared in constant time. The body must name, in the member its type
 // names (followUps.callbackReference), the reference the run waits for (else 409), and a signature
 // is accepted once (a replay inside the window is 409, across replicas: callbackReplayStore.ts).
 // The body goes to the type's worker on its follow-up queue, which reads it as the adapter's poll
@@ -21,7 +21,11 @@ import {
   type FollowUpSecrets,
   type VerificationKind,
 } from '@idv/contracts';
-import type { SecretBox } from '@idv/crypto';
+import {
+  CONNECTOR_CALLBACK_WINDOW_S,
+  connectorCallbackSignature,
+  type SecretBox,
+} from '@idv/crypto';
 import {
   BadRequest,
   Conflict,
@@ -32,7 +36,6 @@ import {
   type Route,
 } from '@idv/http';
 import express, { type Request } from 'express';
-import { CALLBACK_WINDOW_S, callbackSignature } from './connectorCallbackSignature.ts';
 import type { CallbackReplayStore } from './callbackReplayStore.ts';
 import { callbackUrlOf } from './followUpTarget.ts';
 import type { RunStore } from '../runs/runStore.ts';
@@ -83,8 +86,10 @@ function authenticate(
     throw new Unauthorized('this verifier has no callback secret: its provider cannot call back');
   if (!/^\d{1,12}$/.test(timestamp) || !given)
     throw new Unauthorized('x-callback-timestamp and x-callback-signature are required');
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > CALLBACK_WINDOW_S)
-    throw new Unauthorized(`x-callback-timestamp is more than ${CALLBACK_WINDOW_S} s from now`);
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > CONNECTOR_CALLBACK_WINDOW_S)
+    throw new Unauthorized(
+      `x-callback-timestamp is more than ${CONNECTOR_CALLBACK_WINDOW_S} s from now`,
+    );
   if (given.startsWith('v1='))
     throw new Unauthorized(
       'x-callback-signature v1 (timestamp.body) is no longer accepted: sign v2, over timestamp, method, path with query and body',
@@ -92,7 +97,7 @@ function authenticate(
   const actual = Buffer.from(given);
   const matches = (target: string) => {
     const expected = Buffer.from(
-      callbackSignature(secret, { timestamp, method: req.method, target, body }),
+      connectorCallbackSignature(secret, { timestamp, method: req.method, target, body }),
     );
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   };
@@ -159,7 +164,9 @@ export function connectorCallbackRoutes(deps: CallbackRouteDeps): Route[] {
         const reference = settled ? '' : boundReference(verifier, callback, waiting?.followUp);
         // remembered only once it is answered 202: a callback refused above (too early, another
         // reference, a database error) may be sent again as it was
-        const expiresAt = new Date((signed.timestamp + CALLBACK_WINDOW_S + CLOCK_SLACK_S) * 1000);
+        const expiresAt = new Date(
+          (signed.timestamp + CONNECTOR_CALLBACK_WINDOW_S + CLOCK_SLACK_S) * 1000,
+        );
         if (!(await deps.replays.firstSeen(signed.mac, verifier.id, expiresAt)))
           throw new Conflict(
             'this callback was received already: a provider signs each callback it sends anew',

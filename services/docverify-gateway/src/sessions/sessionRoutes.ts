@@ -15,7 +15,7 @@ import type { Route } from '@idv/http';
 import { cancelSession, sessionResult } from './callerSessions.ts';
 import { createSession } from './createSession.ts';
 import type { SessionDeps } from './deps.ts';
-import { scopeOf, sendEncrypted } from '../shared/encryptedBody.ts';
+import { scopeOf, sendEncrypted } from '../shared/sendEncrypted.ts';
 
 export interface SessionRouteDeps extends SessionDeps {
   auth: CredentialAuth;

@@ -30,7 +30,7 @@ import type {
 } from '../verificationConfigs/verificationConfigStore.ts';
 import type { RunQueue } from '../runs/runQueue.ts';
 import { verifyAndRecord, type VerifyAndRecordDeps } from './verifyAndRecord.ts';
-import { scopeOf, sendEncrypted } from '../shared/encryptedBody.ts';
+import { scopeOf, sendEncrypted } from '../shared/sendEncrypted.ts';
 
 export interface VerifyRouteDeps extends VerifyAndRecordDeps {
   auth: CredentialAuth;
