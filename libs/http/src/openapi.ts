@@ -147,9 +147,18 @@ export function openApiDocument(
     name,
     description,
   });
+  // the service's own groups in the order its routes come, the endpoints every service has last
+  const tags = [
+    ...new Set(
+      Object.values(paths).flatMap((ops) =>
+        Object.values(ops as Record<string, { tags: string[] }>).flatMap((op) => op.tags),
+      ),
+    ),
+  ].sort((a, b) => Number(a === COMMON_TAG) - Number(b === COMMON_TAG));
   return {
     openapi: '3.1.0',
     info,
+    tags: tags.map((name) => ({ name })),
     paths,
     components: {
       schemas: { ErrorBody: plain(ErrorBody) },
