@@ -57,8 +57,13 @@ export class RawBroker {
     return got as unknown as GetMessage;
   }
 
+  /** Messages ready in `queue`: not yet handed to a consumer. */
   async messageCount(queue: string): Promise<number> {
     return (await this.channel.checkQueue(queue)).messageCount;
+  }
+
+  async consumerCount(queue: string): Promise<number> {
+    return (await this.channel.checkQueue(queue)).consumerCount;
   }
 
   /** Deletes work queues with their dead-letter queues, then exchanges; missing ones are fine. */
