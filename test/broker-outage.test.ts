@@ -6,6 +6,7 @@ import { IdvClient } from '@idv/client';
 import { credentialHeaders } from '@idv/testing/independentClient';
 import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 import { TcpProxy } from '@idv/testing/tcpProxy';
+import { eventually } from '@idv/testing/eventually';
 
 interface HealthBody {
   status: string;
@@ -13,22 +14,18 @@ interface HealthBody {
   checks: Record<string, string>;
 }
 
-async function waitForHealth(
-  url: string,
-  broker: 'up' | 'down',
-  timeoutMs = 20_000,
-): Promise<HealthBody> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await fetch(`${url}/healthz`);
-    expect(res.status).to.equal(200);
-    const body = (await res.json()) as HealthBody;
-    if (body.checks.broker === broker) return body;
-    if (Date.now() > deadline)
-      throw new Error(`broker never reported ${broker}: ${JSON.stringify(body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** /healthz answers 200 throughout; waits until it reports the broker `broker`. */
+const waitForHealth = (url: string, broker: 'up' | 'down'): Promise<HealthBody> =>
+  eventually(
+    `${url} to report the broker ${broker}`,
+    async () => {
+      const res = await fetch(`${url}/healthz`);
+      expect(res.status).to.equal(200);
+      const body = (await res.json()) as HealthBody;
+      return body.checks.broker === broker ? body : undefined;
+    },
+    { intervalMs: 200 },
+  );
 
 describe('broker outage', function () {
   this.timeout(60_000);
@@ -107,7 +104,12 @@ describe('broker outage', function () {
     );
     expect(intake.status).to.equal(503);
 
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // the outage lasts through refused reconnect attempts, as many as two per service, before it ends
+    const refused = proxy.refused;
+    await eventually(
+      'reconnect attempts refused',
+      () => proxy.refused >= refused + 2 * urls.length,
+    );
     proxy.restore();
     for (const url of urls) expect((await waitForHealth(url, 'up')).status).to.equal('ok');
   });

@@ -5,6 +5,7 @@ import { testServers } from '@idv/testing/testServers';
 import { credentialHeaders } from '@idv/testing/independentClient';
 import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 import { TcpProxy } from '@idv/testing/tcpProxy';
+import { eventually } from '@idv/testing/eventually';
 
 describe('database outage', function () {
   this.timeout(60_000);
@@ -49,12 +50,8 @@ describe('database outage', function () {
     );
 
     proxy.restore();
-    const deadline = Date.now() + 20_000;
-    let status = 0;
-    while (Date.now() < deadline && status !== 200) {
-      status = (await call()).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(status).to.equal(200);
+    await eventually('a 200 once the database is back', async () => (await call()).status === 200, {
+      intervalMs: 250,
+    });
   });
 });

@@ -12,6 +12,7 @@ import { startSink, type Sink } from '@idv/testing/webhookSink';
 import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 import { peekEvents } from '@idv/testing/queuePeek';
+import { eventually } from '@idv/testing/eventually';
 
 describe('events published before the webhook dispatcher first ran', function () {
   this.timeout(60_000);
@@ -74,12 +75,14 @@ describe('events published before the webhook dispatcher first ran', function ()
         ?.filter((event) => event.communityId === community.id)
         .map((event) => event.eventName)
         .sort();
-    const until = Date.now() + 10_000;
-    let waiting = await ours();
-    while (waiting?.length !== 2 && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      waiting = await ours();
-    }
+    const waiting = await eventually(
+      'our two events in the queue',
+      async () => {
+        const found = await ours();
+        return found?.length === 2 ? found : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     expect(waiting, 'events waiting for the dispatcher').to.deep.equal([
       'E_IDV_DOCUMENT_VALIDATE',
       'E_IDV_VERIFIER_CHANGED',

@@ -23,6 +23,12 @@ import { startSandbox, type RunningSandbox } from '../services/provider-sandbox/
 import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
+/**
+ * Room for a refused request's images to be fetched all the same. A fixed wait is the only proof: a
+ * refused request leaves no trace, and the worker takes several jobs at once, so the fetches of a
+ * request sent after are not surely made after a wrong one's.
+ */
+const NO_FETCH_MS = 300;
 const ADMIN = new URL('../services/admin-cli/src/main.ts', import.meta.url).pathname;
 const run = promisify(execFile);
 
@@ -147,7 +153,7 @@ describe('image URL hosts of a community (face_cloud fetches image URLs)', funct
     expect(res.status).to.equal(400);
     expect(res.body.message).to.match(/image2Url names host localhost.*image URL hosts/);
     expect(res.body.details.map((d) => d.path)).to.deep.equal(['/document/image2Url']);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, NO_FETCH_MS));
     expect(images.hits.slice(before)).to.deep.equal([]);
   });
 

@@ -10,6 +10,7 @@ import { createTestDatabase, testAmqpUrl, type TestDatabase } from '@idv/testing
 import { createLogger } from '@idv/observability';
 import { deleteQueues } from '@idv/testing/amqpCleanup';
 import { TcpProxy } from '@idv/testing/tcpProxy';
+import { eventually } from '@idv/testing/eventually';
 import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
 
 const outboxMigrations: MigrationSet = {
@@ -50,12 +51,10 @@ describe('event outbox', function () {
       graceMs,
     });
   const stored = async () => (await database.db(TABLE).pluck('event_id')) as string[];
-  const waitReceived = async (ids: string[]) => {
-    const until = Date.now() + 10_000;
-    while (!ids.every((id) => received.includes(id)) && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(ids.filter((id) => !received.includes(id))).to.deep.equal([]);
-  };
+  const waitReceived = (ids: string[]) =>
+    eventually(`${ids.length} events received`, () => ids.every((id) => received.includes(id)), {
+      timeoutMs: 10_000,
+    });
 
   before(async () => {
     database = await createTestDatabase([outboxMigrations]);
@@ -118,7 +117,7 @@ describe('event outbox', function () {
     const box = outbox();
     const e = event(3);
     proxy.cut();
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually('the publisher to see the broker gone', () => publisher.status() === 'down');
     await box.add([e]);
     await box.flush([e]);
     expect(await stored()).to.deep.equal([e.eventId]);
@@ -171,14 +170,10 @@ describe('docverify event outbox', function () {
       .client('docverify', 'community')
       .encryptedRequest<{ verificationId: string }>('POST', '/verify', world.verifyBody());
     expect(res.status).to.equal(200);
-    const until = Date.now() + 10_000;
-    while (!world.verificationEvents('/faces').includes(res.body.verificationId)) {
-      if (Date.now() > until) throw new Error('the verification event never came');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    while ((await outboxRows()).length > 0 && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(await outboxRows()).to.deep.equal([]);
+    await eventually('the verification event', () =>
+      world.verificationEvents('/faces').includes(res.body.verificationId),
+    );
+    await eventually('the outbox cleared', async () => (await outboxRows()).length === 0);
   });
 
   it('tells subscribers of E_IDV_VERIFIER_CHANGED of each verifier write, without its config', async () => {
@@ -217,11 +212,9 @@ describe('docverify event outbox', function () {
       envelope: JSON.stringify(left),
       created_at: new Date(Date.now() - 60_000),
     });
-    const until = Date.now() + 15_000;
-    while (!world.delivered('/faces').includes(left.eventId)) {
-      if (Date.now() > until) throw new Error('the left-behind event was never relayed');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually('the left-behind event relayed', () =>
+      world.delivered('/faces').includes(left.eventId),
+    );
     expect(await outboxRows()).to.deep.equal([]);
   });
 });

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { startDocverifyGateway } from '../services/docverify-gateway/src/start.ts';
 import { CachingCaller, publishedKeys, resetServiceKey } from '@idv/testing/serviceKeyCallers';
 import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
+import { eventually } from '@idv/testing/eventually';
 
 const SERVICES = ['oauth', 'docverify', 'webhooks'] as const;
 const ADMIN = new URL('../services/admin-cli/src/main.ts', import.meta.url).pathname;
@@ -24,12 +25,11 @@ interface GraceEnded {
 /** Polls until `call` answers `status`; the ms it took. */
 async function answersWithin(call: () => Promise<Response>, status: number, ms: number) {
   const start = Date.now();
-  for (;;) {
-    const res = await call();
-    if (res.status === status) return Date.now() - start;
-    if (Date.now() - start > ms) expect.fail(`still ${res.status} after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await eventually(`an answer ${status}`, async () => (await call()).status === status, {
+    timeoutMs: ms,
+    intervalMs: 200,
+  });
+  return Date.now() - start;
 }
 
 describe('service key rotation: an operator ends the grace at once', function () {

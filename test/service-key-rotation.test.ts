@@ -12,6 +12,7 @@ import {
   v1kVerifies,
 } from '@idv/testing/serviceKeyCallers';
 import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
+import { eventually } from '@idv/testing/eventually';
 
 const SERVICES = ['oauth', 'docverify', 'webhooks'] as const;
 type Service = (typeof SERVICES)[number];
@@ -110,11 +111,11 @@ describe('service key rotation with overlap', function () {
   it('webhooks: an event encrypted with the old key is taken, and its callback verifies with the new key only', async () => {
     // the dispatcher (its own process in production) follows the reset within its 5 s refresh
     const dispatcherKeys = world.dispatcher!.runtime.serviceKeys;
-    const deadline = Date.now() + 10_000;
-    while ((await dispatcherKeys.currentKey()).key.keyId !== newKey.webhooks) {
-      if (Date.now() > deadline) expect.fail('the dispatcher did not follow the reset');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await eventually(
+      'the dispatcher to follow the reset',
+      async () => (await dispatcherKeys.currentKey()).key.keyId === newKey.webhooks,
+      { timeoutMs: 10_000, intervalMs: 200 },
+    );
     const { community, licences } = world.platform;
     const caller = new CachingCaller(base('webhooks'), oldKey.webhooks, licences.service);
     const path = `/tenant/${community.tenantId}/community/${community.id}/event/E_IDV_DOCUMENT_VALIDATE`;
@@ -123,13 +124,11 @@ describe('service key rotation with overlap', function () {
     expect(res.status).to.equal(202);
     const { eventId } = (await res.json()) as { eventId: string };
 
-    const delivered = Date.now() + 20_000;
-    const mine = () => world.sink!.received.find((r) => r.body.includes(eventId));
-    while (!mine() && Date.now() < delivered) await new Promise((r) => setTimeout(r, 50));
-    const callback = mine();
-    expect(callback, 'callback delivered').not.to.equal(undefined);
-    const header = (name: string) => String(callback!.headers[name]);
-    const content = `${header('webhook-id')}.${header('webhook-timestamp')}.${callback!.body}`;
+    const callback = await eventually('the callback delivered', () =>
+      world.sink!.received.find((r) => r.body.includes(eventId)),
+    );
+    const header = (name: string) => String(callback.headers[name]);
+    const content = `${header('webhook-id')}.${header('webhook-timestamp')}.${callback.body}`;
     const signature = header('webhook-signature');
     expect(v1kVerifies(signature, content, newKey.webhooks), 'current key').to.equal(true);
     // a replaced key never signs: one that leaked cannot vouch for callbacks during its grace
@@ -138,14 +137,14 @@ describe('service key rotation with overlap', function () {
   });
 
   it('a second replica learns of the reset within its refresh and accepts both keys', async () => {
-    const deadline = Date.now() + 10_000;
-    while (
-      (await publishedKeys(replica.server.url)).publicKey !== newKey.docverify &&
-      Date.now() < deadline
-    )
-      await new Promise((r) => setTimeout(r, 200));
-    const keys = await publishedKeys(replica.server.url);
-    expect(keys.publicKey).to.equal(newKey.docverify);
+    const keys = await eventually(
+      'the replica to publish the new key',
+      async () => {
+        const published = await publishedKeys(replica.server.url);
+        return published.publicKey === newKey.docverify ? published : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 200 },
+    );
     expect(keys.previousKeys.map((p) => p.publicKey)).to.deep.equal([oldKey.docverify]);
 
     const old = await replicaCaller.call('GET', '/servicekeys');

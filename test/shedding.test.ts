@@ -4,9 +4,9 @@
 import { expect } from 'chai';
 import { startConnectorWorker } from '../services/connector-worker/src/start.ts';
 import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
+import { eventually } from '@idv/testing/eventually';
 
 const DEADLINE_MS = 1500;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('POST /verify sheds a backed-up connector queue', function () {
   this.timeout(60_000);
@@ -55,10 +55,14 @@ describe('POST /verify sheds a backed-up connector queue', function () {
     });
     try {
       await worker.broker.waitUntilConnected(10_000);
-      let status = 0;
-      for (const end = Date.now() + 15_000; status !== 200 && Date.now() < end; await sleep(250))
-        status = (await verify()).res.status;
-      expect(status).to.equal(200);
+      await eventually(
+        'a 200 once the worker serves',
+        async () => (await verify()).res.status === 200,
+        {
+          timeoutMs: 15_000,
+          intervalMs: 250,
+        },
+      );
     } finally {
       await worker.stop();
     }

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { captureServiceLogs, type LogCapture } from '@idv/testing/logCapture';
+import { eventually } from '@idv/testing/eventually';
 import { startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 
 /** One request with the path exactly as given; its status. */
@@ -95,8 +96,10 @@ describe('security: no capture page token in any log line, whatever the spelling
     // access lines are written on finish, after the answer: wait for every one of them
     const accessOf = () =>
       capture.lines.filter((l) => ids.some((id) => l.includes(`"reqId":"${id}"`)));
-    for (const until = Date.now() + 10_000; Date.now() < until && accessOf().length < ids.length;)
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    await eventually('every access line', () => accessOf().length >= ids.length, {
+      timeoutMs: 10_000,
+      intervalMs: 25,
+    });
 
     const access = accessOf();
     for (const id of ids)

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { IdvClient, type IdvResponse } from '@idv/client';
 import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
+import { eventually } from '@idv/testing/eventually';
 
 const MASK = '********';
 const STORED_KEY = 'testy-stored-key';
@@ -73,16 +74,18 @@ describe('security: concurrent PATCHes of a verifier never move its stored secre
       const answer = request();
       // the request has read and judged the row once its write waits for our lock (ours alone:
       // another session waiting on some other lock says nothing)
-      for (let waited = 0; ; waited += 20) {
-        const [row] = (await db('pg_stat_activity')
-          .count('* as waiting')
-          .whereRaw('? = any(pg_blocking_pids(pid))', [holder])) as {
-          waiting: string | number;
-        }[];
-        if (Number(row?.waiting) > 0) break;
-        if (waited > 10_000) throw new Error('the request never waited for the row');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually(
+        'the request to wait for the row',
+        async () => {
+          const [row] = (await db('pg_stat_activity')
+            .count('* as waiting')
+            .whereRaw('? = any(pg_blocking_pids(pid))', [holder])) as {
+            waiting: string | number;
+          }[];
+          return Number(row?.waiting) > 0;
+        },
+        { timeoutMs: 10_000, intervalMs: 20 },
+      );
       await trx(table)
         .where({ id })
         .update({ version: db.raw('version + 1'), updated_at: db.fn.now() });

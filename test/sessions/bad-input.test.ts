@@ -12,9 +12,15 @@ import {
   png,
   selfieImage,
 } from '@idv/samples/captureImages';
-import { startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
+import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 import { licenceBack } from '@idv/samples/idDocuments';
 
+/**
+ * Time for the held upload to be admitted (its headers read, its place taken). A fixed wait is the
+ * only way: admission shows nowhere outside, and probing it with another upload would take the
+ * place first, or count as an attempt.
+ */
+const HELD_UPLOAD_ADMITTED_MS = 500;
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 const isErrorBody = (body: unknown, status: number) =>
   expect(body)
@@ -278,7 +284,7 @@ describe('sessions: bad input gets a clear 4xx', function () {
     const token = tokenOf((await page.get<{ handoffUrl: string }>('/session')).body.handoffUrl);
     // an upload of the session held open, its body half sent
     const held = rawUpload(token, 1000, { contentLength: 900 * 1024, hold: true });
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, HELD_UPLOAD_ADMITTED_MS));
     const second = await page.put('front', w.images.front);
     expect(second.status).to.equal(429);
     isErrorBody(second.body, 429);
@@ -290,11 +296,14 @@ describe('sessions: bad input gets a clear 4xx', function () {
     expect(Number(withHeader.retryAfter)).to.be.at.least(1);
     held.abort();
     // the aborted upload released its place: the next one is read and checked
-    let next = await page.put('front', w.images.front);
-    for (let i = 0; i < 20 && next.status === 429; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      next = await page.put('front', w.images.front);
-    }
+    const next = await eventually(
+      'an upload let in after the abort',
+      async () => {
+        const res = await page.put('front', w.images.front);
+        return res.status === 429 ? undefined : res;
+      },
+      { timeoutMs: 5_000, intervalMs: 100 },
+    );
     expect(next.status).to.equal(200);
     expect((next.body as { accepted: boolean }).accepted).to.equal(true);
     // none of the refused uploads counted as an attempt
@@ -357,19 +366,15 @@ describe('sessions: bad input gets a clear 4xx', function () {
     // submitted with sides that never passed: the run fails the session, naming why
     expect((await page.post('/submit')).status).to.equal(200);
     const caller = w.client('service');
-    for (let i = 0; i < 100; i++) {
+    const ended = await eventually('the session to end', async () => {
       const res = await caller.encryptedRequest<SessionView>(
         'POST',
         '/document_share_session/result',
         { dvcID: 'kyc-session', sessionId },
       );
-      if (res.body.status !== 'INPROGRESS') {
-        expect(res.body).to.include({ status: 'FAILED', failure: 'capture_incomplete' });
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect.fail('the session never failed');
+      return res.body.status === 'INPROGRESS' ? undefined : res.body;
+    });
+    expect(ended).to.include({ status: 'FAILED', failure: 'capture_incomplete' });
   });
 
   it('one side out of retakes unaccepted: the session may be submitted at once, and fails capture_incomplete', async () => {
@@ -385,20 +390,15 @@ describe('sessions: bad input gets a clear 4xx', function () {
     // the session is sure to fail: the page ends the journey here, the back and selfie never asked
     expect((await page.post('/submit')).status).to.equal(200);
     const caller = w.client('service');
-    for (let i = 0; i < 100; i++) {
+    const ended = await eventually('the session to end', async () => {
       const res = await caller.encryptedRequest<SessionView>(
         'POST',
         '/document_share_session/result',
         { dvcID: 'kyc-session', sessionId },
       );
-      if (res.body.status !== 'INPROGRESS')
-        return void expect(res.body).to.include({
-          status: 'FAILED',
-          failure: 'capture_incomplete',
-        });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect.fail('the session never failed');
+      return res.body.status === 'INPROGRESS' ? undefined : res.body;
+    });
+    expect(ended).to.include({ status: 'FAILED', failure: 'capture_incomplete' });
   });
 
   it("a config's branding: a logo that is what it says, small and at most 1024 px a side, https links", async () => {

@@ -222,15 +222,12 @@ describe('sessions: a check that did not run never accepts the capture', functio
 
 /** Waits until the gateway at `url` has `count` capture checks sent to the workers (its metric). */
 async function checksInFlight(url: string, count: number): Promise<void> {
-  for (let i = 0; i < 600; i += 1) {
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    if (
-      new RegExp(`^docverify_capture_checks_in_flight(\\{[^}]*\\})? ${count}$`, 'm').test(metrics)
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the gateway never had ${count} capture checks in flight`);
+  const line = new RegExp(`^docverify_capture_checks_in_flight(\\{[^}]*\\})? ${count}$`, 'm');
+  await eventually(
+    `${count} capture checks in flight`,
+    async () => line.test(await (await fetch(`${url}/metrics`)).text()),
+    30_000,
+  );
 }
 
 describe('sessions: one check per session at a time', function () {

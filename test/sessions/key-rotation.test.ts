@@ -46,6 +46,10 @@ describe('master key rotation while traffic runs', function () {
         liveId: b64(w.images.selfie),
       },
     };
+    const db = w.platform.database.db;
+    const dbNow = async () =>
+      (await db.raw<{ rows: { now: Date }[] }>('SELECT now() AS now')).rows[0]!.now;
+    const trafficFrom = await dbNow();
     const statuses: number[] = [];
     const kept: string[] = [];
     const runs: string[] = [];
@@ -102,8 +106,23 @@ describe('master key rotation while traffic runs', function () {
     const rotated = await admin('master-key', 'rotate');
     expect(rotated.keyId).to.be.a('string').and.not.equal(before.current);
     expect(rotated.rewrapped as number).to.be.at.least(kept.length);
-    // traffic goes on until every service has followed the new key (their refresh: 5 s)
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const rotatedAt = await dbNow();
+    // traffic goes on until every service has followed the new key (their refresh: 5 s): each kind
+    // of data key the traffic makes is made under it (the rotation re-wrapped those made before)
+    const kinds: string[] = await db('keys.data_keys')
+      .where('created_at', '>=', trafficFrom)
+      .distinct()
+      .pluck('owner_kind');
+    expect(kinds, 'data keys made by the traffic').not.to.deep.equal([]);
+    await eventually('every service sealing under the new key', async () => {
+      const followed: string[] = await db('keys.data_keys')
+        .where({ kek_id: rotated.keyId })
+        .where('created_at', '>', rotatedAt)
+        .whereIn('owner_kind', kinds)
+        .distinct()
+        .pluck('owner_kind');
+      return followed.length === kinds.length;
+    });
     stop = true;
     await Promise.all(traffic);
 
@@ -112,7 +131,6 @@ describe('master key rotation while traffic runs', function () {
       statuses.filter((s) => s >= 500 && s !== 503),
       'answers 5xx',
     ).to.deep.equal([]);
-    const db = w.platform.database.db;
     // new data keys are wrapped under the new key now
     const latest = await db('keys.data_keys').orderBy('created_at', 'desc').first('kek_id');
     expect(latest.kek_id).to.equal(rotated.keyId);

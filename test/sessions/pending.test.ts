@@ -5,9 +5,11 @@
 // agent decides the document review seconds after the submit, the worker's poll brings it in.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import amqp from 'amqplib';
 import { createBroker, type Broker } from '@idv/broker';
 import {
   CONSENT_TEXT_VERSION,
+  followUpAnswersWaitQueue,
   type EventEnvelope,
   type FollowUpAnswer,
   type SessionView,
@@ -72,6 +74,35 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     await broker?.close();
     await w?.stop();
   });
+
+  /**
+   * An event published after whatever the calls before it published, through the same broker: once
+   * it is seen, an event they published is seen too (one publisher, one queue, in order).
+   */
+  async function marker(): Promise<void> {
+    const { community } = w.platform;
+    const event: EventEnvelope = {
+      eventId: randomUUID(),
+      eventName: 'E_IDV_FACE_VALIDATE',
+      version: 1,
+      tenantId: community.tenantId,
+      communityId: community.id,
+      ts: Date.now(),
+      data: { verificationId: randomUUID(), dvcID: 'marker', status: 'verified' },
+    };
+    await broker.publishEvent(event);
+    await eventually('the marker event', () => w.events.some((e) => e.eventId === event.eventId));
+  }
+
+  /** How many messages wait in `queue` now (none taken). */
+  async function waiting(queue: string): Promise<number> {
+    const connection = await amqp.connect(w.platform.env.AMQP_URL!);
+    try {
+      return (await (await connection.createChannel()).checkQueue(queue)).messageCount;
+    } finally {
+      await connection.close();
+    }
+  }
 
   const config = async () =>
     (await deps.configs.find([w.platform.community.id], 'kyc-session'))[0]!;
@@ -263,7 +294,7 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
       ['dl_authenticate', 'verified'],
       ['face_compare', 'not_verified'],
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await marker();
     expect(
       w.events.filter(
         (e) =>
@@ -330,7 +361,8 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
       reply: approved,
     };
     await broker.publish('', w.platform.env.DOCVERIFY_FOLLOWUPS_QUEUE!, answer);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const queue = followUpAnswersWaitQueue(w.platform.env.DOCVERIFY_FOLLOWUPS_QUEUE!);
+    await eventually('the answer put to wait for its run', async () => (await waiting(queue)) > 0);
     expect((await deps.runs.get(run.id))?.status, 'still processing, the answer waits').to.equal(
       'processing',
     );

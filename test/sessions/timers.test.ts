@@ -6,6 +6,12 @@ import { CONSENT_TEXT_VERSION, type SessionView } from '@idv/contracts';
 import { startSessionWorld, eventually, type SessionWorld } from '@idv/testing/sessionWorld';
 
 const MINUTE = 60_000;
+/**
+ * Three passes of the session sweep (SESSION_SWEEP_MS 200 in the session world): the only proof that
+ * a sweep racing the access applied the timer no second time. A sweep pass is not observable, and a
+ * marker ended by the same pass would publish its event beside a duplicate, not surely after it.
+ */
+const SWEEPS_MS = 600;
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 
 describe('sessions: cancel, expiry and abandonment on a controlled clock', function () {
@@ -120,6 +126,9 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
   });
 
   it('expires sessions expireSessionInMin (10080) after their creation, busy or left alone', async () => {
+    // a marker, due 10 minutes before the others: the sweep that expires it sees them not yet due
+    const marker = await create();
+    w.clock.advance(10 * MINUTE);
     const fresh = await create();
     const { sessionId, page } = await capturing();
     // the person keeps working (a call every 50 minutes), so only expiry can end it
@@ -128,7 +137,9 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
       expect((await page.get('/status')).body).to.deep.include({ state: 'capturing' });
     }
     w.clock.advance(25 * MINUTE);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await eventually('the marker expired by a sweep', async () =>
+      (await stateOf(marker.sessionId)) === 'expired' ? true : undefined,
+    );
     expect(await stateOf(fresh.sessionId), 'not yet due').to.equal('created');
     w.clock.advance(6 * MINUTE);
     for (const id of [fresh.sessionId, sessionId])
@@ -157,10 +168,14 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
 
   it('abandons a session abandonSessionInMin (60) after its last activity; activity pushes it', async () => {
     const { sessionId, page } = await capturing();
+    // a marker left alone from the start: the sweep that abandons it sees the other not yet due
+    const idle = await capturing();
     w.clock.advance(40 * MINUTE);
     expect((await page.get('/status')).body).to.deep.include({ state: 'capturing' });
     w.clock.advance(40 * MINUTE);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await eventually('the idle marker abandoned by a sweep', async () =>
+      (await stateOf(idle.sessionId)) === 'abandoned' ? true : undefined,
+    );
     expect(await stateOf(sessionId), '80 minutes in, 40 after the last call').to.equal('capturing');
     w.clock.advance(21 * MINUTE);
     await eventually('abandonment', async () =>
@@ -182,7 +197,7 @@ describe('sessions: cancel, expiry and abandonment on a controlled clock', funct
     w.clock.advance(61 * MINUTE);
     // the page asks at once: the timer applies on the spot (410), one event whoever got there first
     expect((await page.get('/session')).status).to.equal(410);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, SWEEPS_MS));
     expect(w.eventsNamed('E_IDV_SESSION_ABANDONED', sessionId)).to.have.length(1);
     expect(w.eventsNamed('E_IDV_SESSION_EXPIRED', sessionId)).to.have.length(0);
   });

@@ -15,6 +15,7 @@ describe('broker: reconnect after the connection drops', function () {
   const queue = uniqueName('reconnect');
   const dlx = uniqueName('dlx');
   const received: number[] = [];
+  const taken: number[] = [];
   const statuses: BrokerStatus[] = [];
   let proxy: TcpProxy;
   let broker: Broker;
@@ -37,6 +38,7 @@ describe('broker: reconnect after the connection drops', function () {
     await broker.waitUntilConnected(10_000);
     consumer = await broker.consume(queue, async (body) => {
       const { n, delayMs } = body as { n: number; delayMs?: number };
+      taken.push(n);
       if (delayMs) await sleep(delayMs);
       received.push(n);
       return { n };
@@ -61,7 +63,7 @@ describe('broker: reconnect after the connection drops', function () {
     const waiting = broker
       .request(queue, { n: 3, delayMs: 2000 }, { timeoutMs: 8000 })
       .catch((e: unknown) => e);
-    await sleep(100);
+    await waitFor('the request taken by the consumer', () => taken.includes(3));
     proxy.cut();
     await waitFor('status down', () => broker.status() === 'down');
     // a call waiting for its reply does not wait for its timeout
@@ -69,7 +71,8 @@ describe('broker: reconnect after the connection drops', function () {
     const publishing = await broker.publish('', queue, { n: 4 }).catch((e: unknown) => e);
     expect(publishing).to.be.instanceOf(BrokerUnavailableError);
 
-    await sleep(1500); // refused reconnect attempts meanwhile
+    const refused = proxy.refused;
+    await waitFor('three refused reconnect attempts', () => proxy.refused >= refused + 3);
     expect(broker.status()).to.equal('down');
     proxy.restore();
     await waitFor('status up again', () => broker.status() === 'up', 15_000);
@@ -121,7 +124,7 @@ describe('broker: started while RabbitMQ is unreachable', function () {
     const consumer = await broker.consume(queue, (body) => {
       received.push(body);
     });
-    await sleep(300);
+    await waitFor('two refused connection attempts', () => proxy.refused >= 2);
     expect(broker.status()).to.equal('down');
     proxy.restore();
     await broker.waitUntilConnected(15_000);

@@ -34,6 +34,8 @@ describe('broker: request-reply', function () {
   let broker: Broker;
   let worker: Consumer;
   let raw: RawBroker;
+  /** the op of every request the worker took */
+  const taken: string[] = [];
 
   before(async () => {
     raw = await RawBroker.open();
@@ -46,6 +48,7 @@ describe('broker: request-reply', function () {
     await broker.waitUntilConnected(10_000);
     worker = await broker.consume(queue, async (body) => {
       const request = body as { op: string; delayMs?: number; value?: number };
+      taken.push(request.op);
       if (request.delayMs) await sleep(request.delayMs);
       if (request.op === 'fail') throw new TypeError('cannot do that');
       return { doubled: (request.value ?? 0) * 2 };
@@ -113,10 +116,18 @@ describe('broker: request-reply', function () {
       raw.channel.sendToQueue(replyTo, Buffer.from(JSON.stringify(answer)), { correlationId });
     }
     expect(await reply).to.equal('first');
-    await sleep(100);
-    expect(
-      await metricValue(registry, 'broker_rpc_late_replies_total', { queue: rawQueue }),
-    ).to.equal(0);
+    // a marker behind the duplicate on the same reply queue: the reply to a call that timed out,
+    // which is counted late; once it is, the duplicate before it was dropped without a count
+    const late = broker.request(rawQueue, { ping: 'late' }, { timeoutMs: 50 }).catch(() => 'gone');
+    const timedOut = await raw.take(rawQueue);
+    expect(await late).to.equal('gone');
+    raw.channel.sendToQueue(timedOut.properties.replyTo, Buffer.from('"late"'), {
+      correlationId: timedOut.properties.correlationId,
+    });
+    const lateReplies = () =>
+      metricValue(registry, 'broker_rpc_late_replies_total', { queue: rawQueue });
+    await waitFor('the late reply counted', async () => (await lateReplies()) > 0);
+    expect(await lateReplies()).to.equal(1);
   });
 
   it('rejects calls still waiting with BrokerUnavailableError when the broker closes', async () => {
@@ -127,9 +138,9 @@ describe('broker: request-reply', function () {
     });
     await other.waitUntilConnected(10_000);
     const pending = other
-      .request(queue, { value: 1, delayMs: 1000 }, { timeoutMs: 5000 })
+      .request(queue, { op: 'held', value: 1, delayMs: 1000 }, { timeoutMs: 5000 })
       .catch((e: unknown) => e);
-    await sleep(100);
+    await waitFor('the request taken by the worker', () => taken.includes('held'));
     await other.close();
     expect(await pending).to.be.instanceOf(BrokerUnavailableError);
   });

@@ -2,6 +2,7 @@
 // at queues from outside the library, polling, and a quiet logger.
 import { randomBytes } from 'node:crypto';
 import { connect, type Channel, type ChannelModel, type GetMessage } from 'amqplib';
+import { eventually } from '@idv/testing/eventually';
 import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger, type Logger } from '@idv/observability';
 import { deadLetterQueueName } from '../src/index.ts';
@@ -26,11 +27,7 @@ export async function waitFor(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 10_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
+  await eventually(what, check, { timeoutMs, intervalMs: 20 });
 }
 
 /** A plain amqplib connection: publishes raw bytes, inspects and deletes test topology. */
@@ -60,8 +57,13 @@ export class RawBroker {
     return got as unknown as GetMessage;
   }
 
+  /** Messages ready in `queue`: not yet handed to a consumer. */
   async messageCount(queue: string): Promise<number> {
     return (await this.channel.checkQueue(queue)).messageCount;
+  }
+
+  async consumerCount(queue: string): Promise<number> {
+    return (await this.channel.checkQueue(queue)).consumerCount;
   }
 
   /** Deletes work queues with their dead-letter queues, then exchanges; missing ones are fine. */

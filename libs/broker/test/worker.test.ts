@@ -1,7 +1,7 @@
 // Work-queue consumers on the real broker: dead letters, failure policy, prefetch, graceful stop.
 import { expect } from 'chai';
 import { createBroker, RequeueMessageError, type Broker } from '../src/index.ts';
-import { amqpUrl, deferred, RawBroker, sleep, testLogger, uniqueName, waitFor } from './support.ts';
+import { amqpUrl, deferred, RawBroker, testLogger, uniqueName, waitFor } from './support.ts';
 
 describe('broker: work-queue consumers', function () {
   this.timeout(20_000);
@@ -52,8 +52,11 @@ describe('broker: work-queue consumers', function () {
     await broker.publish('', queue, { job: 1 });
     const dead = await raw.take(`${queue}.dead`);
     expect(JSON.parse(dead.content.toString())).to.deep.equal({ job: 1 });
-    await sleep(100);
-    expect(calls).to.equal(1);
+    // a marker behind it: job 1 put back in the queue would have come to the handler first
+    await broker.publish('', queue, { job: 2 });
+    const marker = await raw.take(`${queue}.dead`);
+    expect(JSON.parse(marker.content.toString())).to.deep.equal({ job: 2 });
+    expect(calls).to.equal(2);
     expect(await raw.messageCount(queue)).to.equal(0);
     await consumer.stop();
   });
@@ -77,7 +80,8 @@ describe('broker: work-queue consumers', function () {
     );
     await Promise.all(Array.from({ length: 6 }, (_, i) => broker.publish('', queue, { i })));
     await waitFor('two handlers running', () => running === 2);
-    await sleep(200); // time for a third delivery, were prefetch not respected
+    // the broker's own count: four not handed out, so no third delivery is on its way
+    expect(await raw.messageCount(queue)).to.equal(4);
     expect(running).to.equal(2);
     release.resolve();
     await waitFor('all six handled', () => done === 6);
@@ -99,7 +103,8 @@ describe('broker: work-queue consumers', function () {
     await waitFor('the handler to start', () => started);
     let stopped = false;
     const stopping = consumer.stop().then(() => (stopped = true));
-    await sleep(150);
+    // stop has cancelled the consumer, and still waits for the handler
+    await waitFor('the consumer cancelled', async () => (await raw.consumerCount(queue)) === 0);
     expect(stopped).to.equal(false);
     release.resolve();
     await stopping;
@@ -107,8 +112,8 @@ describe('broker: work-queue consumers', function () {
     // acked, not requeued by the channel close
     expect(await raw.messageCount(queue)).to.equal(0);
     // and no longer consuming
+    expect(await raw.consumerCount(queue)).to.equal(0);
     await broker.publish('', queue, { after: 'stop' });
-    await sleep(100);
     expect(await raw.messageCount(queue)).to.equal(1);
   });
 

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { eventually } from '@idv/testing/eventually';
 import {
   createSecretBox,
   DataKey,
@@ -89,8 +90,8 @@ describe('local key provider', () => {
     const key = DataKey.generate();
     const wrapped = await writer.wrap(keyId, key.id, key.material());
     // the reader scanned at its start, before the key existed: it looks again for an unknown id
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await reader.hasKey(keyId)).to.equal(true);
+    // (at most every 100 ms)
+    await eventually('the reader to find the new key', () => reader.hasKey(keyId));
     expect((await reader.unwrap(keyId, key.id, wrapped)).equals(key.material())).to.equal(true);
   });
 

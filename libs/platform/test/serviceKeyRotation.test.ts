@@ -17,7 +17,6 @@ import {
 const HOUR = 3600;
 /** no rotation here: the keyring never writes to it */
 const KEYS_DIR = join(tmpdir(), 'idv-unused-keys');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('service key rotation', function () {
   this.timeout(30_000);
@@ -96,10 +95,14 @@ describe('service key rotation', function () {
     const kept = store({ refreshMs: 60_000 });
     expect((await kept.keySet()).previous).to.have.length(1);
 
-    await sleep(1200);
-    // no re-read: the grace is checked on use
-    expect((await kept.keySet()).previous).to.deep.equal([]);
+    // no re-read: the grace is checked on use, here 1.2 s on
+    expect((await kept.keySet(Date.now() + 1200)).previous).to.deep.equal([]);
     expect(await retiredRows()).to.equal(1);
+    // the grace ends where it is stored too (moved back, not waited for)
+    await t
+      .db('platform.retired_service_keys')
+      .where({ service: 'docverify' })
+      .update({ accepted_until: t.db.raw("now() - interval '1 second'") });
     // the next read finds it expired and deletes the sealed key
     expect((await store().keySet()).previous).to.deep.equal([]);
     expect(await retiredRows()).to.equal(0);

@@ -5,6 +5,8 @@ import net from 'node:net';
 export class TcpProxy {
   private readonly sockets = new Set<net.Socket>();
   private refusing = false;
+  /** connections refused since the start: a client's reconnect attempts, observable */
+  refused = 0;
 
   private constructor(private readonly server: net.Server) {}
 
@@ -38,6 +40,7 @@ export class TcpProxy {
 
   private forward(client: net.Socket, host: string, port: number): void {
     if (this.refusing) {
+      this.refused += 1;
       client.destroy();
       return;
     }

@@ -14,6 +14,7 @@ import { createSecretBox } from '@idv/crypto';
 import { testAmqpUrl } from '@idv/testing/testServers';
 import { createLogger } from '@idv/observability';
 import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { eventually } from '@idv/testing/eventually';
 import { blurred, documentImage, hugePngHeader, png } from '@idv/samples/captureImages';
 import { remoteCaptureChecker } from '../../docverify-gateway/src/capture/remoteChecks.ts';
 import { startCaptureChecker, type RunningChecker } from '../src/start.ts';
@@ -172,11 +173,12 @@ describe('capture checker', function () {
         const channel = await connection.createChannel();
         await channel.assertQueue(idle, { durable: false });
         const waiting = remote(idle, 2000)('front', image, journey, owner());
-        await new Promise((resolve) => setTimeout(resolve, 300));
         // what waits on the queue: the request, its image sealed (not the PNG's bytes)
-        const message = await channel.get(idle, { noAck: true });
-        expect(message, 'the request on the queue').to.not.equal(false);
-        const content = (message as amqp.GetMessage).content;
+        const message = await eventually(
+          'the request on the queue',
+          async () => (await channel.get(idle, { noAck: true })) || undefined,
+        );
+        const content = message.content;
         expect(content.includes(image.subarray(0, 48).toString('base64'))).to.equal(false);
         expect(content.includes(image.subarray(0, 48))).to.equal(false);
         const waited = await waiting;

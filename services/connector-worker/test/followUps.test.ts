@@ -14,10 +14,17 @@ import {
 } from '@idv/contracts';
 import { createSecretBox } from '@idv/crypto';
 import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { eventually } from '@idv/testing/eventually';
 import { startHarness, type Harness } from './harness.ts';
 
 const image = (text: string) => Buffer.from(text).toString('base64');
 const config = { apiKey: 'sandbox-key' };
+/**
+ * Room for an answer that must not come. A fixed wait is the only proof: the worker takes several
+ * follow-ups at once and a dropped one leaves no trace, so no later follow-up's answer is surely
+ * sent after the one a dropped callback would wrongly have given.
+ */
+const NO_ANSWER_MS = 300;
 
 describe('connector worker: pending answers followed up', function () {
   this.timeout(30_000);
@@ -57,13 +64,12 @@ describe('connector worker: pending answers followed up', function () {
     return { verificationId, reply: reply.value };
   }
 
-  async function answerFor(verificationId: string, timeoutMs = 10_000): Promise<FollowUpAnswer> {
-    for (const until = Date.now() + timeoutMs; Date.now() < until;) {
-      const found = answers.find((a) => a.verificationId === verificationId);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no follow-up answer for ${verificationId}`);
+  function answerFor(verificationId: string, timeoutMs = 10_000): Promise<FollowUpAnswer> {
+    return eventually(
+      `the follow-up answer for ${verificationId}`,
+      () => answers.find((a) => a.verificationId === verificationId),
+      timeoutMs,
+    );
   }
 
   /** Hands a follow-up straight to the worker's follow-up queue, as the gateway does a callback. */
@@ -135,7 +141,7 @@ describe('connector worker: pending answers followed up', function () {
     expect(answer.via).to.equal('callback');
     expect(answer.reply.result).to.include({ status: 'not_verified', verified: false });
     expect(answer.reply.result.reasons).to.deep.equal(['tampering_detected']);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, NO_ANSWER_MS));
     expect(answers.filter((a) => a.verificationId === garbled.verificationId)).to.deep.equal([]);
   });
 
@@ -147,7 +153,7 @@ describe('connector worker: pending answers followed up', function () {
       callback: { ...approved, reviewId: 'r-4' },
     });
     expect((await answerFor(own.verificationId)).reply.result).to.include({ status: 'verified' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, NO_ANSWER_MS));
     expect(answers.filter((a) => a.verificationId === foreign.verificationId)).to.deep.equal([]);
   });
 });

@@ -20,6 +20,7 @@ import {
   TEST_CERTIFICATE_PASSPHRASE,
 } from '@idv/testing/clientCertificate';
 import { freePort } from '@idv/testing/freePort';
+import { eventually } from '@idv/testing/eventually';
 
 const TIMEOUT_MS = 300;
 const MiB = 1024 * 1024;
@@ -33,7 +34,7 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** What the server saw of each call, and how the huge answer ended. */
-const seen = { jsonCalls: 0, hugeWritten: 0, hugeFinished: false };
+const seen = { jsonCalls: 0, hugeWritten: 0, hugeFinished: false, hugeClosed: false };
 
 async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://provider');
@@ -70,6 +71,7 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.writeHead(200, { 'content-type': 'application/json' });
     const chunk = Buffer.alloc(MiB, 0x20);
     res.on('finish', () => (seen.hugeFinished = true));
+    res.on('close', () => (seen.hugeClosed = true));
     const write = () => {
       while (seen.hugeWritten < 64 * MiB && !res.destroyed) {
         seen.hugeWritten += chunk.length;
@@ -223,7 +225,8 @@ describe('connector worker: provider calls', function () {
     expect(got.name).to.equal('ProviderUnavailable');
     expect(got.code).to.equal('provider_malformed');
     expect(got.message).to.equal('test provider answered more than 20 MiB');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // the client hung up: the answer ends here, unfinished
+    await eventually('the huge answer closed', () => seen.hugeClosed);
     expect(seen.hugeFinished).to.equal(false);
     expect(seen.hugeWritten).to.be.below(64 * MiB);
   });

@@ -10,7 +10,6 @@ import { eventually } from '@idv/testing/eventually';
 import { startHarness, type Harness } from './harness.ts';
 
 const testy = { firstName: 'Testy', lastName: 'McTestface', dob: '19700101', ssn: '000000000' };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function metric(worker: RunningWorker, name: string, labels: Record<string, string>) {
   const found = (await worker.registry.getSingleMetric(name)?.get())?.values.find((v) =>
@@ -19,10 +18,8 @@ async function metric(worker: RunningWorker, name: string, labels: Record<string
   return found?.value;
 }
 
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (await check()) return;
-  throw new Error('condition not met in time');
-}
+const until = (check: () => boolean | Promise<boolean>, ms = 10_000) =>
+  eventually('the condition', check, ms);
 
 describe('connector worker resilience', function () {
   this.timeout(30_000);

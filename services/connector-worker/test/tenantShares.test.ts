@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { loadWorkerConfig, prefetchOf, sharesOf } from '../src/config.ts';
 import { cloud } from '@idv/testing/connectors/face_cloud';
 import { faces } from '@idv/testing/connectors/fixtures';
+import { eventually } from '@idv/testing/eventually';
 import { startHarness, type Ask, type Harness } from './harness.ts';
 
 describe('connector worker: a share per tenant and per community', function () {
@@ -38,7 +39,12 @@ describe('connector worker: a share per tenant and per community', function () {
 
   it("B's jobs past its share are busy at once, from any of its communities; A's job runs beside them", async () => {
     const running = [harness.ask(slow('B', 'b1')), harness.ask(slow('B', 'b2'))];
-    await new Promise((resolve) => setTimeout(resolve, 500)); // both taken, waiting on the provider
+    await eventually('both jobs taken, waiting on the provider', async () => {
+      const gauge = await harness.workers[0]!.registry.getSingleMetric(
+        'connector_jobs_in_flight',
+      )?.get();
+      return gauge?.values.reduce((sum, v) => sum + v.value, 0) === 2;
+    });
     const over = await Promise.all([harness.ask(slow('B', 'b1')), harness.ask(slow('B', 'b3'))]);
     for (const reply of over) {
       expect(reply.outcome).to.equal('busy');

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { IdvClient } from '@idv/client';
 import { createLogger } from '@idv/observability';
 import { startVerifyWorld, type VerifyWorld } from '@idv/testing/verifyWorld';
+import { eventually } from '@idv/testing/eventually';
 import { emptyCounts, type MinuteCounts } from '../src/connectors/connectorCallStats.ts';
 import { ConnectorMinuteStore } from '../src/connectors/connectorMinuteStore.ts';
 import { ConnectorCalls } from '../src/connectors/connectorCalls.ts';
@@ -25,8 +26,6 @@ interface Row {
   le_1000_ms: number;
   over_5000_ms: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('docverify gateway: connector calls per minute', function () {
   this.timeout(90_000);
@@ -66,16 +65,15 @@ describe('docverify gateway: connector calls per minute', function () {
   };
 
   /** Waits for the gateway's flush to show `calls` calls of `tag`. */
-  const callsOf = async (tag: string, calls: number) => {
-    for (let i = 0; i < 50; i++) {
-      const row = (await rows()).get(tag);
-      if (row && row.calls >= calls) return row;
-      await sleep(100);
-    }
-    throw new Error(
-      `${tag}: ${calls} calls never flushed (${JSON.stringify((await rows()).get(tag))})`,
+  const callsOf = (tag: string, calls: number) =>
+    eventually(
+      `${calls} calls of ${tag} flushed`,
+      async () => {
+        const row = (await rows()).get(tag);
+        return row && row.calls >= calls ? row : undefined;
+      },
+      { timeoutMs: 5_000, intervalMs: 100 },
     );
-  };
 
   before(async () => {
     world = await startVerifyWorld({

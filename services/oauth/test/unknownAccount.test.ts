@@ -9,6 +9,7 @@ import { createLogger } from '@idv/observability';
 import { AccountStore } from '../src/store/accountStore.ts';
 import { createOauthClient } from '../src/admin.ts';
 import { deleteQueues } from '@idv/testing/amqpCleanup';
+import { eventually } from '@idv/testing/eventually';
 import { signProof, startOauthUnderTest, type OauthUnderTest } from './support.ts';
 import { send } from './badInput.ts';
 
@@ -64,14 +65,15 @@ describe('oauth refuses a proof for an account the community does not have', () 
     await oauth.service.runtime.broker.waitUntilConnected(15_000);
     // the first event a fresh service publishes was seen to sit unsent for 5-20 s, until the
     // next write on its connection (libs/broker; reported): start once one has come through
-    const warmUp = Date.now();
-    while (
-      !failures.some((e) => e.data.reason === 'invalid_proof') &&
-      Date.now() - warmUp < 30_000
-    ) {
-      await authorizeWith('not-a-jwt');
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await eventually(
+      'a first event through',
+      async () => {
+        if (failures.some((e) => e.data.reason === 'invalid_proof')) return true;
+        await authorizeWith('not-a-jwt');
+        return false;
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     failures.length = 0;
   });
   after(async () => {
@@ -97,9 +99,7 @@ describe('oauth refuses a proof for an account the community does not have', () 
       expect(location.searchParams.has('code'), what).to.equal(false);
       expect(location.searchParams.get('error_description'), what).not.to.contain(sub);
     }
-    const deadline = Date.now() + 10_000;
-    while (failures.length < 3 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+    await eventually('three failure events', () => failures.length >= 3, 10_000);
     expect(failures, JSON.stringify(failures)).to.have.length(3);
     for (const event of failures) {
       expect(event.data).to.deep.equal({ clientId: web.client_id, reason: 'unknown_account' });

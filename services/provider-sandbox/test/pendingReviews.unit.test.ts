@@ -87,7 +87,15 @@ describe('provider sandbox: agent reviews decided later', function () {
     });
     expect(res.status).to.equal(202);
     await other.close();
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // a marker: a review decided as late, submitted after, on the sandbox still running; its
+    // decision timer is due after the stopped one's, so its callback would have come second
+    const marker = await submit({
+      images: { front_image: image('DOC:testy') },
+      decideAfterMs: 200,
+      callbackUrl: `${sink.url}/marker-after-stop`,
+    });
+    expect(marker.status).to.equal(202);
+    await sink.waitFor(1, '/marker-after-stop');
     expect(sink.received.filter((r) => r.path === '/after-stop')).to.have.length(0);
   });
 

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { IdvClient } from '@idv/client';
+import { eventually } from '@idv/testing/eventually';
 import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
 import {
@@ -47,13 +48,8 @@ async function startReceiver(hangs: boolean): Promise<Receiver> {
   return receiver;
 }
 
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 15_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
+const until = (what: string, check: () => boolean | Promise<boolean>, ms = 15_000) =>
+  eventually(what, check, { timeoutMs: ms, intervalMs: 25 });
 
 interface Tenant {
   client: IdvClient;
@@ -90,13 +86,22 @@ describe('webhook dispatcher: receivers that never answer', function () {
     return res.body._id;
   };
   const publish = async (tenant: Tenant, dvcID: string) => {
-    const res = await tenant.client.request('PUT', `${tenant.base}/event/E_IDV_DOCUMENT_VALIDATE`, {
-      dvcID,
-      docType: 'passport',
-      status: 'verified',
-    });
+    const res = await tenant.client.request<{ eventId: string }>(
+      'PUT',
+      `${tenant.base}/event/E_IDV_DOCUMENT_VALIDATE`,
+      { dvcID, docType: 'passport', status: 'verified' },
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    return res.body.eventId;
   };
+  /** The ids of the events whose delivery to `webhookId` is recorded. */
+  const recordedEvents = async (tenant: Tenant, webhookId: string) =>
+    (
+      await tenant.client.request<{ data: { eventId: string }[] }>(
+        'GET',
+        `${tenant.base}/webhook/${webhookId}/deliveries`,
+      )
+    ).body.data.map((d) => d.eventId);
   const hangingNow = () => receivers.reduce((sum, r) => sum + r.hanging, 0);
   const breakers = async (state: string) => {
     const text = await (await fetch(`${dispatcher!.server.url}/metrics`)).text();
@@ -158,14 +163,20 @@ describe('webhook dispatcher: receivers that never answer', function () {
       WEBHOOK_BREAKER_RESET_MS: '60000',
     });
     const hangs = await receiver(true);
-    await subscribe(tenantB, `${hangs.url}/hook`, { retryCodes: [503], retryCount: 2 });
+    const hook = await subscribe(tenantB, `${hangs.url}/hook`, {
+      retryCodes: [503],
+      retryCount: 2,
+    });
     for (let i = 0; i < 6; i++) await publish(tenantB, `kyc-bravo-hang-${i}`);
     // before: two calls at a time, each failing at the 5 s timeout, never 10 in opossum's 10 s
     // window, so the breaker stayed closed and the receiver was called again and again
     await until('the breaker open', async () => (await breakers('open')) === 1, 45_000);
     const calls = hangs.received;
-    await publish(tenantB, 'kyc-bravo-hang-held');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const held = await publish(tenantB, 'kyc-bravo-hang-held');
+    // its delivery is recorded only once the dispatcher decided on it, here to hold it back
+    await until('the held delivery recorded', async () =>
+      (await recordedEvents(tenantB, hook)).includes(held),
+    );
     expect(hangs.received, 'called while its breaker is open').to.equal(calls);
   });
 });

@@ -7,6 +7,7 @@ import type { Community } from '@idv/platform';
 import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
 import { startSink, type Sink } from '@idv/testing/webhookSink';
+import { eventually } from '@idv/testing/eventually';
 import { startTokenServer, type TokenServer } from './tokenServer.ts';
 import {
   deleteQueue,
@@ -79,16 +80,17 @@ describe('webhook dispatcher: OAuth tokens per webhook', function () {
     community: Community,
     webhookId: string,
   ) => {
-    const until = Date.now() + 15_000;
-    for (;;) {
-      const res = await world.client(licence).request<{
-        data: DeliveryView[];
-      }>('GET', `${base(community)}/webhook/${webhookId}/deliveries`);
-      const done = res.body.data.filter((d) => d.status === 'succeeded' || d.status === 'failed');
-      if (done.length > 0) return done;
-      if (Date.now() > until) throw new Error(`no settled delivery: ${JSON.stringify(res.body)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return eventually(
+      `a settled delivery of ${webhookId}`,
+      async () => {
+        const res = await world.client(licence).request<{
+          data: DeliveryView[];
+        }>('GET', `${base(community)}/webhook/${webhookId}/deliveries`);
+        const done = res.body.data.filter((d) => d.status === 'succeeded' || d.status === 'failed');
+        return done.length > 0 ? done : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
   };
 
   it("never hands tenant A's token to tenant B's webhook naming A's token URL and client id", async () => {

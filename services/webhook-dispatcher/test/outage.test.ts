@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { testAmqpUrl, testServers } from '@idv/testing/testServers';
 import { peekEvents } from '@idv/testing/queuePeek';
 import { TcpProxy } from '@idv/testing/tcpProxy';
+import { eventually } from '@idv/testing/eventually';
 import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
 import { startSink, type Sink } from '@idv/testing/webhookSink';
@@ -67,11 +68,14 @@ describe('webhook dispatcher: stopped during a database outage', function () {
     expect(published.status).to.equal(202);
     const { eventId } = published.body;
     const queue = env.WEBHOOK_EVENTS_QUEUE;
-    // taken by the dispatcher and held while it retries the database
-    const until = Date.now() + 10_000;
-    while ((await held(queue)).waiting.includes(eventId) && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // taken by the dispatcher and held while it retries the database: connections refused since
+    await eventually(
+      'the event taken by the dispatcher',
+      async () => !(await held(queue)).waiting.includes(eventId),
+      10_000,
+    );
+    const refused = proxy.refused;
+    await eventually('the database refusing the dispatcher', () => proxy.refused >= refused + 2);
 
     await dispatcher.stop();
     dispatcher = undefined;

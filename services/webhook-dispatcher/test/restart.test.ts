@@ -2,6 +2,7 @@
 // reaches every matching webhook; the webhook-id lets the receiver de-duplicate.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
+import { eventually } from '@idv/testing/eventually';
 import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher } from '../src/start.ts';
 import { startSink, type Sink } from '@idv/testing/webhookSink';
@@ -80,15 +81,17 @@ describe('webhook dispatcher: killed and restarted', function () {
         child = startChild(env);
       }
     }
-    const until = Date.now() + 60_000;
     const seen = (path: string) =>
       new Set(
         sink.received
           .filter((r) => r.path === path)
           .map((r) => (JSON.parse(r.body) as { eventId: string }).eventId),
       );
-    while ((seen('/fast').size < EVENTS || seen('/slow').size < EVENTS) && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 200));
+    await eventually(
+      'every event at both receivers',
+      () => seen('/fast').size >= EVENTS && seen('/slow').size >= EVENTS,
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
     for (const path of ['/fast', '/slow']) {
       const missing = published.filter((id) => !seen(path).has(id));
       expect(missing.length, `${path}: ${missing.length} of ${EVENTS} missing`).to.equal(0);

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { IdvClient } from '@idv/client';
+import { eventually } from '@idv/testing/eventually';
 import { webhookBody } from '@idv/testing/webhooksWorld';
 import { startWebhookDispatcher, type StartedDispatcher } from '../src/start.ts';
 import {
@@ -51,13 +52,8 @@ async function startSharedHost(): Promise<SharedHost> {
   };
 }
 
-const until = async (what: string, check: () => boolean | Promise<boolean>, ms = 15_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
+const until = (what: string, check: () => boolean | Promise<boolean>, ms = 15_000) =>
+  eventually(what, check, { timeoutMs: ms, intervalMs: 25 });
 
 describe('webhook dispatcher: tenants sharing a receiver host', function () {
   this.timeout(60_000);
@@ -155,7 +151,11 @@ describe('webhook dispatcher: tenants sharing a receiver host', function () {
     expect(sample(await metrics(), 'webhook_breakers', 'state="open"')).to.equal(1);
     const bCalls = callsTo(PATHS.failing);
     await publish(tenantB, 'kyc-bravo-held');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // its delivery is recorded only once the dispatcher decided on it, here to hold it back
+    await until(
+      'the held delivery recorded',
+      async () => (await deliveries(tenantB, failing)) >= 13,
+    );
     expect(callsTo(PATHS.failing), 'B called while its breaker is open').to.equal(bCalls);
     await tenantB.client.request('DELETE', `${tenantB.base}/webhook/${failing}`);
   });

@@ -8,6 +8,7 @@ import { encrypt } from '@idv/crypto';
 import { testAmqpUrl } from '@idv/testing/testServers';
 import { credentialHeaders, newCaller, seal, shared } from '@idv/testing/independentClient';
 import { startWebhooksWorld, type WebhooksWorld } from '@idv/testing/webhooksWorld';
+import { eventually } from '@idv/testing/eventually';
 
 const VALID = { dvcID: 'kyc-basic', docType: 'passport', status: 'verified' };
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -31,15 +32,11 @@ async function listen(communityId: string) {
     { noAck: true },
   );
   return {
-    async next(eventId: string): Promise<EventEnvelope> {
-      const until = Date.now() + 10_000;
-      for (;;) {
-        const found = seen.find((e) => e.eventId === eventId);
-        if (found) return found;
-        if (Date.now() > until) throw new Error(`event ${eventId} was not published`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
+    next: (eventId: string): Promise<EventEnvelope> =>
+      eventually(`event ${eventId} published`, () => seen.find((e) => e.eventId === eventId), {
+        timeoutMs: 10_000,
+        intervalMs: 25,
+      }),
     close: () => connection.close(),
   };
 }
