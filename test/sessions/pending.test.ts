@@ -387,10 +387,15 @@ describe('pending outcomes: a run waits for a follow-up, settlePendingKind ends 
     await page.get('/session');
     await page.post('/consent', { accepted: true, textVersion: CONSENT_TEXT_VERSION });
     const front = await png(licenceFront(), 'DOC:testy', 'FACE:testy', 'REVIEW:3000');
-    expect((await page.put('front', front)).status).to.equal(200);
-    expect((await page.put('back', w.images.back)).status).to.equal(200);
-    expect((await page.put('selfie', w.images.selfie, 'image/jpeg')).status).to.equal(200);
-    expect((await page.post('/submit')).status).to.equal(200);
+    // each side accepted, or the verdict's problems say why the submit would be refused
+    for (const [side, bytes, type] of [
+      ['front', front, 'image/png'],
+      ['back', w.images.back, 'image/png'],
+      ['selfie', w.images.selfie, 'image/jpeg'],
+    ] as const)
+      expect((await page.put(side, bytes, type)).body, side).to.deep.include({ accepted: true });
+    const submitted = await page.post('/submit');
+    expect(submitted.status, JSON.stringify(submitted.body)).to.equal(200);
 
     const waiting = await eventually('the run pending', async () => {
       const view = await caller.sessionResult('kyc-agent', sessionId);
