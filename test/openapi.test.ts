@@ -46,7 +46,11 @@ const SPEC_TABLES: Record<'oauth' | 'docverify' | 'webhooks', string[]> = {
   ],
 };
 
-type Document = { openapi: string; paths: Record<string, Record<string, unknown>> };
+type Document = {
+  openapi: string;
+  tags: { name: string }[];
+  paths: Record<string, Record<string, { tags: string[] }>>;
+};
 
 describe('OpenAPI documents', function () {
   this.timeout(60_000);
@@ -65,6 +69,11 @@ describe('OpenAPI documents', function () {
         Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
       );
       for (const route of SPEC_TABLES[service]) expect(listed, route).to.include(route);
+      // every operation in a listed group; the service's own groups first, the common ones last
+      const groups = document.tags.map((tag) => tag.name);
+      expect(groups.at(-1)).to.equal('common endpoints');
+      for (const op of Object.values(document.paths).flatMap((ops) => Object.values(ops)))
+        expect(groups).to.include.members(op.tags);
 
       const community = platform.community;
       const fill = (path: string) =>

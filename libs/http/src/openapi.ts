@@ -79,6 +79,8 @@ function errorStatuses(route: Route): number[] {
 
 /** The group of a path: its first segment (`/capture-api/images/:side`: capture-api). */
 const tagOf = (path: string) => path.split('/').find((segment) => segment !== '') ?? COMMON_TAG;
+/** A route's group: the one it names, else its path's. */
+const routeTag = (route: Route) => route.tag ?? tagOf(route.path);
 
 function operation(route: Route): Json {
   const doc = route.doc;
@@ -96,7 +98,7 @@ function operation(route: Route): Json {
     };
   for (const status of errorStatuses(route)) responses[String(status)] = errorResponse;
   return {
-    tags: [route.tag ?? tagOf(route.path)],
+    tags: [routeTag(route)],
     summary: doc?.summary ?? `${route.method} ${route.path}`,
     parameters: pathParameters(route.path),
     ...(doc?.body
@@ -149,11 +151,7 @@ export function openApiDocument(
   });
   // the service's own groups in the order its routes come, the endpoints every service has last
   const tags = [
-    ...new Set(
-      Object.values(paths).flatMap((ops) =>
-        Object.values(ops as Record<string, { tags: string[] }>).flatMap((op) => op.tags),
-      ),
-    ),
+    ...new Set([...routes.map(routeTag), ...external.map((op) => tagOf(op.path))]),
   ].sort((a, b) => Number(a === COMMON_TAG) - Number(b === COMMON_TAG));
   return {
     openapi: '3.1.0',
