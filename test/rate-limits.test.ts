@@ -1,4 +1,5 @@
-// Rate limits per licence, per community and per tenant through real HTTP: 429 with Retry-After,
+// Rate limits per licence, per community and per tenant through real HTTP: 429 with Retry-After
+// (held RATE_LIMIT_REFUSAL_HOLD_MS before it is answered),
 // RateLimit-Policy and RateLimit past a limit, other tenants unaffected, the community cap over its
 // licences, the tenant cap over its communities' licences, a route naming no community charging no
 // community of a licence covering several, nothing written for a 429 (its request id unspent) and a
@@ -15,6 +16,7 @@ import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const ADMIN = new URL('../services/admin-cli/src/main.ts', import.meta.url).pathname;
 const SYNC_MS = 50;
+const HOLD_MS = 300;
 // 0.2 a second: one request every 5 s, so no test runs long enough to see a refill
 const LIMITS = {
   RATE_LIMIT_LICENCE_RPS: '0.2',
@@ -24,6 +26,8 @@ const LIMITS = {
   RATE_LIMIT_TENANT_RPS: '0.2',
   RATE_LIMIT_TENANT_BURST: '12',
   RATE_LIMIT_SYNC_MS: String(SYNC_MS),
+  // a refusal answered after this long (the platform holds it 1 s; shorter keeps the suite quick)
+  RATE_LIMIT_REFUSAL_HOLD_MS: String(HOLD_MS),
 };
 
 interface Answer {
@@ -114,7 +118,11 @@ describe('rate limits per licence, per community and per tenant', function () {
         ),
       );
     }
+    // a refusal is held before it is answered, so a client that does not wait cannot spin the
+    // service on refusals; an admitted request is not
+    const started = Date.now();
     const refused = await call(base, key, community.id);
+    expect(Date.now() - started).to.be.at.least(HOLD_MS - 20);
     limited(refused);
     expect(refused.body).to.deep.equal({
       statusCode: 429,
@@ -233,6 +241,7 @@ describe('rate limits per licence, per community and per tenant', function () {
       licence: { rps: 0.2, burst: 5 },
       community: { rps: 0.2, burst: 8 },
       tenant: { rps: 0.2, burst: 12 },
+      images: { rps: 100000, burst: 100000 },
     });
     expect(shown.limits).to.deep.include.members([set, capSet, tenantSet]);
     expect(one).to.deep.equal({ ...set, source: 'operator' });

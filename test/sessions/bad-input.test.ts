@@ -14,6 +14,7 @@ import {
 } from '@idv/samples/captureImages';
 import { eventually, startSessionWorld, type SessionWorld } from '@idv/testing/sessionWorld';
 import { licenceBack } from '@idv/samples/idDocuments';
+import { RateLimitStore } from '@idv/platform';
 
 /**
  * Time for the held upload to be admitted (its headers read, its place taken). A fixed wait is the
@@ -21,6 +22,13 @@ import { licenceBack } from '@idv/samples/idDocuments';
  * place first, or count as an attempt.
  */
 const HELD_UPLOAD_ADMITTED_MS = 500;
+/**
+ * Time for the gateway's view of a budget to go stale (two syncs of RATE_LIMIT_SYNC_MS, 100 ms),
+ * so that its next upload reads the limit an operator just changed: the change shows nowhere
+ * outside until a request meets it, and that request would already count.
+ */
+const BUDGET_VIEW_STALE_MS = 300;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
 const isErrorBody = (body: unknown, status: number) =>
   expect(body)
@@ -399,6 +407,42 @@ describe('sessions: bad input gets a clear 4xx', function () {
       return res.body.status === 'INPROGRESS' ? undefined : res.body;
     });
     expect(ended).to.include({ status: 'FAILED', failure: 'capture_incomplete' });
+  });
+
+  it("an upload past its community's image budget is check_unavailable: not kept, no retake spent", async () => {
+    const limits = new RateLimitStore(w.platform.database.db);
+    const budget = { scope: 'images' as const, id: w.platform.community.id };
+    // one megabyte at once, hardly any refill: the first photo (a few MB) takes the full budget
+    await limits.set(budget, { rps: 0.001, burst: 1 });
+    try {
+      await sleep(BUDGET_VIEW_STALE_MS);
+      const { sessionId, page } = await capturing('DL');
+      type Verdict = {
+        accepted: boolean;
+        problems: { code: string; message: string }[];
+        attemptsLeft: number;
+      };
+      const front = await page.put<Verdict>('front', w.images.front);
+      expect(front.body).to.include({ accepted: true, attemptsLeft: 1 });
+      const back = await page.put<Verdict>('back', w.images.back);
+      expect(back.status).to.equal(200);
+      expect(back.body).to.include({ accepted: false, attemptsLeft: 2 });
+      expect(back.body.problems.map((p) => p.code)).to.deep.equal(['check_unavailable']);
+      expect(back.body.problems[0]!.message).to.contain(
+        `image budget of community ${w.platform.community.id} is spent`,
+      );
+      const kept = await w.platform.database
+        .db('docverify.session_images')
+        .where({ session_id: sessionId });
+      expect(kept.map((r: { side: string }) => r.side)).to.deep.equal(['front']);
+      // back to the default budget: the same photo is checked and kept
+      await limits.unset(budget);
+      await sleep(BUDGET_VIEW_STALE_MS);
+      const again = await page.put<Verdict>('back', w.images.back);
+      expect(again.body).to.include({ accepted: true, attemptsLeft: 1 });
+    } finally {
+      await limits.unset(budget);
+    }
   });
 
   it("a config's branding: a logo that is what it says, small and at most 1024 px a side, https links", async () => {

@@ -9,9 +9,14 @@ export { encryptedAnswer, type EncryptedAnswerBody } from './encryptedAnswer.ts'
 export { openEncryptedBody, openEncryptedData } from './encryptedBody.ts';
 export { ACCEPTED_UNTIL_HEADER, CURRENT_KEY_HEADER } from './previousKey.ts';
 export {
+  createImageBudget,
   createRateLimiter,
+  overBudget,
   rateLimitFields,
   rateSubjectsOf,
+  RefusalHold,
+  type ImageBudget,
+  type ImageBudgetRefusal,
   type RateLimiter,
 } from './rateLimit.ts';
 export { CredentialRefused, AccessRefused, type RefusalReason } from './refusal.ts';

@@ -5,7 +5,7 @@ import type { Community, Licence, LicenceLevel, LicenceStore, RateBuckets } from
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { openCredentials, type CredentialCheckDeps, type Credentials } from './credentials.ts';
 import { previousKeyNotice } from './previousKey.ts';
-import { createRateLimiter } from './rateLimit.ts';
+import { createRateLimiter, type RefusalHold } from './rateLimit.ts';
 
 export interface AccessRule {
   /** licence levels allowed; absent: any valid licence */
@@ -98,10 +98,13 @@ export function createCredentialAuth(
     registry?: Registry;
     /** the shared rate limit buckets; absent: no rate limits */
     rateBuckets?: RateBuckets;
+    /** how refusals of a limit are answered to a client that does not wait */
+    refusalHold?: RefusalHold;
   },
 ): CredentialAuth {
   const count = refusalCounter(deps.registry);
-  const limiter = deps.rateBuckets && createRateLimiter(deps.rateBuckets, deps.registry);
+  const limiter =
+    deps.rateBuckets && createRateLimiter(deps.rateBuckets, deps.registry, deps.refusalHold);
   const notice = previousKeyNotice(deps.registry);
   const refuse = (next: NextFunction) => (err: unknown) => {
     count(err);

@@ -10,7 +10,7 @@
 // which the gateway neither keeps nor counts as a retake. So is a check whose thread crashed or
 // whose task failed (any error but the image's refusal): logged at warn, never a 500.
 import type { CaptureSide } from '@idv/contracts';
-import { admitImage, ImageRefused } from '@idv/images';
+import { admitImage, decodeCost, ImageRefused } from '@idv/images';
 import type { Logger } from '@idv/observability';
 import type { CheckAdmission, CheckOwner } from './checkAdmission.ts';
 import type { CaptureJourney, ContentChecks } from './contentChecks.ts';
@@ -47,15 +47,20 @@ export type CheckCapture = (
   waitUntil?: number,
 ) => Promise<CaptureReport>;
 
-/** The header's verdict: a report when the image goes no further, else its header. */
+/**
+ * The header's verdict: a report when the image goes no further, else its header and what decoding
+ * it costs (@idv/images decodeCost, what a community's image budget is charged).
+ */
 export function admitCapture(
   side: CaptureSide,
   bytes: Buffer,
-): { report: CaptureReport } | { header: ImageHeader } {
+): { report: CaptureReport } | { header: ImageHeader; cost: number } {
   let header: ImageHeader;
+  let cost: number;
   try {
-    const { format, width, height } = admitImage(bytes, CAPTURE_IMAGE_LIMITS);
-    header = { format, width, height };
+    const read = admitImage(bytes, CAPTURE_IMAGE_LIMITS);
+    header = { format: read.format, width: read.width, height: read.height };
+    cost = decodeCost(read);
   } catch (err) {
     if (!(err instanceof ImageRefused)) throw err;
     if (err.reason === 'unsupported_type' || err.reason === 'undecodable')
@@ -64,7 +69,7 @@ export function admitCapture(
   }
   const tooSmall = sizeProblems(side, header);
   if (tooSmall.length > 0) return { report: { problems: tooSmall, header } };
-  return { header };
+  return { header, cost };
 }
 
 /**

@@ -74,6 +74,27 @@ export const platformConfigFields = {
     maximum: 1_000_000,
     description: "requests the licences of one tenant's communities may make at once",
   }),
+  RATE_LIMIT_IMAGES_MBPS: Type.Number({
+    default: 16,
+    minimum: 0,
+    maximum: 1_000_000,
+    description:
+      "megabytes of decoded pixels (width x height x 4 bytes, 8 for 16-bit samples) a community's requests may send to be decoded a second, /verify images and capture uploads together, unless an operator set its own (admin ratelimit set --images COMMUNITY_ID): one community's images cannot take every image thread; over it /verify answers 429 and an upload check_unavailable (no retake spent); 0: no budget",
+  }),
+  RATE_LIMIT_IMAGES_BURST: Type.Integer({
+    default: 512,
+    minimum: 1,
+    maximum: 1_000_000,
+    description:
+      "megabytes of decoded pixels a community's requests may send at once (ten 12-megapixel photos)",
+  }),
+  RATE_LIMIT_REFUSAL_HOLD_MS: Type.Integer({
+    default: 1000,
+    minimum: 0,
+    maximum: 10_000,
+    description:
+      'how long a refusal by a rate limit or an image budget is held before it is answered (never past its Retry-After; at most 16 held per limit and 256 in all, the rest answered at once): a client that sends again at once without waiting gets one answer a second per connection; 0: answered at once',
+  }),
   RATE_LIMIT_SYNC_MS: Type.Integer({
     default: 100,
     minimum: 10,

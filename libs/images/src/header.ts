@@ -48,6 +48,16 @@ export function readImageHeader(bytes: Buffer): ImageHeader {
   return READERS[format](bytes);
 }
 
+/**
+ * What decoding the image costs, in bytes of pixels as the platform decodes them (RGBA: 4 bytes a
+ * pixel, 8 for 16-bit samples), never less than decodedBytes: the unit of a community's image
+ * budget. A 1-bit PNG of 7000x7000 stores 6 MB of samples and costs 196 MB to decode.
+ */
+export function decodeCost(header: ImageHeader): number {
+  const perPixel = header.bitsPerChannel > 8 ? 8 : 4;
+  return Math.max(decodedBytes(header), header.width * header.height * perPixel);
+}
+
 /** Bytes the pixels take decoded as stored: width x height x channels x bytes per channel. */
 export function decodedBytes(header: ImageHeader): number {
   return header.width * header.height * header.channels * Math.ceil(header.bitsPerChannel / 8);

@@ -9,6 +9,7 @@ import * as keystoreGuards from '../migrations/006_keystore_guards.ts';
 import * as auditLog from '../migrations/007_audit_log.ts';
 import * as erasureReason from '../migrations/008_erasure_reason.ts';
 import * as auditChain from '../migrations/009_audit_chain.ts';
+import * as imageBudget from '../migrations/010_image_budget.ts';
 
 export const platformMigrations: MigrationSet = {
   schema: 'platform',
@@ -22,5 +23,6 @@ export const platformMigrations: MigrationSet = {
     '007_audit_log': auditLog,
     '008_erasure_reason': erasureReason,
     '009_audit_chain': auditChain,
+    '010_image_budget': imageBudget,
   },
 };

@@ -1,12 +1,15 @@
 // Rate limits an operator set for one licence, one community or one tenant (all its communities'
-// licences together), in place of the configured defaults.
+// licences together), in place of the configured defaults; and a community's image budget
+// (`images`): megabytes of decoded pixels its requests may have decoded, a second and at once,
+// so one tenant's images cannot take every image thread of the platform.
 import type { Knex } from '@idv/db';
 import { InvalidInPlatform } from './tenants.ts';
 
-export const RATE_SCOPES = ['licence', 'community', 'tenant'] as const;
+export const RATE_SCOPES = ['licence', 'community', 'tenant', 'images'] as const;
 export type RateScope = (typeof RATE_SCOPES)[number];
 
-/** A token bucket: refills by `rps` a second up to `burst`; rps 0 means no limit. */
+/** A token bucket: refills by `rps` a second up to `burst`; rps 0 means no limit. An image
+ * budget's tokens are megabytes of decoded pixels. */
 export interface RateLimit {
   rps: number;
   burst: number;

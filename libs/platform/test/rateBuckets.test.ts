@@ -1,6 +1,7 @@
 // The shared token buckets against a real PostgreSQL database: one replica exact, replicas bounded by
 // what each may admit within one sync, requests given back, operator limits read at the next sync, no
-// database no admission.
+// database no admission; an image budget's costs (megabytes) taken whole, over the burst only from a
+// full bucket.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { createDatabase } from '@idv/db';
@@ -19,6 +20,8 @@ const DEFAULTS: RateDefaults = {
   licence: { rps: 0.01, burst: 10 },
   community: { rps: 0, burst: 1 },
   tenant: { rps: 0.01, burst: 10 },
+  // megabytes of decoded pixels
+  images: { rps: 0.01, burst: 100 },
 };
 
 describe('shared rate buckets', () => {
@@ -118,6 +121,33 @@ describe('shared rate buckets', () => {
     await synced();
     // a bucket that had no limit starts full under its first one
     expect(await admitted(buckets, [community], 3)).to.equal(1);
+  });
+
+  it('an image budget takes each cost whole, across replicas; a cost over the burst needs a full bucket', async () => {
+    const [a, b] = [replica(), replica()];
+    const images: RateSubject = { scope: 'images', id: randomUUID() };
+    expect((await a.take([images], 60)).admitted).to.equal(true);
+    const short = await a.take([images], 60);
+    expect(short).to.deep.include({ admitted: false, retryAfterS: 2000 });
+    if (!short.admitted) expect(short.refusedBy).to.deep.include({ remaining: 40, burst: 100 });
+    await synced();
+    expect((await b.take([images], 40)).admitted).to.equal(true);
+    expect((await b.take([images], 1)).admitted).to.equal(false);
+    // a fresh bucket admits one cost over its size and is then in debt by the difference
+    const big: RateSubject = { scope: 'images', id: randomUUID() };
+    expect((await a.take([big], 250)).admitted).to.equal(true);
+    expect((await a.take([big], 1)).admitted).to.equal(false);
+    await synced();
+    const rows = await t.db('platform.rate_buckets').where({ subject_id: big.id });
+    expect(rows[0].tokens).to.be.closeTo(-150, 1);
+    // atMostBurst: such a cost takes the full bucket only
+    const capped: RateSubject = { scope: 'images', id: randomUUID() };
+    expect((await a.take([capped], 250, { atMostBurst: true })).admitted).to.equal(true);
+    await synced();
+    const [row] = await t.db('platform.rate_buckets').where({ subject_id: capped.id });
+    expect(row.tokens).to.be.closeTo(0, 1);
+    const zero = await a.take([big], 0).catch((err: unknown) => err);
+    expect(zero).to.be.instanceOf(RangeError);
   });
 
   it('refuses to decide without the database: the request fails rather than passes', async () => {

@@ -1,7 +1,7 @@
 // What every process builds the same way from its config before anything of its own: logger,
 // metrics, master key, broker, lifecycle, version stamp and health checks (ProcessRuntime). A
 // platform service adds the database, the platform stores and credential auth (ServiceRuntime).
-import { createCredentialAuth, type CredentialAuth } from '@idv/auth';
+import { createCredentialAuth, RefusalHold, type CredentialAuth } from '@idv/auth';
 import { BrokerUnavailableError, createBroker, type Broker, type BrokerOptions } from '@idv/broker';
 import { loadConfig, PlatformConfig, resolveMasterKey, type MasterKeySettings } from '@idv/config';
 import {
@@ -62,6 +62,8 @@ export interface ServiceRuntime extends ProcessRuntime {
   tenants: TenantStore;
   replay: ReplayGuard;
   rateBuckets: RateBuckets;
+  /** how refusals of a limit are held (RATE_LIMIT_REFUSAL_HOLD_MS): the image budgets use it too */
+  refusalHold: RefusalHold;
   auth: CredentialAuth;
   unavailable: UnavailabilityTest[];
   directory: Record<string, string>;
@@ -171,11 +173,13 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
   const licences = new LicenceStore(db);
   const replay = new ReplayGuard(db);
   replay.startSweeping(60_000, (err) => logger.warn({ err }, 'replay log sweep failed'));
+  const refusalHold = new RefusalHold(config.RATE_LIMIT_REFUSAL_HOLD_MS);
   const rateBuckets = new RateBuckets(db, {
     defaults: {
       licence: { rps: config.RATE_LIMIT_LICENCE_RPS, burst: config.RATE_LIMIT_LICENCE_BURST },
       community: { rps: config.RATE_LIMIT_COMMUNITY_RPS, burst: config.RATE_LIMIT_COMMUNITY_BURST },
       tenant: { rps: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
+      images: { rps: config.RATE_LIMIT_IMAGES_MBPS, burst: config.RATE_LIMIT_IMAGES_BURST },
     },
     syncMs: config.RATE_LIMIT_SYNC_MS,
     onError: (err) => logger.warn({ err }, 'rate limit sync failed; retried with the next one'),
@@ -200,11 +204,13 @@ export async function createServiceRuntime(options: RuntimeOptions): Promise<Ser
     tenants: new TenantStore(db),
     replay,
     rateBuckets,
+    refusalHold,
     auth: createCredentialAuth({
       serviceKeys,
       licences,
       replay,
       rateBuckets,
+      refusalHold,
       registry,
       allowedTimeSpan: config.ALLOWED_TIME_SPAN,
     }),

@@ -82,6 +82,10 @@ export async function startPlatform(
     RATE_LIMIT_COMMUNITY_BURST: '100000',
     RATE_LIMIT_TENANT_RPS: '100000',
     RATE_LIMIT_TENANT_BURST: '100000',
+    RATE_LIMIT_IMAGES_MBPS: '100000',
+    RATE_LIMIT_IMAGES_BURST: '100000',
+    // refusals answered at once: suites count them (test/rate-limits.test.ts checks the hold)
+    RATE_LIMIT_REFUSAL_HOLD_MS: '0',
     ...overrides,
     ...overridesFor(database.url),
   };

@@ -175,16 +175,22 @@ async function subjectId(db: Knex, scope: RateScope, value: string): Promise<str
   return UUID.test(value) ? (await tenants.findCommunityById(value))?.id : undefined;
 }
 
-/** `--licence KEY_OR_ID`, `--community ID` or `--tenant ID`, one of them, resolved to an existing subject. */
+/**
+ * `--licence KEY_OR_ID`, `--community ID`, `--tenant ID` or `--images COMMUNITY_ID` (the
+ * community's image budget), one of them, resolved to an existing subject.
+ */
 async function rateSubject({ db }: CommandContext, options: Options): Promise<RateSubject> {
   const given = RATE_SCOPES.filter((name) => options[name]);
   if (given.length !== 1)
-    throw new UsageError('give one of --licence KEY_OR_ID, --community ID or --tenant ID');
+    throw new UsageError(
+      'give one of --licence KEY_OR_ID, --community ID, --tenant ID or --images COMMUNITY_ID',
+    );
   const scope: RateScope = given[0]!;
   const value = one(options, scope);
   const id = await subjectId(db, scope, value);
+  const what = scope === 'images' ? 'community' : scope;
   if (!id)
-    throw new NotFoundInPlatform(`${scope} ${scope === 'licence' ? '' : `${value} `}not found`);
+    throw new NotFoundInPlatform(`${what} ${scope === 'licence' ? '' : `${value} `}not found`);
   return { scope, id };
 }
 
@@ -195,6 +201,7 @@ function defaultRateLimits(): Record<RateScope, RateLimit> {
     licence: { rps: config.RATE_LIMIT_LICENCE_RPS, burst: config.RATE_LIMIT_LICENCE_BURST },
     community: { rps: config.RATE_LIMIT_COMMUNITY_RPS, burst: config.RATE_LIMIT_COMMUNITY_BURST },
     tenant: { rps: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
+    images: { rps: config.RATE_LIMIT_IMAGES_MBPS, burst: config.RATE_LIMIT_IMAGES_BURST },
   };
 }
 
@@ -311,7 +318,11 @@ export const commands: Record<string, Command> = {
     const subject = await rateSubject(ctx, options);
     const rps = rateOption(options, 'rps', false);
     if (rps === undefined) throw new UsageError('--rps is required');
-    const burst = rateOption(options, 'burst', true) ?? Math.max(1, Math.ceil(rps));
+    const given = rateOption(options, 'burst', true);
+    // an image budget of one second's megabytes would not hold one photo: say it
+    if (subject.scope === 'images' && given === undefined)
+      throw new UsageError('--images needs --burst (megabytes at once: 48 for a 12 MP photo)');
+    const burst = given ?? Math.max(1, Math.ceil(rps));
     return new RateLimitStore(ctx.db).set(subject, { rps, burst });
   },
 

@@ -33,9 +33,10 @@ const USAGE = `usage: npm run -s admin -- <command> [options]
   oauth-key rotate --community NAME
   oauth-idp set --community NAME --issuer URL --audience A --jwks-uri URL
   oauth-proof-key trust --community NAME --kid K --public-key BASE64
-  ratelimit set --licence KEY_OR_ID|--community ID|--tenant ID --rps N [--burst N]  (burst default: rps)
-  ratelimit unset --licence KEY_OR_ID|--community ID|--tenant ID  (back to the RATE_LIMIT_* defaults)
-  ratelimit show [--licence KEY_OR_ID|--community ID|--tenant ID]
+  ratelimit set --licence KEY_OR_ID|--community ID|--tenant ID|--images COMMUNITY_ID --rps N [--burst N]
+      (burst default: rps; --images: the community's image budget, in MB of decoded pixels)
+  ratelimit unset --licence KEY_OR_ID|--community ID|--tenant ID|--images COMMUNITY_ID  (back to the RATE_LIMIT_* defaults)
+  ratelimit show [--licence KEY_OR_ID|--community ID|--tenant ID|--images COMMUNITY_ID]
   servicekey show --service oauth|docverify|webhooks
   servicekey end-grace --service oauth|docverify|webhooks  (previous keys refused from now on)
   keypair create

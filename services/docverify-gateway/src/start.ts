@@ -1,7 +1,7 @@
 // Composition root of the docverify gateway, read top to bottom: the runtime, its stores and jobs
 // (event outbox relay, verification runs' and follow-ups' consumers, sweeps), their stop handlers,
 // routes (review cases' among them, for operators' bearer tokens too), serve.
-import { createOperatorTokens } from '@idv/auth';
+import { createImageBudget, createOperatorTokens } from '@idv/auth';
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import { createSecretBox } from '@idv/crypto';
@@ -99,6 +99,8 @@ export async function startDocverifyGateway(
   const communityTenants = new CommunityTenants(runtime.tenants);
   const deps = { auth: runtime.auth, operators, tenants: runtime.tenants, verifiers, configs };
   const serviceKey = async () => (await runtime.serviceKeys.currentKey()).key;
+  // the communities' image budgets: /verify images and capture uploads together
+  const imageBudget = createImageBudget(runtime.rateBuckets, runtime.registry, runtime.refusalHold);
   const verify = {
     ...deps,
     ...verificationMetrics(runtime.registry),
@@ -119,6 +121,7 @@ export async function startDocverifyGateway(
     logger,
     deadlineMs: settings.VERIFY_DEADLINE_MS,
     asyncDeadlineMs: settings.ASYNC_VERIFY_DEADLINE_MS,
+    imageBudget,
     queueWaits: new QueueWaits(),
     connectorCalls,
     queuePrefix: settings.CONNECTOR_QUEUE_PREFIX,
@@ -137,6 +140,7 @@ export async function startDocverifyGateway(
       queue: settings.CAPTURE_CHECK_QUEUE,
       waitMs: settings.CAPTURE_CHECK_WAIT_MS,
       tenantOf: (communityId) => communityTenants.tenantOf(communityId),
+      imageBudget,
       admission: new CheckAdmission({
         perTenant: settings.CAPTURE_CHECKS_PER_TENANT,
         perCommunity: settings.CAPTURE_CHECKS_PER_COMMUNITY,

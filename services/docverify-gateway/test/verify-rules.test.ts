@@ -1,13 +1,18 @@
-// POST /verify refuses every broken rule of spec 2.2 with a 400 naming the field, finds the
-// config by dvcID in the licence's communities, and answers 503 when no connector worker is there.
+// POST /verify refuses every broken rule of spec 2.2 with a 400 naming the field, an image over
+// the limits with a 422 and one over its community's image budget with a 429, finds the config by
+// dvcID in the licence's communities, and answers 503 when no connector worker is there.
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { LicenceStore, TenantStore } from '@idv/platform';
 import { IdvClient } from '@idv/client';
 import { documentImage, hugePngHeader, png } from '@idv/samples/captureImages';
 import { EOI, jpegSegment, pngHeaderOnly, SOI, sof0 } from '@idv/samples/craftedImages';
 import { startPlatform, type RunningPlatform } from '@idv/testing/platform';
 
 const IMG = Buffer.from('FACE:testy').toString('base64');
+const ADMIN = new URL('../../admin-cli/src/main.ts', import.meta.url).pathname;
 
 function request(
   verifications: string[],
@@ -255,6 +260,100 @@ describe('docverify gateway: POST /verify validation', function () {
       }),
     );
     expect(fine.status).to.equal(503); // no connector worker on this suite's queues
+  });
+
+  it("429 with Retry-After past its community's image budget, sync or async, other communities unaffected; the admin CLI sizes a budget", async function () {
+    this.timeout(90_000); // two admin CLI processes
+    const db = platform.database.db;
+    const admin = new IdvClient({
+      baseUrl: platform.services.docverify.url,
+      licenseKey: platform.licences.system,
+    });
+    /** a community of its own with the config kyc and a service licence's client */
+    const community = async () => {
+      const tenants = new TenantStore(db);
+      const tenant = await tenants.createTenant(`budget-${randomBytes(3).toString('hex')}`);
+      const made = await tenants.createCommunity(
+        tenant.id,
+        `budget-${randomBytes(3).toString('hex')}`,
+      );
+      await admin.request('PUT', `/verifier/community/${made.id}`, {
+        name: 'Faces',
+        tag: 'faces',
+        type: 'face_cloud',
+        connectorUrl: 'http://127.0.0.1:9/none',
+        config: {},
+      });
+      await admin.request('PUT', `/verificationConfig/community/${made.id}`, {
+        tenantId: tenant.id,
+        tag: 'kyc',
+        face_compare: [{ verifier: 'faces' }],
+      });
+      const { licenseKey } = await new LicenceStore(db).create({
+        level: 'service',
+        communityIds: [made.id],
+      });
+      const caller = new IdvClient({ baseUrl: platform.services.docverify.url, licenseKey });
+      return { id: made.id, caller };
+    };
+    const run = (env: Record<string, string>, ...args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', ADMIN, ...args], {
+        env: { ...process.env, ...platform.env, ...env },
+      }).then(({ stdout }) => JSON.parse(stdout) as Record<string, unknown>);
+    const [small, other] = [await community(), await community()];
+    const set = await run(
+      {},
+      'ratelimit',
+      'set',
+      '--images',
+      small.id,
+      '--rps',
+      '0.01',
+      '--burst',
+      '100',
+    );
+    expect(set).to.deep.include({ scope: 'images', id: small.id, rps: 0.01, burst: 100 });
+    // 20 megapixels of RGBA: 80 MB to decode (the header is all the gateway reads)
+    const photo = pngHeaderOnly({ width: 5000, height: 4000, bitDepth: 8, colourType: 6 });
+    const body = request(['face_compare'], { image1: IMG, image2: photo.toString('base64') });
+    const send = (caller: IdvClient, prefer = {}) =>
+      caller.encryptedRequest<{ statusCode: number; message: string }>(
+        'POST',
+        '/verify',
+        body,
+        prefer,
+      );
+    // within the budget: on to the connector (none on this suite's queues: 503)
+    expect((await send(small.caller)).status).to.equal(503);
+    for (const prefer of [{}, { Prefer: 'respond-async' }]) {
+      const refused = await send(small.caller, prefer);
+      expect(refused.status).to.equal(429);
+      // 80 MB asked, 20 left: 60 at 0.01 MB a second
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(5990, 6000);
+      expect(refused.body).to.include({ statusCode: 429 });
+      expect(refused.body.message).to.contain(`image budget of community ${small.id} is spent`);
+    }
+    // the same image behind 300 KB of whitespace (which base64 decoders skip) costs the same
+    const spaced = request(['face_compare'], {
+      image1: IMG,
+      image2: ' '.repeat(300_000) + photo.toString('base64'),
+    });
+    expect((await small.caller.encryptedRequest('POST', '/verify', spaced)).status).to.equal(429);
+    // a request refused for its own fault is refused as such, before the budget is asked
+    const unconfigured = request(['document_liveness'], { image: photo.toString('base64') });
+    expect((await small.caller.encryptedRequest('POST', '/verify', unconfigured)).status).to.equal(
+      400,
+    );
+    // another community's budget is its own; images of no format the gateway reads cost nothing
+    expect((await send(other.caller)).status).to.equal(503);
+    const text = request(['face_compare'], { image1: IMG, image2: IMG });
+    expect((await small.caller.encryptedRequest('POST', '/verify', text)).status).to.equal(503);
+    const shown = await run({}, 'ratelimit', 'show', '--images', small.id);
+    expect(shown).to.deep.include({ scope: 'images', rps: 0.01, burst: 100, source: 'operator' });
+    const missing = await run({}, 'ratelimit', 'set', '--images', randomUUID(), '--rps', '1').catch(
+      (err: { stderr: string }) => err.stderr,
+    );
+    expect(missing).to.match(/community .* not found/);
   });
 
   it('404 for a dvcID outside the licence community, 400 for a kind the config lacks', async () => {

@@ -4,8 +4,10 @@
 // back. The gateway decodes nothing: the image threads run in services/capture-checker, scaled on
 // their own. Within the bounds of `admission` (one check per session, a share per community, a
 // total per gateway) a check waits at most `waitMs`; no worker answering in time, or none reachable,
-// is check_unavailable (not kept, no retake spent), never an accepted image.
+// is check_unavailable (not kept, no retake spent), never an accepted image. So is a check over its
+// community's image budget (RATE_LIMIT_IMAGES_*, shared with /verify): it is not sent.
 import { randomUUID } from 'node:crypto';
+import type { ImageBudget, ImageBudgetRefusal } from '@idv/auth';
 import { BrokerUnavailableError, RpcTimeoutError, type Broker } from '@idv/broker';
 import {
   admitCapture,
@@ -28,6 +30,8 @@ export interface RemoteCheckDeps {
   waitMs: number;
   /** the tenant of a community (cached: a community never changes tenant) */
   tenantOf: (communityId: string) => Promise<string>;
+  /** the communities' image budgets: a check over its community's is not sent (check_unavailable) */
+  imageBudget?: ImageBudget;
   admission: CheckAdmission;
   logger: Pick<Logger, 'warn'>;
   metrics?: RemoteCheckMetrics;
@@ -65,7 +69,12 @@ export function remoteCaptureChecker(deps: RemoteCheckDeps): CheckCapture {
     const tenantId =
       whose.tenantId ?? (await deps.tenantOf(whose.communityId).catch(() => whose.communityId));
     const counted = { ...whose, tenantId };
-    return boundedCheck(header, counted, deps.admission, deps.logger, async () => {
+    let overSpent: ImageBudgetRefusal | undefined;
+    const report = await boundedCheck(header, counted, deps.admission, deps.logger, async () => {
+      // charged once the check may go (an upload over its session's or tenant's share spends
+      // none), the community's own: a check of no one's (a test's) is not charged
+      overSpent = owner && (await deps.imageBudget?.take(owner.communityId, admitted.cost));
+      if (overSpent) return { problems: [checkUnavailable(overSpent.message)], header };
       deps.metrics?.inFlight.inc();
       try {
         return await ask();
@@ -73,6 +82,9 @@ export function remoteCaptureChecker(deps: RemoteCheckDeps): CheckCapture {
         deps.metrics?.inFlight.dec();
       }
     });
+    // held once its place among the checks is given back: a refusal never holds another's place
+    if (overSpent && owner) await deps.imageBudget?.hold(owner.communityId, overSpent);
+    return report;
 
     async function ask(): Promise<CaptureReport> {
       const count = (outcome: string) => deps.metrics?.checks.inc({ outcome });

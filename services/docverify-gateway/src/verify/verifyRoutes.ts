@@ -3,7 +3,13 @@
 // work. GET /verification/{id} follows a run, or reads a kept result: the asking licence's own
 // (resultOwner.ts), a session's with its images kept until then.
 import { randomUUID } from 'node:crypto';
-import { credentialsOf, openEncryptedBody, type CredentialAuth } from '@idv/auth';
+import {
+  credentialsOf,
+  openEncryptedBody,
+  overBudget,
+  type CredentialAuth,
+  type ImageBudget,
+} from '@idv/auth';
 import {
   EncryptedAnswer,
   refusedImageUrls,
@@ -18,7 +24,7 @@ import { BadRequest, HttpError, NotFound, type Route } from '@idv/http';
 import type { Request, Response } from 'express';
 import { resultAccess } from './resultOwner.ts';
 import { configured } from '../sessions/sessionJourney.ts';
-import { costlyImageIssues } from './imageCosts.ts';
+import { imageCosts } from './imageCosts.ts';
 import { checkVerifyRules } from './verifyRules.ts';
 import { retrieveSessionResult } from '../sessions/callerSessions.ts';
 import { asyncVerifyRun, type RunRecord, type RunStore } from '../runs/runStore.ts';
@@ -44,6 +50,8 @@ export interface VerifyRouteDeps extends VerifyAndRecordDeps {
   deadlineMs: number;
   /** ms an async run's connectors have (ASYNC_VERIFY_DEADLINE_MS) */
   asyncDeadlineMs: number;
+  /** the communities' image budgets (RATE_LIMIT_IMAGES_*) */
+  imageBudget: ImageBudget;
 }
 
 /** RFC 7240: the request asks for an asynchronous answer. */
@@ -93,13 +101,13 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
     const issues = checkVerifyRules(request);
     if (issues.length > 0)
       throw new BadRequest(`request is invalid: ${issues[0]!.path} ${issues[0]!.message}`, issues);
-    const costly = costlyImageIssues(request);
-    if (costly.length > 0)
+    const costs = imageCosts(request);
+    if (costs.issues.length > 0)
       throw new HttpError(
         422,
         'Unprocessable Entity',
-        `${costly[0]!.path}: ${costly[0]!.message}`,
-        costly,
+        `${costs.issues[0]!.path}: ${costs.issues[0]!.message}`,
+        costs.issues,
       );
     const configs = await deps.configs.findCached(scopeOf(credentials.licence), request.dvcID);
     if (configs.length === 0) throw new NotFound(`verification config ${request.dvcID} not found`);
@@ -107,8 +115,17 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
       throw new BadRequest(
         `dvcID ${request.dvcID} names configs in several communities: use its id`,
       );
-    refuseImageUrlHosts(request, await deps.imageUrlHosts.of(configs[0]!.communityId));
-    return { credentials, request, config: configs[0]! };
+    const config = configs[0]!;
+    refuseImageUrlHosts(request, await deps.imageUrlHosts.of(config.communityId));
+    refuseUnconfigured(request, config);
+    // last, before anything is stored or sent on (a request refused above spends nothing): the
+    // decoding its images ask for, from the budget of the community whose config runs them
+    const overSpent = await deps.imageBudget.take(config.communityId, costs.bytes);
+    if (overSpent) {
+      await deps.imageBudget.hold(config.communityId, overSpent);
+      throw overBudget(overSpent);
+    }
+    return { credentials, request, config };
   };
 
   return [
@@ -128,7 +145,6 @@ export function verifyRoutes(deps: VerifyRouteDeps): Route[] {
         const deadline = Date.now() + deps.deadlineMs;
         const { credentials, request, config } = await checked(req, res);
         if (prefersAsync(req)) {
-          refuseUnconfigured(request, config);
           const id = randomUUID();
           const now = deps.clock.now();
           await deps.runs.create(
