@@ -14,6 +14,7 @@ export interface CommunityIssuer {
 }
 
 interface Entry {
+  communityName: string;
   issuer: Promise<CommunityIssuer | undefined>;
   fingerprint: string;
   checkedAt: number;
@@ -30,11 +31,25 @@ export interface ProviderCacheDeps extends CommunityProviderDeps {
 
 /** Issuers kept at once: communities times public origins; the oldest built goes first. */
 const MAX_ISSUERS = 500;
+/**
+ * Public origins one community's issuers are kept for at once. The origin comes from the request
+ * (Host, or X-Forwarded-Host behind a trusted proxy) when OAUTH_PUBLIC_URL is unset: a client that
+ * sends a new one each time rebuilds its own community's issuers, the oldest of them going first,
+ * and evicts no other community's.
+ */
+const MAX_ORIGINS_PER_COMMUNITY = 4;
 
 export class ProviderCache {
   private readonly entries = new Map<string, Entry>();
+  /** each community's keys, oldest first */
+  private readonly origins = new Map<string, string[]>();
 
   constructor(private readonly deps: ProviderCacheDeps) {}
+
+  /** issuers kept now (built, or being built) */
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** base: scheme://host of the public URL, without a trailing slash. */
   async get(base: string, communityName: string): Promise<CommunityIssuer | undefined> {
@@ -53,6 +68,7 @@ export class ProviderCache {
 
   private async build(key: string, base: string, communityName: string) {
     const entry: Entry = {
+      communityName,
       issuer: Promise.resolve(undefined),
       fingerprint: '',
       checkedAt: Date.now(),
@@ -92,15 +108,33 @@ export class ProviderCache {
       this.deps.onProvider?.(built);
       return built;
     })();
-    // the key carries the request's origin, which a client chooses (Host, X-Forwarded-Host):
-    // bound the cache so arbitrary hosts cannot make it grow without end
-    if (this.entries.size >= MAX_ISSUERS) this.entries.delete(this.entries.keys().next().value!);
+    // the key carries the request's origin, which a client chooses (Host, X-Forwarded-Host): a
+    // community keeps a few origins, and only issuers of existing communities count against the
+    // bound of all, so names that exist nowhere evict nothing
+    const mine = (this.origins.get(communityName) ?? []).filter((k) => k !== key);
+    while (mine.length >= MAX_ORIGINS_PER_COMMUNITY) this.entries.delete(mine.shift()!);
+    this.origins.set(communityName, [...mine, key]);
     this.entries.set(key, entry);
     // neither an unknown name nor a failed build (database down) stays cached
     entry.issuer.then(
-      (found) => found ?? this.entries.delete(key),
-      () => this.entries.delete(key),
+      (found) => {
+        if (!found) return this.forget(key, entry);
+        while (this.entries.size > MAX_ISSUERS) {
+          const [oldest] = this.entries;
+          this.forget(oldest![0], oldest![1]);
+        }
+      },
+      () => this.forget(key, entry),
     );
     return entry.issuer;
+  }
+
+  /** Drops `entry` of `key`, unless a newer build of the same key took its place meanwhile. */
+  private forget(key: string, entry: Entry): void {
+    if (this.entries.get(key) !== entry) return;
+    this.entries.delete(key);
+    const left = (this.origins.get(entry.communityName) ?? []).filter((k) => k !== key);
+    if (left.length > 0) this.origins.set(entry.communityName, left);
+    else this.origins.delete(entry.communityName);
   }
 }

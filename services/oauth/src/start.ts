@@ -1,5 +1,6 @@
 // Composition root of the oauth service, read top to bottom: the runtime, its stores, the
 // per-community providers and the sweep, stop handlers, the issuers' router, serve.
+import { Gauge } from '@idv/observability';
 import { createServiceRuntime, serve, type StartedService } from '@idv/service-runtime';
 import { loadConfig } from '@idv/config';
 import type { ExternalOperation } from '@idv/http';
@@ -155,6 +156,14 @@ export async function startOauth(
         });
       });
       provider.on('server_error', (_ctx, err) => logger.error({ err }, 'oidc-provider error'));
+    },
+  });
+  new Gauge({
+    name: 'oauth_issuers_cached',
+    help: 'community issuers built and kept (a few public origins per community, 500 in all)',
+    registers: [runtime.registry],
+    collect() {
+      this.set(providers.size);
     },
   });
   const sweep = setInterval(() => {

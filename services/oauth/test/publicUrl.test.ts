@@ -1,4 +1,5 @@
-// Discovery behind a TLS proxy: the issuer and every URL it publishes are the public https ones.
+// Discovery behind a TLS proxy: the issuer and every URL it publishes are the public https ones;
+// a client choosing a new host each time rebuilds its own community's issuers, no one else's.
 import { expect } from 'chai';
 import { startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
@@ -69,4 +70,30 @@ describe('oauth discovery behind a TLS proxy', () => {
       }
     });
   }
+
+  it("a client sending a new host each time keeps a few of its community's issuers, and evicts no other's", async () => {
+    const oauth = await startOauthUnderTest({ TRUST_PROXY: 'true' });
+    try {
+      const discover = (name: string, host: string) =>
+        fetch(`${oauth.url}/community/${name}/.well-known/openid-configuration`, {
+          headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': host },
+        });
+      const cached = async () => {
+        const text = await (await fetch(`${oauth.url}/metrics`)).text();
+        return Number(/^oauth_issuers_cached(?:\{[^}]*\})? (\d+)$/m.exec(text)?.[1]);
+      };
+      expect((await discover(oauth.other.name, 'id.example.test')).status).to.equal(200);
+      for (let i = 0; i < 10; i++) {
+        const res = await discover(oauth.community.name, `churn-${i}.example.test`);
+        expect(res.status).to.equal(200);
+      }
+      // names that exist nowhere are not kept either
+      for (let i = 0; i < 5; i++)
+        expect((await discover(`nobody-${i}`, 'id.example.test')).status).to.equal(404);
+      // four origins of the churned community, and the other community's one
+      expect(await cached()).to.equal(5);
+    } finally {
+      await oauth.stop();
+    }
+  });
 });
