@@ -25,7 +25,8 @@ import { startPlatform, type RunningPlatform } from './platformProcesses.ts';
 import { ownCpuMs } from './processes.ts';
 
 const PHASE_MS = Number(process.env.NOISY_PHASE_MS ?? 20_000);
-const ROUNDS = Number(process.env.NOISY_ROUNDS ?? 2);
+// four rounds: a p99 of 40 of A's uploads was their slowest one, and two runs of the same code differed 2x
+const ROUNDS = Number(process.env.NOISY_ROUNDS ?? 4);
 /** B's attacks: all by default; NOISY_ATTACKS=flood,uploads (say) to find which one costs A */
 const ONLY = process.env.NOISY_ATTACKS?.split(',') as Attack[] | undefined;
 const B_ATTACKS = ONLY ? ATTACKS.filter((attack) => ONLY.includes(attack)) : ATTACKS;

@@ -78,6 +78,16 @@ export function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
+/** The processes `pid` started that run now (a capture checker's heavy lane), by /proc. */
+export function childPids(pid: number | undefined): number[] {
+  try {
+    const listed = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return listed ? listed.split(' ').map(Number) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** The shared servers a /verify also costs: every PostgreSQL process and RabbitMQ's VM. */
 export const SERVERS = { postgres: 'postgres', rabbitmq: 'beam.smp' } as const;
 

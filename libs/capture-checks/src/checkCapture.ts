@@ -99,33 +99,49 @@ export async function boundedCheck(
   }
 }
 
+/** What the image threads check: an admitted image, its side and its session's journey. */
+export interface ThreadCheckInput {
+  side: CaptureSide;
+  bytes: Buffer;
+  header: ImageHeader;
+  journey: CaptureJourney;
+}
+
+/**
+ * Where the costly images are checked: those whose decoding costs at least `minCost` bytes
+ * (@idv/images decodeCost) go to `check`, the same checks elsewhere (a process at the lowest CPU
+ * priority: services/capture-checker/src/heavyLane.ts), so they never slow an ordinary photo's.
+ */
+export interface HeavyLane {
+  minCost: number;
+  check(input: ThreadCheckInput): Promise<CaptureReport>;
+}
+
 /** The whole check in this process's image threads (a capture-check worker's, or a test's). */
 export function captureChecker(
   pool: QualityPool,
   contentChecks: ContentChecks,
   admission?: CheckAdmission,
   logger?: Pick<Logger, 'warn'>,
+  heavy?: HeavyLane,
 ): CheckCapture {
   return async (side, bytes, journey, owner, waitUntil) => {
     const admitted = admitCapture(side, bytes);
     if ('report' in admitted) return admitted.report;
-    const { header } = admitted;
-    return boundedCheck(
-      header,
-      owner,
-      admission,
-      logger,
-      () => threadChecks(pool, contentChecks, { side, bytes, header, journey }),
-      waitUntil,
-    );
+    const input = { side, bytes, header: admitted.header, journey };
+    const lane =
+      heavy && admitted.cost >= heavy.minCost
+        ? () => heavy.check(input)
+        : () => threadChecks(pool, contentChecks, input);
+    return boundedCheck(admitted.header, owner, admission, logger, lane, waitUntil);
   };
 }
 
 /** The checks that run in the image threads: the measures, then the content checks. */
-async function threadChecks(
+export async function threadChecks(
   pool: QualityPool,
   contentChecks: ContentChecks,
-  input: { side: CaptureSide; bytes: Buffer; header: ImageHeader; journey: CaptureJourney },
+  input: ThreadCheckInput,
 ): Promise<CaptureReport> {
   const { header } = input;
   let measures: Measures;

@@ -1,7 +1,12 @@
 // The capture checks' engine, for a capture-check worker: the image threads (qualityPool.ts, running
 // imageTasks.ts on pixels decoded by @idv/images), the MRZ OCR and the content checks, and the
 // whole check over them (captureChecker).
-export { captureChecker } from './checkCapture.ts';
+export {
+  captureChecker,
+  threadChecks,
+  type HeavyLane,
+  type ThreadCheckInput,
+} from './checkCapture.ts';
 export {
   checksFor,
   imageContentChecks,

@@ -3,6 +3,13 @@
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { defineConfig, loadConfig, platformConfigFields } from '@idv/config';
+import {
+  imageContentChecks,
+  MrzReader,
+  QualityPool,
+  type ContentChecks,
+} from '@idv/capture-checks/engine';
+import type { Logger } from '@idv/observability';
 
 const ms = (fallback: number, minimum: number, description: string) =>
   Type.Integer({ default: fallback, minimum, maximum: 300_000, description });
@@ -50,6 +57,13 @@ export const CaptureCheckerConfig = defineConfig({
     100,
     "time limit of a passport page's MRZ OCR, waiting included (one OCR thread per worker); past it the upload answers check_unavailable (not kept, no retake spent)",
   ),
+  CAPTURE_HEAVY_CHECK_MB: Type.Integer({
+    default: 64,
+    minimum: 0,
+    maximum: 100_000,
+    description:
+      'images whose decoding costs at least this many MB (width x height x 4 bytes, 8 for 16-bit samples: over 16 megapixels, or 16-bit) are checked in a second process of this worker at the lowest CPU priority (nice 19), one thread, so they never slow an ordinary photo; 0: no such process, every image in the image threads',
+  }),
   WORKER_METRICS_PORT: Type.Integer({
     default: 0,
     minimum: 0,
@@ -89,4 +103,26 @@ export function capacityOf(settings: CaptureCheckerSettings): {
 
 export function loadCheckerConfig(env: Record<string, string | undefined>): CaptureCheckerSettings {
   return loadConfig(CaptureCheckerConfig, env);
+}
+
+/** The image threads, the MRZ OCR and the content checks over them, as one worker runs them. */
+export function checkEngine(
+  settings: CaptureCheckerSettings,
+  threads: number,
+  logger: Logger,
+): { pool: QualityPool; mrz: MrzReader; contentChecks: ContentChecks; close(): Promise<void> } {
+  const pool = new QualityPool(threads);
+  const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
+  const contentChecks = imageContentChecks({
+    pool,
+    mrz,
+    logger,
+    timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS,
+  });
+  return {
+    pool,
+    mrz,
+    contentChecks,
+    close: async () => void (await Promise.all([pool.close(), mrz.close()])),
+  };
 }

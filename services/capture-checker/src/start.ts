@@ -4,18 +4,19 @@
 // a request carries its image, sealed, and the verdict goes back to the gateway that waits for it.
 // It scales like a connector type: more replicas on the queue's length (infra/k8s, KEDA).
 import { CheckAdmission } from '@idv/capture-checks';
-import {
-  captureChecker,
-  imageContentChecks,
-  MrzReader,
-  QualityPool,
-} from '@idv/capture-checks/engine';
+import { captureChecker } from '@idv/capture-checks/engine';
 import type { Broker } from '@idv/broker';
 import { createSecretBox } from '@idv/crypto';
 import type { Lifecycle } from '@idv/http';
 import type { Logger, Registry } from '@idv/observability';
 import { createProcessRuntime, serveHealth, type ProcessRuntime } from '@idv/service-runtime';
-import { capacityOf, loadCheckerConfig, type CaptureCheckerSettings } from './config.ts';
+import {
+  capacityOf,
+  checkEngine,
+  loadCheckerConfig,
+  type CaptureCheckerSettings,
+} from './config.ts';
+import { HeavyLaneProcess } from './heavyLane.ts';
 import { checkMetrics, createCheckHandler } from './handleCheck.ts';
 
 export interface RunningChecker {
@@ -28,6 +29,8 @@ export interface RunningChecker {
   lifecycle: Lifecycle;
   /** base URL of /healthz and /metrics when WORKER_METRICS_PORT is set */
   metricsUrl: string | undefined;
+  /** the process of the costly images, once one came (CAPTURE_HEAVY_CHECK_MB) */
+  heavyLane: HeavyLaneProcess | undefined;
   stop(): Promise<void>;
 }
 
@@ -52,14 +55,12 @@ export async function startCaptureChecker(
   // `held` checks (its prefetch), a tenant and a community at most their share of them, a session
   // one
   const { threads, held, perTenant, perCommunity } = capacityOf(settings);
-  const pool = new QualityPool(threads);
-  const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
-  const contentChecks = imageContentChecks({
-    pool,
-    mrz,
-    logger,
-    timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS,
-  });
+  const engine = checkEngine(settings, threads, logger);
+  // the costly images in a process of their own at the lowest CPU priority (heavyLane.ts)
+  const heavy =
+    settings.CAPTURE_HEAVY_CHECK_MB > 0
+      ? new HeavyLaneProcess(settings.CAPTURE_HEAVY_CHECK_MB * 1_000_000, env, logger)
+      : undefined;
   // a tenant's checks over its share wait for it, as many as the share
   const admission = new CheckAdmission({
     perTenant,
@@ -69,7 +70,7 @@ export async function startCaptureChecker(
   });
   const handler = createCheckHandler({
     box: createSecretBox(runtime.masterKey),
-    check: captureChecker(pool, contentChecks, admission, logger),
+    check: captureChecker(engine.pool, engine.contentChecks, admission, logger, heavy),
     metrics: checkMetrics(registry),
   });
   const queue = settings.CAPTURE_CHECK_QUEUE;
@@ -79,8 +80,12 @@ export async function startCaptureChecker(
 
   // stop handlers: 0 take no new checks and finish the running ones; 10 end the threads
   lifecycle.onStop('consumer', 0, () => consumer.stop());
-  lifecycle.onStop('image threads', 10, () => Promise.all([pool.close(), mrz.close()]));
-  logger.info({ queue, threads, held, perTenant, perCommunity }, 'capture checker consuming');
+  lifecycle.onStop('image threads', 10, () => engine.close());
+  lifecycle.onStop('heavy lane', 10, async () => heavy?.close());
+  logger.info(
+    { queue, threads, held, perTenant, perCommunity, heavyMb: settings.CAPTURE_HEAVY_CHECK_MB },
+    'capture checker consuming',
+  );
 
   const served =
     settings.WORKER_METRICS_PORT > 0
@@ -95,6 +100,7 @@ export async function startCaptureChecker(
     broker,
     lifecycle,
     metricsUrl: served?.server.url,
+    heavyLane: heavy,
     stop: () => lifecycle.stop(),
   };
 }

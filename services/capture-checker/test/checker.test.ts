@@ -3,8 +3,10 @@
 // open gets an error reply and the worker goes on; a community over its share of the worker is
 // answered check_unavailable at once while another community's check runs. And the gateway's
 // side (remoteChecks.ts): no worker answering, or no queue at all, is check_unavailable, never an
-// accepted image; the image on the queue is sealed, not the plain bytes.
+// accepted image; the image on the queue is sealed, not the plain bytes. The heavy lane: costly
+// images checked in a process of the worker's own at nice 19, started again after it died.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import amqp from 'amqplib';
 import { createBroker, RpcRemoteError, type Broker } from '@idv/broker';
@@ -187,6 +189,78 @@ describe('capture checker', function () {
       } finally {
         await connection.close();
       }
+    });
+  });
+
+  describe('the heavy lane', () => {
+    const heavyQueue = `test.capture.heavy.${randomBytes(4).toString('hex')}`;
+    let heavy: RunningChecker;
+    before(async () => {
+      heavy = await startCaptureChecker({
+        AMQP_URL: amqpUrl,
+        MASTER_KEY: masterKey.toString('base64'),
+        LOG_LEVEL: 'silent',
+        CAPTURE_CHECK_QUEUE: heavyQueue,
+        CAPTURE_CHECK_THREADS: '1',
+        // 2 MB: a 1000x630 image (2.5 MB decoded) is heavy here, an 800x500 one (1.6 MB) is not
+        CAPTURE_HEAVY_CHECK_MB: '2',
+      });
+      await heavy.broker.waitUntilConnected(15_000);
+    });
+    after(async () => {
+      await heavy?.stop();
+      await deleteQueues(amqpUrl, [heavyQueue]);
+    });
+    const askHeavy = async (image: Buffer) => {
+      const reply = validate(
+        CaptureCheckReply,
+        await client.request(heavyQueue, request(image), { timeoutMs: 60_000 }),
+      );
+      if (!reply.ok) throw new Error(JSON.stringify(reply.issues));
+      return reply.value;
+    };
+    /** each thread of `pid`: its name and nice value (field 19 of /proc/PID/task/TID/stat) */
+    const threadsOf = (pid: number) =>
+      readdirSync(`/proc/${pid}/task`).map((tid) => {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        return { name, nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
+      });
+
+    it('checks the costly images in a process of its own at nice 19, with the same verdicts', async () => {
+      const small = await askHeavy(await png(documentImage(800, 500, 3)));
+      expect(small.problems).to.deep.equal([]);
+      expect(heavy.heavyLane?.pid, 'no lane before a costly image').to.equal(undefined);
+      const sharp = await askHeavy(await png(documentImage(1000, 630, 3)));
+      expect(sharp.problems).to.deep.equal([]);
+      expect(sharp.measures?.sharpness).to.be.above(40);
+      const soft = await askHeavy(await png(blurred(documentImage(1000, 630, 3))));
+      expect(codes(soft)).to.deep.equal(['blurred']);
+      const pid = heavy.heavyLane?.pid;
+      expect(pid).to.be.a('number');
+      // its main thread and the threads that decode and check: libuv's (libvips decodes there),
+      // libvips's own; V8's, started before the priority was lowered, stay at 0 (they collect)
+      const [main, ...rest] = threadsOf(pid!);
+      expect(main!.nice).to.equal(19);
+      const decoding = rest.filter((t) => /^(libuv-worker|libvips worker)$/.test(t.name));
+      expect(decoding.length).to.be.above(0);
+      expect(decoding.map((t) => t.nice)).to.deep.equal(decoding.map(() => 19));
+    });
+
+    it('a lane that died is started again by the next costly image; its checks meanwhile are check_unavailable', async () => {
+      const pid = heavy.heavyLane!.pid!;
+      const image = await png(documentImage(1000, 630, 5));
+      const waiting = askHeavy(image);
+      process.kill(pid, 'SIGKILL');
+      const lost = await waiting;
+      // killed before or while it checked: never accepted unchecked
+      if (lost.problems.length > 0) expect(codes(lost)).to.deep.equal(['check_unavailable']);
+      const again = await eventually('a new lane', async () => {
+        const reply = await askHeavy(image);
+        return reply.problems.length === 0 ? reply : undefined;
+      });
+      expect(again.measures?.sharpness).to.be.above(40);
+      expect(heavy.heavyLane?.pid).to.not.equal(pid);
     });
   });
 });
