@@ -12,7 +12,7 @@ const engine = checkEngine(settings, 1, logger);
 process.on('message', ({ id, input }: { id: number; input: ThreadCheckInput }) => {
   // a Buffer arrives as the bytes of a Uint8Array
   const bytes = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
-  threadChecks(engine.pool, engine.contentChecks, { ...input, bytes })
+  void threadChecks(engine.pool, engine.contentChecks, { ...input, bytes })
     .then(
       (report): LaneReply => ({ id, report }),
       (err: unknown): LaneReply => ({
