@@ -5,23 +5,23 @@ import { createLogger } from '@idv/observability';
 import { checkEngine, loadCheckerConfig } from './config.ts';
 import type { LaneReply } from './heavyLane.ts';
 
-const settings = loadCheckerConfig(process.env);
-const logger = createLogger({ service: 'capture-checker-heavy-lane', level: settings.LOG_LEVEL });
-const engine = checkEngine(settings, 1, logger);
-
-process.on('message', ({ id, input }: { id: number; input: ThreadCheckInput }) => {
-  // a Buffer arrives as the bytes of a Uint8Array
-  const bytes = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
-  void threadChecks(engine.pool, engine.contentChecks, { ...input, bytes })
-    .then(
-      (report): LaneReply => ({ id, report }),
-      (err: unknown): LaneReply => ({
-        id,
-        error: err instanceof Error ? err.message : String(err),
-      }),
-    )
-    .then((reply) => process.send?.(reply));
-});
-process.once('disconnect', () => {
-  void engine.close().finally(() => process.exit(0));
-});
+export function serveLane(): void {
+  const settings = loadCheckerConfig(process.env);
+  const logger = createLogger({ service: 'capture-checker-heavy-lane', level: settings.LOG_LEVEL });
+  const engine = checkEngine(settings, 1, logger);
+  process.on('message', ({ id, input }: { id: number; input: ThreadCheckInput }) => {
+    void threadChecks(engine.pool, engine.contentChecks, input)
+      .then(
+        (report): LaneReply => ({ id, report }),
+        (err: unknown): LaneReply => ({
+          id,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      )
+      // a reply its worker can no longer take (it is ending) is dropped
+      .then((reply) => process.send?.(reply, () => undefined));
+  });
+  const close = () => void engine.close().finally(() => process.exit(0));
+  if (!process.connected) close();
+  else process.once('disconnect', close);
+}

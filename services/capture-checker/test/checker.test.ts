@@ -238,13 +238,11 @@ describe('capture checker', function () {
       expect(codes(soft)).to.deep.equal(['blurred']);
       const pid = heavy.heavyLane?.pid;
       expect(pid).to.be.a('number');
-      // its main thread and the threads that decode and check: libuv's (libvips decodes there),
-      // libvips's own; V8's, started before the priority was lowered, stay at 0 (they collect)
-      const [main, ...rest] = threadsOf(pid!);
-      expect(main!.nice).to.equal(19);
-      const decoding = rest.filter((t) => /^(libuv-worker|libvips worker)$/.test(t.name));
-      expect(decoding.length).to.be.above(0);
-      expect(decoding.map((t) => t.nice)).to.deep.equal(decoding.map(() => 19));
+      // every thread: the main one, libuv's (libvips decodes there, started by whichever thread
+      // first needed one), libvips's own, its image thread, V8's
+      const threads = threadsOf(pid!);
+      expect(threads.some((t) => t.name === 'libuv-worker')).to.equal(true);
+      expect(threads.filter((t) => t.nice !== 19)).to.deep.equal([]);
     });
 
     it('a lane that died is started again by the next costly image; its checks meanwhile are check_unavailable', async () => {

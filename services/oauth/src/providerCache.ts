@@ -34,8 +34,9 @@ const MAX_ISSUERS = 500;
 /**
  * Public origins one community's issuers are kept for at once. The origin comes from the request
  * (Host, or X-Forwarded-Host behind a trusted proxy) when OAUTH_PUBLIC_URL is unset: a client that
- * sends a new one each time rebuilds its own community's issuers, the oldest of them going first,
- * and evicts no other community's.
+ * sends a new one each time makes the community its path names rebuild its issuers, the oldest of
+ * them going first, and evicts no other community's (so set OAUTH_PUBLIC_URL in production: then
+ * the request's origin is never read).
  */
 const MAX_ORIGINS_PER_COMMUNITY = 4;
 
@@ -43,12 +44,14 @@ export class ProviderCache {
   private readonly entries = new Map<string, Entry>();
   /** each community's keys, oldest first */
   private readonly origins = new Map<string, string[]>();
+  /** the keys of issuers built for existing communities, oldest first: what MAX_ISSUERS counts */
+  private readonly built = new Set<string>();
 
   constructor(private readonly deps: ProviderCacheDeps) {}
 
-  /** issuers kept now (built, or being built) */
+  /** issuers built and kept now (not those being built) */
   get size(): number {
-    return this.entries.size;
+    return this.built.size;
   }
 
   /** base: scheme://host of the public URL, without a trailing slash. */
@@ -112,16 +115,23 @@ export class ProviderCache {
     // community keeps a few origins, and only issuers of existing communities count against the
     // bound of all, so names that exist nowhere evict nothing
     const mine = (this.origins.get(communityName) ?? []).filter((k) => k !== key);
-    while (mine.length >= MAX_ORIGINS_PER_COMMUNITY) this.entries.delete(mine.shift()!);
+    while (mine.length >= MAX_ORIGINS_PER_COMMUNITY) {
+      const oldest = mine.shift()!;
+      this.entries.delete(oldest);
+      this.built.delete(oldest);
+    }
     this.origins.set(communityName, [...mine, key]);
     this.entries.set(key, entry);
-    // neither an unknown name nor a failed build (database down) stays cached
+    // neither an unknown name nor a failed build (database down) stays cached, nor counts
     entry.issuer.then(
       (found) => {
         if (!found) return this.forget(key, entry);
-        while (this.entries.size > MAX_ISSUERS) {
-          const [oldest] = this.entries;
-          this.forget(oldest![0], oldest![1]);
+        if (this.entries.get(key) !== entry) return;
+        this.built.delete(key); // a rebuild of the key is the newest
+        this.built.add(key);
+        while (this.built.size > MAX_ISSUERS) {
+          const [oldest] = this.built;
+          this.forget(oldest!, this.entries.get(oldest!)!);
         }
       },
       () => this.forget(key, entry),
@@ -133,6 +143,7 @@ export class ProviderCache {
   private forget(key: string, entry: Entry): void {
     if (this.entries.get(key) !== entry) return;
     this.entries.delete(key);
+    this.built.delete(key);
     const left = (this.origins.get(entry.communityName) ?? []).filter((k) => k !== key);
     if (left.length > 0) this.origins.set(entry.communityName, left);
     else this.origins.delete(entry.communityName);

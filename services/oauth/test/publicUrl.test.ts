@@ -1,5 +1,5 @@
 // Discovery behind a TLS proxy: the issuer and every URL it publishes are the public https ones;
-// a client choosing a new host each time rebuilds its own community's issuers, no one else's.
+// a client choosing a new host each time rebuilds the issuers of the community it names, no other's.
 import { expect } from 'chai';
 import { startOauthUnderTest, type OauthUnderTest } from './support.ts';
 
@@ -71,7 +71,7 @@ describe('oauth discovery behind a TLS proxy', () => {
     });
   }
 
-  it("a client sending a new host each time keeps a few of its community's issuers, and evicts no other's", async () => {
+  it("a client sending a new host each time keeps a few issuers of the community it names, and evicts no other's", async () => {
     const oauth = await startOauthUnderTest({ TRUST_PROXY: 'true' });
     try {
       const discover = (name: string, host: string) =>
