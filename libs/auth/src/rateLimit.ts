@@ -173,7 +173,7 @@ export interface ImageBudget {
   hold(communityId: string, refusal: ImageBudgetRefusal): Promise<void>;
 }
 
-export const MEGABYTE = 1_000_000;
+const MEGABYTE = 1_000_000;
 
 export function createImageBudget(
   buckets: RateBuckets,
@@ -185,9 +185,7 @@ export function createImageBudget(
     async take(communityId, bytes) {
       if (bytes <= 0) return undefined;
       const megabytes = Math.ceil(bytes / MEGABYTE);
-      const decision = await buckets.take([{ scope: 'images', id: communityId }], megabytes, {
-        atMostBurst: true,
-      });
+      const decision = await buckets.take([{ scope: 'images', id: communityId }], megabytes);
       if (decision.admitted) return undefined;
       refused?.inc({ scope: 'images' });
       const { rps, burst } = decision.refusedBy;

@@ -109,15 +109,11 @@ export class RateBuckets {
   /**
    * Admits a request when every bucket of `subjects` has `cost` left (one request; an image
    * budget's megabytes), and takes it from each; refuses it otherwise, taking nothing. A cost over
-   * a bucket's size needs the bucket full and leaves it that far below 0, for the refill to pay
-   * back, or with `atMostBurst` takes the full bucket only. Waits for the database only when this replica has no recent state of a bucket (its
-   * first request, or after a pause).
+   * a bucket's size needs the bucket full and takes the full bucket, no more: one request never
+   * leaves a bucket deeper in debt than what replicas admit at once. Waits for the database only
+   * when this replica has no recent state of a bucket (its first request, or after a pause).
    */
-  async take(
-    subjects: RateSubject[],
-    cost = 1,
-    options: { atMostBurst?: boolean } = {},
-  ): Promise<RateDecision> {
+  async take(subjects: RateSubject[], cost = 1): Promise<RateDecision> {
     if (!Number.isInteger(cost) || cost < 1)
       throw new RangeError('cost must be a whole number >= 1');
     const buckets = subjects.map((subject) => this.bucketOf(subject));
@@ -126,11 +122,9 @@ export class RateBuckets {
     const now = this.now();
     const limited = buckets.filter((b) => b.rps > 0);
     const available = new Map(limited.map((b) => [b, this.available(b, now)]));
-    const needed = (b: Bucket) => Math.min(cost, b.burst);
-    const short = limited.filter((b) => available.get(b)! < needed(b));
+    const taken = (b: Bucket) => Math.min(cost, b.burst);
+    const short = limited.filter((b) => available.get(b)! < taken(b));
     if (short.length === 0) {
-      // atMostBurst: a cost over a bucket's size takes the full bucket only
-      const taken = (b: Bucket) => (options.atMostBurst && b.rps > 0 ? needed(b) : cost);
       for (const b of buckets) {
         b.unsent += taken(b);
         b.usedAt = now;
@@ -141,7 +135,7 @@ export class RateBuckets {
         buckets: limited.map((b) => view(b, available.get(b)! - taken(b))),
       };
     }
-    const waits = short.map((b) => (needed(b) - available.get(b)!) / b.rps);
+    const waits = short.map((b) => (taken(b) - available.get(b)!) / b.rps);
     const longest = waits.indexOf(Math.max(...waits));
     return {
       admitted: false,

@@ -3,13 +3,6 @@
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
 import { defineConfig, loadConfig, platformConfigFields } from '@idv/config';
-import {
-  imageContentChecks,
-  MrzReader,
-  QualityPool,
-  type ContentChecks,
-} from '@idv/capture-checks/engine';
-import type { Logger } from '@idv/observability';
 
 const ms = (fallback: number, minimum: number, description: string) =>
   Type.Integer({ default: fallback, minimum, maximum: 300_000, description });
@@ -103,26 +96,4 @@ export function capacityOf(settings: CaptureCheckerSettings): {
 
 export function loadCheckerConfig(env: Record<string, string | undefined>): CaptureCheckerSettings {
   return loadConfig(CaptureCheckerConfig, env);
-}
-
-/** The image threads, the MRZ OCR and the content checks over them, as one worker runs them. */
-export function checkEngine(
-  settings: CaptureCheckerSettings,
-  threads: number,
-  logger: Logger,
-): { pool: QualityPool; mrz: MrzReader; contentChecks: ContentChecks; close(): Promise<void> } {
-  const pool = new QualityPool(threads);
-  const mrz = new MrzReader({ timeoutMs: settings.CAPTURE_MRZ_CHECK_MS });
-  const contentChecks = imageContentChecks({
-    pool,
-    mrz,
-    logger,
-    timeoutMs: settings.CAPTURE_CONTENT_CHECK_MS,
-  });
-  return {
-    pool,
-    mrz,
-    contentChecks,
-    close: async () => void (await Promise.all([pool.close(), mrz.close()])),
-  };
 }

@@ -2,7 +2,8 @@
 // checks its worker sends over the IPC channel; it closes them and ends when the channel closes.
 import { threadChecks, type ThreadCheckInput } from '@idv/capture-checks/engine';
 import { createLogger } from '@idv/observability';
-import { checkEngine, loadCheckerConfig } from './config.ts';
+import { loadCheckerConfig } from './config.ts';
+import { checkEngine } from './engine.ts';
 import type { LaneReply } from './heavyLane.ts';
 
 export function serveLane(): void {

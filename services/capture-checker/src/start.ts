@@ -10,12 +10,8 @@ import { createSecretBox } from '@idv/crypto';
 import type { Lifecycle } from '@idv/http';
 import type { Logger, Registry } from '@idv/observability';
 import { createProcessRuntime, serveHealth, type ProcessRuntime } from '@idv/service-runtime';
-import {
-  capacityOf,
-  checkEngine,
-  loadCheckerConfig,
-  type CaptureCheckerSettings,
-} from './config.ts';
+import { capacityOf, loadCheckerConfig, type CaptureCheckerSettings } from './config.ts';
+import { checkEngine } from './engine.ts';
 import { HeavyLaneProcess } from './heavyLane.ts';
 import { checkMetrics, createCheckHandler } from './handleCheck.ts';
 
